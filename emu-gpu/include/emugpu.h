@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emugpu.h - write GPU-style kernels in C and run them on CPU worker threads.
+ *
+ * A kernel is a C function run once per CTA (thread block). Inside it the
+ * author loops over the CTA's threads with EMU_FOR_THREADS; a __syncthreads()
+ * barrier is the boundary between two such loops (loop fission, as MCUDA
+ * does), and a per-thread value that must survive a barrier lives in a
+ * per-thread array (EMU_PER_THREAD). A ported kernel keeps the original's
+ * structure and reads close to it:
+ *
+ *	struct vecadd_args { const float *a, *b; float *c; int n; };
+ *
+ *	EMU_KERNEL(vecadd, struct vecadd_args)
+ *	{
+ *		EMU_FOR_THREADS {
+ *			int i = blockIdx.x * blockDim.x + threadIdx.x;
+ *			if (i >= args->n)
+ *				EMU_RETURN;
+ *			args->c[i] = args->a[i] + args->b[i];
+ *		}
+ *	}
+ *
+ *	EMU_LAUNCH(vecadd, emu_dim3(n / 256, 1, 1), emu_dim3(256, 1, 1), 0, a, b, c, n);
+ *	cudaDeviceSynchronize();
+ *
+ * Launches are asynchronous and run in order on the one default stream. The
+ * argument struct is copied at launch, and every managed (host-view) pointer
+ * in it - at any 8-byte-aligned offset - is translated to the device view, so
+ * that the kernel's accesses take GPU far faults under the emulator. Pointers
+ * a kernel reads out of memory are translated with EMU_DEV(p). Natively
+ * translation is the identity and kernels run unchanged.
+ */
+#ifndef EMUGPU_H
+#define EMUGPU_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "uvmemu.h"
+#include "uvmemu_gmmu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------------------- the CTA */
+
+struct emu_cta {
+	dim3 block_idx, block_dim, grid_dim; /* read them as blockIdx, blockDim, gridDim */
+	unsigned nthreads;    /* block_dim.x * block_dim.y * block_dim.z */
+	unsigned sm;          /* the SM (worker group) running this CTA */
+	void *shared;         /* dynamic shared memory (extern __shared__), 16-byte aligned */
+	size_t shared_bytes;  /* its size, as given at launch */
+	uint64_t launch;      /* launch index of the kernel */
+	const struct uvmemu_view_map *views; /* for EMU_DEV */
+	const struct uvmemu_gmmu *gmmu;      /* for the GMMU accessors */
+};
+
+typedef void (*emu_kernel_fn)(const struct emu_cta *cta, const void *args);
+
+struct emu_kernel {
+	const char *name;
+	emu_kernel_fn fn;
+	size_t args_size;
+};
+
+/*
+ * EMU_KERNEL(name, args_type) { body } defines the kernel `name` (a
+ * struct emu_kernel) whose body sees `args` (const args_type *) and the CTA
+ * built-ins. EMU_KERNEL_DECLARE(name, args_type) declares one defined in
+ * another file.
+ */
+#define EMU_KERNEL_DECLARE(name, args_type)                                                        \
+	typedef args_type name##_args_t;                                                           \
+	extern const struct emu_kernel name
+
+#define EMU_KERNEL(name, args_type)                                                                \
+	typedef args_type name##_args_t;                                                           \
+	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args);           \
+	static void name##_entry(const struct emu_cta *cta, const void *a)                         \
+	{                                                                                          \
+		name##_body(cta, (const args_type *)a);                                            \
+	}                                                                                          \
+	const struct emu_kernel name = {#name, name##_entry, sizeof(args_type)};                   \
+	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args)
+
+/* CTA built-ins, usable anywhere `emu_cta_` is in scope (kernel bodies, and
+ * device functions that take EMU_DEVICE_PARAMS). */
+#define blockIdx  (emu_cta_->block_idx)
+#define blockDim  (emu_cta_->block_dim)
+#define gridDim   (emu_cta_->grid_dim)
+#define EMU_DEVICE_PARAMS const struct emu_cta *emu_cta_
+#define EMU_DEVICE_ARGS   emu_cta_
+
+/*
+ * One loop over the CTA's threads in x-fastest order; the body sees
+ * `threadIdx` (const dim3). EMU_RETURN ends this thread's part of the loop
+ * (what `return` does in a CUDA thread); `continue` and `break` do the same.
+ */
+#define EMU_FOR_THREADS                                                                            \
+	for (unsigned emu_tz_ = 0; emu_tz_ < blockDim.z; emu_tz_++)                                \
+		for (unsigned emu_ty_ = 0; emu_ty_ < blockDim.y; emu_ty_++)                        \
+			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < blockDim.x;            \
+			     emu_tx_++, emu_once_ = 1)                                             \
+				for (const dim3 threadIdx = {emu_tx_, emu_ty_, emu_tz_};           \
+				     emu_once_; emu_once_ = 0)
+#define EMU_RETURN continue
+
+/* Linear thread index inside the CTA, for per-thread arrays. */
+#define emu_tid ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)
+
+/* A per-thread variable that lives across barriers: EMU_PER_THREAD(float, sum);
+ * then sum[emu_tid] inside the thread loops. */
+#define EMU_PER_THREAD(type, name) type name[emu_cta_->nthreads]
+
+/* The barrier is the boundary between two EMU_FOR_THREADS loops; this marks
+ * it in ported code and does nothing by itself. */
+#define __syncthreads() ((void)0)
+
+/* Dynamic shared memory as an array of `type` (CUDA's extern __shared__). */
+#define emu_shared(type) ((type *)emu_cta_->shared)
+
+/* Translate a managed pointer read from memory to the device view. */
+#define EMU_DEV(p) ((__typeof__(p))uvmemu_view_to_device(emu_cta_->views, (p)))
+
+static inline dim3 emu_dim3(unsigned x, unsigned y, unsigned z)
+{
+	dim3 d = {x, y, z};
+	return d;
+}
+
+/* ------------------------------------------------------------------ launch */
+
+/*
+ * Launches `kernel` asynchronously on the default stream. `args` points to its
+ * argument struct (kernel->args_size bytes), copied before the call returns.
+ * Returns cudaErrorInvalidConfiguration for a zero or oversized grid or block
+ * (more than 1024 threads per CTA), cudaErrorInvalidValue for shared memory
+ * above the per-CTA limit or a NULL kernel; kernel faults are reported by
+ * cudaDeviceSynchronize() and cudaGetLastError().
+ */
+cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block,
+		       size_t shared_bytes, const void *args);
+
+/* Typed launch: the trailing arguments initialise the kernel's argument struct
+ * (positionally or with designators), so types are checked by the compiler. */
+#define EMU_LAUNCH(kernel, grid, block, shared_bytes, ...)                                         \
+	emu_launch(&(kernel), (grid), (block), (shared_bytes), &(kernel##_args_t){__VA_ARGS__})
+
+/* The CUDA-style entry (cudaLaunchKernel's shape): `args` is the argument
+ * struct; only the default stream (0) is accepted. */
+cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 gridDim, dim3 blockDim,
+			    const void *args, size_t sharedMem, cudaStream_t stream);
+
+/* The resolved executor configuration, for reports and tests. */
+struct emu_info {
+	unsigned sms, ctas_per_sm, workers;
+	const char *dispatch; /* "asc", "desc" or "switch" */
+	bool pinned;
+	bool gmmu;            /* accessors built in */
+	size_t max_shared_bytes;
+};
+void emu_get_info(struct emu_info *info);
+
+/* ----------------------------------------------------------------- atomics */
+
+/*
+ * CUDA's atomics on global (or shared) memory, relaxed like the originals,
+ * on int, unsigned, long, long long, their unsigned forms, float and double.
+ * They return the old value. The helpers act on plain objects through C11
+ * atomics on the same representation.
+ */
+#define EMU_ATOMIC_INT_OPS(T, sfx)                                                                 \
+	static inline T emu_atomic_add_##sfx(T *p, T v)                                            \
+	{                                                                                          \
+		return atomic_fetch_add_explicit((_Atomic T *)p, v, memory_order_relaxed);         \
+	}                                                                                          \
+	static inline T emu_atomic_sub_##sfx(T *p, T v)                                            \
+	{                                                                                          \
+		return atomic_fetch_sub_explicit((_Atomic T *)p, v, memory_order_relaxed);         \
+	}                                                                                          \
+	static inline T emu_atomic_and_##sfx(T *p, T v)                                            \
+	{                                                                                          \
+		return atomic_fetch_and_explicit((_Atomic T *)p, v, memory_order_relaxed);         \
+	}                                                                                          \
+	static inline T emu_atomic_or_##sfx(T *p, T v)                                             \
+	{                                                                                          \
+		return atomic_fetch_or_explicit((_Atomic T *)p, v, memory_order_relaxed);          \
+	}                                                                                          \
+	static inline T emu_atomic_xor_##sfx(T *p, T v)                                            \
+	{                                                                                          \
+		return atomic_fetch_xor_explicit((_Atomic T *)p, v, memory_order_relaxed);         \
+	}                                                                                          \
+	static inline T emu_atomic_exch_##sfx(T *p, T v)                                           \
+	{                                                                                          \
+		return atomic_exchange_explicit((_Atomic T *)p, v, memory_order_relaxed);          \
+	}                                                                                          \
+	static inline T emu_atomic_cas_##sfx(T *p, T expected, T desired)                          \
+	{                                                                                          \
+		atomic_compare_exchange_strong_explicit((_Atomic T *)p, &expected, desired,        \
+							memory_order_relaxed,                      \
+							memory_order_relaxed);                     \
+		return expected;                                                                   \
+	}                                                                                          \
+	static inline T emu_atomic_min_##sfx(T *p, T v)                                            \
+	{                                                                                          \
+		T old = atomic_load_explicit((_Atomic T *)p, memory_order_relaxed);                \
+		while (v < old && !atomic_compare_exchange_weak_explicit(                          \
+					  (_Atomic T *)p, &old, v, memory_order_relaxed,           \
+					  memory_order_relaxed))                                   \
+			;                                                                          \
+		return old;                                                                        \
+	}                                                                                          \
+	static inline T emu_atomic_max_##sfx(T *p, T v)                                            \
+	{                                                                                          \
+		T old = atomic_load_explicit((_Atomic T *)p, memory_order_relaxed);                \
+		while (v > old && !atomic_compare_exchange_weak_explicit(                          \
+					  (_Atomic T *)p, &old, v, memory_order_relaxed,           \
+					  memory_order_relaxed))                                   \
+			;                                                                          \
+		return old;                                                                        \
+	}
+
+EMU_ATOMIC_INT_OPS(int, i32)
+EMU_ATOMIC_INT_OPS(unsigned, u32)
+EMU_ATOMIC_INT_OPS(long, il)
+EMU_ATOMIC_INT_OPS(unsigned long, ul)
+EMU_ATOMIC_INT_OPS(long long, i64)
+EMU_ATOMIC_INT_OPS(unsigned long long, u64)
+
+/*
+ * Floating-point atomics work on the bit pattern with compare-and-swap, so
+ * they stay exact under contention (each update applied once, in some order).
+ * F is the float type, U the unsigned integer of the same size.
+ */
+#define EMU_ATOMIC_FLOAT_OPS(F, U, sfx)                                                            \
+	static inline U emu_fbits_##sfx(F f)                                                       \
+	{                                                                                          \
+		U u;                                                                               \
+		memcpy(&u, &f, sizeof u);                                                          \
+		return u;                                                                          \
+	}                                                                                          \
+	static inline F emu_bitsf_##sfx(U u)                                                       \
+	{                                                                                          \
+		F f;                                                                               \
+		memcpy(&f, &u, sizeof f);                                                          \
+		return f;                                                                          \
+	}                                                                                          \
+	static inline F emu_atomic_add_##sfx(F *p, F v)                                            \
+	{                                                                                          \
+		_Atomic U *q = (_Atomic U *)(void *)p;                                             \
+		U old = atomic_load_explicit(q, memory_order_relaxed);                             \
+		while (!atomic_compare_exchange_weak_explicit(                                     \
+			q, &old, emu_fbits_##sfx(emu_bitsf_##sfx(old) + v), memory_order_relaxed,  \
+			memory_order_relaxed))                                                     \
+			;                                                                          \
+		return emu_bitsf_##sfx(old);                                                       \
+	}                                                                                          \
+	static inline F emu_atomic_sub_##sfx(F *p, F v)                                            \
+	{                                                                                          \
+		return emu_atomic_add_##sfx(p, -v);                                                \
+	}                                                                                          \
+	static inline F emu_atomic_exch_##sfx(F *p, F v)                                           \
+	{                                                                                          \
+		return emu_bitsf_##sfx(atomic_exchange_explicit(                                   \
+			(_Atomic U *)(void *)p, emu_fbits_##sfx(v), memory_order_relaxed));        \
+	}                                                                                          \
+	static inline F emu_atomic_cas_##sfx(F *p, F expected, F desired)                          \
+	{                                                                                          \
+		U e = emu_fbits_##sfx(expected);                                                   \
+		atomic_compare_exchange_strong_explicit((_Atomic U *)(void *)p, &e,                \
+							emu_fbits_##sfx(desired),                  \
+							memory_order_relaxed,                      \
+							memory_order_relaxed);                     \
+		return emu_bitsf_##sfx(e);                                                         \
+	}                                                                                          \
+	static inline F emu_atomic_min_##sfx(F *p, F v)                                            \
+	{                                                                                          \
+		_Atomic U *q = (_Atomic U *)(void *)p;                                             \
+		U old = atomic_load_explicit(q, memory_order_relaxed);                             \
+		while (v < emu_bitsf_##sfx(old) &&                                                 \
+		       !atomic_compare_exchange_weak_explicit(q, &old, emu_fbits_##sfx(v),         \
+							      memory_order_relaxed,                \
+							      memory_order_relaxed))               \
+			;                                                                          \
+		return emu_bitsf_##sfx(old);                                                       \
+	}                                                                                          \
+	static inline F emu_atomic_max_##sfx(F *p, F v)                                            \
+	{                                                                                          \
+		_Atomic U *q = (_Atomic U *)(void *)p;                                             \
+		U old = atomic_load_explicit(q, memory_order_relaxed);                             \
+		while (v > emu_bitsf_##sfx(old) &&                                                 \
+		       !atomic_compare_exchange_weak_explicit(q, &old, emu_fbits_##sfx(v),         \
+							      memory_order_relaxed,                \
+							      memory_order_relaxed))               \
+			;                                                                          \
+		return emu_bitsf_##sfx(old);                                                       \
+	}
+
+EMU_ATOMIC_FLOAT_OPS(float, uint32_t, f32)
+EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
+
+#define EMU_ATOMIC_DISPATCH_ALL(op, p)                                                             \
+	_Generic((p), int *: emu_atomic_##op##_i32, unsigned *: emu_atomic_##op##_u32,             \
+		 long *: emu_atomic_##op##_il, unsigned long *: emu_atomic_##op##_ul,               \
+		 long long *: emu_atomic_##op##_i64, unsigned long long *: emu_atomic_##op##_u64,   \
+		 float *: emu_atomic_##op##_f32, double *: emu_atomic_##op##_f64)
+#define EMU_ATOMIC_DISPATCH_INT(op, p)                                                             \
+	_Generic((p), int *: emu_atomic_##op##_i32, unsigned *: emu_atomic_##op##_u32,             \
+		 long *: emu_atomic_##op##_il, unsigned long *: emu_atomic_##op##_ul,               \
+		 long long *: emu_atomic_##op##_i64, unsigned long long *: emu_atomic_##op##_u64)
+
+#define atomicAdd(p, v)     EMU_ATOMIC_DISPATCH_ALL(add, p)((p), (v))
+#define atomicSub(p, v)     EMU_ATOMIC_DISPATCH_ALL(sub, p)((p), (v))
+#define atomicExch(p, v)    EMU_ATOMIC_DISPATCH_ALL(exch, p)((p), (v))
+#define atomicMin(p, v)     EMU_ATOMIC_DISPATCH_ALL(min, p)((p), (v))
+#define atomicMax(p, v)     EMU_ATOMIC_DISPATCH_ALL(max, p)((p), (v))
+#define atomicCAS(p, e, d)  EMU_ATOMIC_DISPATCH_ALL(cas, p)((p), (e), (d))
+#define atomicAnd(p, v)     EMU_ATOMIC_DISPATCH_INT(and, p)((p), (v))
+#define atomicOr(p, v)      EMU_ATOMIC_DISPATCH_INT(or, p)((p), (v))
+#define atomicXor(p, v)     EMU_ATOMIC_DISPATCH_INT(xor, p)((p), (v))
+
+/* ---------------------------------------------------------- GMMU accessors */
+
+/*
+ * ld_global(p) reads *p, st_global(p, v) writes *p = v. Built out (default)
+ * they are plain accesses. Built in (EMUGPU_GMMU), they count the access in
+ * the block's access counter and send loads from REMOTE blocks to the host
+ * copy, charged to the link; a store to a REMOTE block goes through the device
+ * view and takes a far fault that migrates the block. They need `emu_cta_` in
+ * scope (kernel bodies, device functions with EMU_DEVICE_PARAMS).
+ */
+#ifdef EMUGPU_GMMU
+static inline void emu_gmmu_count(const struct uvmemu_gmmu *g, size_t block)
+{
+	uint32_t old = atomic_fetch_add_explicit(&g->counters[block], 1, memory_order_relaxed);
+
+	if ((old & UVMEMU_COUNTER_ACCESS_MASK) + 1 == UVMEMU_COUNTER_HALVE_AT)
+		g->halve();
+}
+
+static inline const void *emu_gmmu_load(const struct uvmemu_gmmu *g, const void *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p;
+	size_t block;
+
+	if (a < g->dev_lo || a >= g->dev_hi)
+		return p;
+	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
+	emu_gmmu_count(g, block);
+	if (!(atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_REMOTE))
+		return p;
+	/* One 32-byte sector per access (two if it straddles a sector edge). */
+	g->remote_read(a, ((a + n - 1) / 32 - a / 32 + 1) * 32);
+	return (const void *)(a + (uintptr_t)g->dma_offset);
+}
+
+static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a >= g->dev_lo && a < g->dev_hi)
+		emu_gmmu_count(g, (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT);
+	return p;
+}
+
+#define ld_global(p)                                                                               \
+	(*(const __typeof__(*(p)) *)emu_gmmu_load(emu_cta_->gmmu, (p), sizeof(*(p))))
+#define st_global(p, v) (*(__typeof__(&*(p)))emu_gmmu_store(emu_cta_->gmmu, (p)) = (v))
+#else
+#define ld_global(p)    (*(p))
+#define st_global(p, v) (*(p) = (v))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EMUGPU_H */

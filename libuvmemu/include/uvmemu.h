@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uvmemu.h - the uvmemu C API.
+ *
+ * Managed memory, the hooks an executor (emu-gpu) calls at kernel boundaries,
+ * the host-view/device-view translation, run-time options and result
+ * reporting. Everything here is implemented twice with the same behaviour
+ * towards the program: by libuvmemu_native.so (plain memory, translation is
+ * the identity) and by libuvmemu.so (the emulator). A program links to the
+ * native one and is emulated by preloading the other.
+ *
+ * Conventions: functions that can fail return 0 or a negative errno value and
+ * never set errno; names are uvmemu_*; CUDA-named calls are in uvmemu_cuda.h.
+ */
+#ifndef UVMEMU_H
+#define UVMEMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "uvmemu_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Public entry points stay visible when the libraries build with
+ * -fvisibility=hidden. */
+#pragma GCC visibility push(default)
+
+#define UVMEMU_PAGE_SIZE    4096u
+#define UVMEMU_BLOCK_SHIFT  16
+#define UVMEMU_BLOCK_SIZE   (1u << UVMEMU_BLOCK_SHIFT) /* 64 KB: migration unit */
+#define UVMEMU_VABLOCK_SIZE (2u << 20)                 /* 2 MB: fault grouping */
+
+/* ------------------------------------------------------------ managed memory */
+
+/* Allocates managed memory; *ptr is the host-view pointer. */
+int uvmemu_malloc_managed(void **ptr, size_t size);
+int uvmemu_free(void *ptr);
+/* True when p points into a live managed allocation (host view). */
+bool uvmemu_is_managed(const void *p);
+/* Whether this process runs under the emulator (libuvmemu.so) or natively. */
+bool uvmemu_is_emulated(void);
+
+/*
+ * Host view <-> device view. GPU code must access managed data through the
+ * device view. The offset between the two is fixed for the life of the
+ * process, so an executor can translate without a call per pointer:
+ * a pointer p with host_lo <= p < host_hi translates to p + device_offset.
+ * Natively the range is empty and translation is the identity.
+ */
+struct uvmemu_view_map {
+	uintptr_t host_lo, host_hi;
+	intptr_t device_offset;
+};
+void uvmemu_get_view_map(struct uvmemu_view_map *map);
+
+static inline void *uvmemu_view_to_device(const struct uvmemu_view_map *m, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a >= m->host_lo && a < m->host_hi)
+		a += (uintptr_t)m->device_offset;
+	return (void *)a;
+}
+
+/* Device-view pointer for a host-view one (identity for anything else). */
+void *uvmemu_device_ptr(const void *host_ptr);
+/* Host-view pointer for a device-view one (identity for anything else). */
+void *uvmemu_host_ptr(const void *device_ptr);
+
+/* ---------------------------------------------------------- executor hooks */
+
+/*
+ * An executor attaches once (emu-gpu does so when it loads). The runtime calls
+ * synchronize() from cudaDeviceSynchronize(); it returns the first error of the
+ * kernels it waited for (cudaSuccess otherwise).
+ */
+struct uvmemu_executor {
+	const char *name;
+	cudaError_t (*synchronize)(void);
+};
+void uvmemu_executor_attach(const struct uvmemu_executor *executor);
+
+struct uvmemu_launch {
+	const char *kernel;  /* kernel name, for traces */
+	dim3 grid, block;    /* launch shape */
+	size_t shared_bytes; /* dynamic shared memory per CTA */
+};
+/*
+ * Called by the executor when a kernel starts running (in stream order) and
+ * when its last CTA has finished. kernel_begin returns the launch index
+ * (0, 1, 2, ... in launch order) that kernel_end and traces refer to.
+ */
+uint64_t uvmemu_kernel_begin(const struct uvmemu_launch *launch);
+void uvmemu_kernel_end(uint64_t launch_index);
+/* Optional, per CTA, from the worker running it. */
+void uvmemu_cta_begin(uint64_t launch_index, unsigned cta_linear, unsigned sm);
+void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm);
+/* Called by each executor worker thread once, so faults can name their SM. */
+void uvmemu_worker_register(unsigned sm, unsigned slot);
+/* Records a kernel fault (sticky until cudaGetLastError reads it). */
+void uvmemu_set_kernel_error(cudaError_t error);
+
+/*
+ * Dilation calibration (--dilation auto): the executor measured its own
+ * streaming bandwidth and reports it with the target GPU's; the runtime sets
+ * the dilation factor to target / measured and states both in its report.
+ */
+void uvmemu_set_calibration(double measured_bytes_per_s, double target_bytes_per_s,
+			    const char *target_gpu);
+
+/* ----------------------------------------------------------------- options */
+
+/*
+ * Resolved run-time options (UVMEMU_* variables, or `uvmemu run` options),
+ * by option name as in `uvmemu --help` ("sms", "dispatch", "device-mem" ...).
+ * Values were validated when the runtime started; asking for a name that does
+ * not exist is a programming error and aborts with a message.
+ */
+long long uvmemu_option_int(const char *name);
+double uvmemu_option_double(const char *name);
+const char *uvmemu_option_str(const char *name);
+
+/* ----------------------------------------------------------------- results */
+
+enum uvmemu_verify {
+	UVMEMU_VERIFY_NONE = 0,
+	UVMEMU_VERIFY_PASS = 1,
+	UVMEMU_VERIFY_FAIL = 2,
+};
+/* The workload's own check of its result, copied into the report. */
+void uvmemu_set_verify(enum uvmemu_verify verdict);
+/*
+ * Region of interest: the part of the program a benchmark compares (kernels
+ * and the host work between them, not input generation or the CPU reference).
+ * Reported as roi_s. May be entered more than once; times add up.
+ */
+void uvmemu_roi_begin(void);
+void uvmemu_roi_end(void);
+/* Free-form key/value for the report's "workload" object (e.g. problem size). */
+void uvmemu_report_value(const char *key, double value);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UVMEMU_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uvmemu_cuda.h - CUDA-named runtime entry points.
+ *
+ * The subset of the CUDA runtime API that unified-memory programs use, with
+ * CUDA's signatures, enum values and error codes, so that a ported program
+ * reads like the original. Two libraries implement it:
+ *   libuvmemu_native.so  plain memory, everything "resident" (link to this);
+ *   libuvmemu.so         the emulator (LD_PRELOAD it, or use `uvmemu run`).
+ */
+#ifndef UVMEMU_CUDA_H
+#define UVMEMU_CUDA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Public entry points stay visible when the libraries build with
+ * -fvisibility=hidden. */
+#pragma GCC visibility push(default)
+
+/* ---------------------------------------------------------------- errors */
+
+/* Values are CUDA's own, so that logs and checks compare across the two. */
+typedef enum cudaError {
+	cudaSuccess = 0,
+	cudaErrorInvalidValue = 1,
+	cudaErrorMemoryAllocation = 2,
+	cudaErrorInitializationError = 3,
+	cudaErrorInvalidConfiguration = 9,
+	cudaErrorInvalidHostPointer = 16,
+	cudaErrorInvalidDevicePointer = 17,
+	cudaErrorInvalidMemcpyDirection = 21,
+	cudaErrorNoDevice = 100,
+	cudaErrorInvalidDevice = 101,
+	cudaErrorInvalidResourceHandle = 400,
+	cudaErrorIllegalAddress = 700,
+	cudaErrorLaunchOutOfResources = 701,
+	cudaErrorHostMemoryAlreadyRegistered = 712,
+	cudaErrorHostMemoryNotRegistered = 713,
+	cudaErrorLaunchFailure = 719,
+	cudaErrorNotSupported = 801,
+	cudaErrorUnknown = 999,
+} cudaError_t;
+
+const char *cudaGetErrorString(cudaError_t error);
+const char *cudaGetErrorName(cudaError_t error);
+/* Returns the last error of this thread (or a kernel fault) and clears it. */
+cudaError_t cudaGetLastError(void);
+/* Returns the last error without clearing it. */
+cudaError_t cudaPeekAtLastError(void);
+
+/* ----------------------------------------------------------------- types */
+
+typedef struct dim3 {
+	unsigned int x, y, z;
+} dim3;
+
+/* Only the default stream exists; a stream argument must be 0. */
+typedef struct uvmemu_stream *cudaStream_t;
+
+enum cudaMemcpyKind {
+	cudaMemcpyHostToHost = 0,
+	cudaMemcpyHostToDevice = 1,
+	cudaMemcpyDeviceToHost = 2,
+	cudaMemcpyDeviceToDevice = 3,
+	cudaMemcpyDefault = 4,
+};
+
+enum cudaMemoryAdvise {
+	cudaMemAdviseSetReadMostly = 1,
+	cudaMemAdviseUnsetReadMostly = 2,
+	cudaMemAdviseSetPreferredLocation = 3,
+	cudaMemAdviseUnsetPreferredLocation = 4,
+	cudaMemAdviseSetAccessedBy = 5,
+	cudaMemAdviseUnsetAccessedBy = 6,
+};
+
+/* cudaMallocManaged flags */
+#define cudaMemAttachGlobal 0x01u
+#define cudaMemAttachHost   0x02u
+
+/* cudaHostAlloc / cudaHostRegister flags */
+#define cudaHostAllocDefault       0x00u
+#define cudaHostAllocPortable      0x01u
+#define cudaHostAllocMapped        0x02u
+#define cudaHostAllocWriteCombined 0x04u
+#define cudaHostRegisterDefault    0x00u
+#define cudaHostRegisterPortable   0x01u
+#define cudaHostRegisterMapped     0x02u
+
+/* Device ordinal meaning "the CPU" in advice and prefetch calls. */
+#define cudaCpuDeviceId ((int)-1)
+
+/* ---------------------------------------------------------------- memory */
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags);
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+			  int device);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+				 cudaStream_t stream);
+
+/* ---------------------------------------------------------------- device */
+
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UVMEMU_CUDA_H */

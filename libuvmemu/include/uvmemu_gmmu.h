@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uvmemu_gmmu.h - what an executor's GMMU accessors need from the memory system.
+ *
+ * When emu-gpu is built with its GMMU accessors (CMake option EMUGPU_GMMU),
+ * every global load and store a kernel makes through ld_global/st_global
+ * counts one access in the per-block access counter of the block it touches,
+ * and a load from a block mapped REMOTE (zero-copy) reads the host copy
+ * through the DMA view and charges its 32-byte sectors to the link.
+ *
+ * The table is filled in by the runtime and never moves; arrays are indexed by
+ * (device-view address - dev_lo) >> UVMEMU_BLOCK_SHIFT. Natively dev_lo ==
+ * dev_hi, so every address is "not managed" and accessors are plain loads and
+ * stores.
+ */
+#ifndef UVMEMU_GMMU_H
+#define UVMEMU_GMMU_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uvmemu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Public entry points stay visible when the libraries build with
+ * -fvisibility=hidden. */
+#pragma GCC visibility push(default)
+
+/* Access counter layout (one 32-bit word per 64 KB block). */
+#define UVMEMU_COUNTER_ACCESS_BITS 27
+#define UVMEMU_COUNTER_ACCESS_MASK ((1u << UVMEMU_COUNTER_ACCESS_BITS) - 1)
+#define UVMEMU_COUNTER_TRIPS_SHIFT UVMEMU_COUNTER_ACCESS_BITS
+/*
+ * An accessor that sees the access field reach this value asks the runtime to
+ * halve every counter; the margin below the field's maximum absorbs the
+ * increments other threads make before the halving is done.
+ */
+#define UVMEMU_COUNTER_HALVE_AT (UVMEMU_COUNTER_ACCESS_MASK - (1u << 20))
+
+/* Bits of the per-block gmmu state byte. */
+#define UVMEMU_GMMU_REMOTE 0x01u /* GPU reads go to host data over the link */
+
+struct uvmemu_gmmu {
+	uintptr_t dev_lo, dev_hi; /* device-view range the arrays cover */
+	intptr_t dma_offset;      /* device-view address + dma_offset = host data */
+	_Atomic uint32_t *counters;
+	_Atomic uint8_t *state;
+	/* Charges a remote read of `bytes` (already rounded to 32-byte sectors). */
+	void (*remote_read)(uintptr_t dev_addr, size_t bytes);
+	/* Asks the runtime to halve every access count (saturation). */
+	void (*halve)(void);
+};
+
+/* Never NULL; natively the range is empty. */
+const struct uvmemu_gmmu *uvmemu_gmmu_get(void);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UVMEMU_GMMU_H */

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* api.c - the uvmemu_* entry points, shared by both runtimes (see rt.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+#include "uvmemu.h"
+
+int uvmemu_malloc_managed(void **ptr, size_t size)
+{
+	if (!ptr || size == 0)
+		return -EINVAL;
+	return uvm_rt_alloc(UVM_PTR_MANAGED, size, ptr);
+}
+
+int uvmemu_free(void *ptr)
+{
+	return uvm_rt_free(UVM_PTR_MANAGED, ptr);
+}
+
+bool uvmemu_is_managed(const void *p)
+{
+	return uvm_rt_classify(p) == UVM_PTR_MANAGED;
+}
+
+bool uvmemu_is_emulated(void)
+{
+	return uvm_rt_emulated();
+}
+
+void uvmemu_get_view_map(struct uvmemu_view_map *map)
+{
+	uvm_rt_view_map(map);
+}
+
+void *uvmemu_device_ptr(const void *host_ptr)
+{
+	struct uvmemu_view_map m;
+
+	uvm_rt_view_map(&m);
+	return uvmemu_view_to_device(&m, host_ptr);
+}
+
+void *uvmemu_host_ptr(const void *device_ptr)
+{
+	return uvm_rt_host_ptr(device_ptr);
+}
+
+const struct uvmemu_gmmu *uvmemu_gmmu_get(void)
+{
+	return uvm_rt_gmmu();
+}
+
+void uvmemu_executor_attach(const struct uvmemu_executor *executor)
+{
+	atomic_store(&uvm_rt_session()->executor, executor);
+}
+
+uint64_t uvmemu_kernel_begin(const struct uvmemu_launch *launch)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	return uvm_rt_kernel_begin(launch, atomic_fetch_add(&s->kernels, 1));
+}
+
+void uvmemu_kernel_end(uint64_t launch_index)
+{
+	uvm_rt_kernel_end(launch_index);
+}
+
+void uvmemu_cta_begin(uint64_t launch_index, unsigned cta_linear, unsigned sm)
+{
+	uvm_rt_cta(launch_index, cta_linear, sm, true);
+}
+
+void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm)
+{
+	uvm_rt_cta(launch_index, cta_linear, sm, false);
+}
+
+void uvmemu_worker_register(unsigned sm, unsigned slot)
+{
+	uvm_rt_worker_register(sm, slot);
+}
+
+void uvmemu_set_kernel_error(cudaError_t error)
+{
+	uvm_session_set_error(uvm_rt_session(), error);
+}
+
+void uvmemu_set_calibration(double measured, double target, const char *target_gpu)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	pthread_mutex_lock(&s->lock);
+	s->calib_measured = measured;
+	s->calib_target = target;
+	snprintf(s->calib_gpu, sizeof(s->calib_gpu), "%s", target_gpu ? target_gpu : "");
+	pthread_mutex_unlock(&s->lock);
+	uvm_rt_calibrated();
+}
+
+/* An option name that does not exist is a bug in the caller, not a user error. */
+static const struct uvm_optval *option(const char *name)
+{
+	int id = uvm_option_find(name);
+
+	if (id < 0) {
+		fprintf(stderr, "uvmemu: internal error: no option named '%s'\n", name);
+		abort();
+	}
+	return &uvm_rt_session()->cfg.v[id];
+}
+
+long long uvmemu_option_int(const char *name)
+{
+	return option(name)->i;
+}
+
+double uvmemu_option_double(const char *name)
+{
+	return option(name)->d;
+}
+
+const char *uvmemu_option_str(const char *name)
+{
+	return option(name)->s;
+}
+
+void uvmemu_set_verify(enum uvmemu_verify verdict)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	/* A failure is final: a later pass must not hide it. */
+	if (atomic_load(&s->verify) != UVMEMU_VERIFY_FAIL)
+		atomic_store(&s->verify, (int)verdict);
+}
+
+void uvmemu_roi_begin(void)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	pthread_mutex_lock(&s->lock);
+	if (s->roi_depth++ == 0)
+		s->roi_start_ns = uvm_now_ns();
+	pthread_mutex_unlock(&s->lock);
+}
+
+void uvmemu_roi_end(void)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	pthread_mutex_lock(&s->lock);
+	if (s->roi_depth > 0 && --s->roi_depth == 0)
+		s->roi_ns += uvm_now_ns() - s->roi_start_ns;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void uvmemu_report_value(const char *key, double value)
+{
+	struct uvm_session *s = uvm_rt_session();
+	int i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nvalues; i++)
+		if (strcmp(s->values[i].key, key) == 0)
+			break;
+	if (i < UVM_SESSION_VALUES) {
+		snprintf(s->values[i].key, sizeof(s->values[i].key), "%s", key);
+		s->values[i].value = value;
+		if (i == s->nvalues)
+			s->nvalues++;
+	}
+	pthread_mutex_unlock(&s->lock);
+}

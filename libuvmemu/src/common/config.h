@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * config.h - run-time configuration, derived from the table in options.def.
+ *
+ * One table gives each tunable's variable (UVMEMU_NAME), its `uvmemu run`
+ * option (--name), its parsing and bounds, its --help line and its entry in
+ * every report. Values come from defaults, then the environment; the CLI
+ * validates the same way before it starts a program.
+ */
+#ifndef UVM_CONFIG_H
+#define UVM_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum uvm_opt_type {
+	UVM_T_SIZE,
+	UVM_T_BANDWIDTH,
+	UVM_T_DURATION,
+	UVM_T_DOUBLE,
+	UVM_T_UINT,
+	UVM_T_INT,
+	UVM_T_ENUM,
+	UVM_T_PATH,
+	UVM_T_DILATION,
+};
+
+enum uvm_opt_id {
+#define UVMEMU_OPTION(id, name, type, def, min, max, choices, help) UVM_OPT_##id,
+#include "options.def"
+#undef UVMEMU_OPTION
+	UVM_OPT_COUNT
+};
+
+struct uvm_option_desc {
+	const char *id;      /* snake_case: the report's key */
+	const char *name;    /* kebab-case: --name */
+	enum uvm_opt_type type;
+	const char *def;
+	double min, max;     /* inclusive; max 0 = unbounded */
+	const char *choices; /* "a|b|c" for enums */
+	const char *help;
+};
+
+/*
+ * A resolved value. Integers (SIZE, UINT, INT, DURATION in ns, ENUM index)
+ * are in .i, reals (BANDWIDTH in bytes/s, DOUBLE, DILATION with 0 = auto) in
+ * .d, and .s keeps the text as given (the enum's name, the path). .given is
+ * false while the default stands; empty text means "not set" for BANDWIDTH
+ * and DURATION (.i = -1, .d = 0).
+ */
+struct uvm_optval {
+	long long i;
+	double d;
+	char s[256];
+	bool given;
+};
+
+struct uvm_config {
+	struct uvm_optval v[UVM_OPT_COUNT];
+};
+
+#define UVM_ERRLEN 512
+
+extern const struct uvm_option_desc uvm_options[UVM_OPT_COUNT];
+
+/* Fills every option with its default. */
+void uvm_config_defaults(struct uvm_config *cfg);
+/*
+ * Sets option `name` (kebab or snake case) from text. `origin` names where it
+ * came from in messages ("UVMEMU_DEVICE_MEM" or "--device-mem"). Returns 0 or
+ * -EINVAL with a one-line message in err that names the option, the value and
+ * the accepted values.
+ */
+int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value,
+		   const char *origin, char *err, size_t errlen);
+/* Reads every UVMEMU_* variable of envp; an unknown one is an error. */
+int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, size_t errlen);
+/* Checks rules that involve more than one option. */
+int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
+/* Index of an option by name (kebab or snake), or -1. */
+int uvm_option_find(const char *name);
+/* "UVMEMU_DEVICE_MEM" for an option. */
+void uvm_option_env_name(int id, char *buf, size_t len);
+/* The --help block for every option, prefix before each (e.g. "  --"). */
+void uvm_config_print_help(FILE *f);
+
+static inline long long uvm_cfg_i(const struct uvm_config *c, enum uvm_opt_id id)
+{
+	return c->v[id].i;
+}
+static inline double uvm_cfg_d(const struct uvm_config *c, enum uvm_opt_id id)
+{
+	return c->v[id].d;
+}
+static inline const char *uvm_cfg_s(const struct uvm_config *c, enum uvm_opt_id id)
+{
+	return c->v[id].s;
+}
+
+#endif

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuda_api.c - the CUDA-named entry points, shared by both runtimes.
+ *
+ * Each call checks its arguments the way the CUDA runtime does, calls the
+ * runtime (rt.h) and turns a negative errno into CUDA's error code, which it
+ * also records as the last error.
+ */
+#include <errno.h>
+
+#include "rt.h"
+#include "uvmemu_cuda.h"
+
+static cudaError_t record(cudaError_t e)
+{
+	uvm_session_set_error(uvm_rt_session(), e);
+	return e;
+}
+
+static cudaError_t from_errno(int rc)
+{
+	switch (rc) {
+	case 0:
+		return cudaSuccess;
+	case -ENOMEM:
+		return record(cudaErrorMemoryAllocation);
+	case -EINVAL:
+		return record(cudaErrorInvalidValue);
+	case -EFAULT:
+		return record(cudaErrorInvalidDevicePointer);
+	case -EEXIST:
+		return record(cudaErrorHostMemoryAlreadyRegistered);
+	case -ENOENT:
+		return record(cudaErrorHostMemoryNotRegistered);
+	case -ENOTSUP:
+		return record(cudaErrorNotSupported);
+	default:
+		return record(cudaErrorUnknown);
+	}
+}
+
+cudaError_t cudaGetLastError(void)
+{
+	return (cudaError_t)atomic_exchange(&uvm_rt_session()->last_error, (int)cudaSuccess);
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+	return (cudaError_t)atomic_load(&uvm_rt_session()->last_error);
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+	if (!devPtr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_alloc(UVM_PTR_MANAGED, size, devPtr));
+}
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	if (!devPtr)
+		return record(cudaErrorInvalidValue);
+	if (size == 0) {
+		*devPtr = NULL;
+		return cudaSuccess;
+	}
+	return from_errno(uvm_rt_alloc(UVM_PTR_DEVICE, size, devPtr));
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	enum uvm_ptr_kind kind;
+
+	if (!devPtr)
+		return cudaSuccess;
+	kind = uvm_rt_classify(devPtr);
+	if (kind != UVM_PTR_MANAGED && kind != UVM_PTR_DEVICE)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_free(kind, devPtr));
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+	return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+	if (!pHost || size == 0 ||
+	    (flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)))
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_alloc(UVM_PTR_HOST_PINNED, size, pHost));
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+	if (!ptr)
+		return cudaSuccess;
+	if (uvm_rt_classify(ptr) != UVM_PTR_HOST_PINNED)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_free(UVM_PTR_HOST_PINNED, ptr));
+}
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	if (!ptr || size == 0 || (flags & ~(cudaHostRegisterPortable | cudaHostRegisterMapped)))
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_host_register(ptr, size));
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	if (!ptr)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_host_unregister(ptr));
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+	enum uvm_ptr_kind kind;
+
+	if (!pDevice || !pHost || flags != 0)
+		return record(cudaErrorInvalidValue);
+	kind = uvm_rt_classify(pHost);
+	if (kind != UVM_PTR_HOST_PINNED && kind != UVM_PTR_HOST_REGISTERED)
+		return record(cudaErrorInvalidValue);
+	/* Zero-copy host memory has one address on both sides. */
+	*pDevice = pHost;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+	if ((unsigned)kind > cudaMemcpyDefault)
+		return record(cudaErrorInvalidMemcpyDirection);
+	if (count == 0)
+		return cudaSuccess;
+	if (!dst || !src)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_memcpy(dst, src, count, kind));
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	if (count == 0)
+		return cudaSuccess;
+	if (!devPtr)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_memset(devPtr, value, count));
+}
+
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
+{
+	if (!free || !total)
+		return record(cudaErrorInvalidValue);
+	uvm_rt_mem_info(free, total);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+			  int device)
+{
+	if (!devPtr || count == 0 || advice < cudaMemAdviseSetReadMostly ||
+	    advice > cudaMemAdviseUnsetAccessedBy)
+		return record(cudaErrorInvalidValue);
+	if (device != 0 && device != cudaCpuDeviceId)
+		return record(cudaErrorInvalidDevice);
+	if (uvm_rt_classify(devPtr) != UVM_PTR_MANAGED)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_advise(devPtr, count, advice, device));
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+				 cudaStream_t stream)
+{
+	if (!devPtr || count == 0 || stream != NULL)
+		return record(cudaErrorInvalidValue);
+	if (dstDevice != 0 && dstDevice != cudaCpuDeviceId)
+		return record(cudaErrorInvalidDevice);
+	if (uvm_rt_classify(devPtr) != UVM_PTR_MANAGED)
+		return record(cudaErrorInvalidValue);
+	return from_errno(uvm_rt_prefetch(devPtr, count, dstDevice));
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+	struct uvm_session *s = uvm_rt_session();
+	const struct uvmemu_executor *ex = atomic_load(&s->executor);
+	cudaError_t e = ex ? ex->synchronize() : cudaSuccess;
+	int rc = uvm_rt_synchronize();
+
+	if (e != cudaSuccess)
+		return record(e);
+	return from_errno(rc);
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+	if (!count)
+		return record(cudaErrorInvalidValue);
+	*count = 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+	return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+	if (!device)
+		return record(cudaErrorInvalidValue);
+	*device = 0;
+	return cudaSuccess;
+}

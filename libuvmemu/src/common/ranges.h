@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ranges.h - a table of address ranges with a kind, for classifying pointers
+ * (cudaFree, cudaMemcpy direction) and finding the allocation they belong to.
+ * Thread-safe; lookups are binary searches over a sorted array.
+ */
+#ifndef UVM_RANGES_H
+#define UVM_RANGES_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct uvm_range {
+	uintptr_t base;
+	size_t size;
+	int kind;
+	size_t mapped; /* bytes mapped for it (size rounded up), for unmapping */
+};
+
+struct uvm_ranges {
+	pthread_mutex_t lock;
+	struct uvm_range *v;
+	size_t n, cap;
+};
+
+void uvm_ranges_init(struct uvm_ranges *t);
+void uvm_ranges_destroy(struct uvm_ranges *t);
+/* -EEXIST if it overlaps a range already there, -ENOMEM. */
+int uvm_ranges_add(struct uvm_ranges *t, const struct uvm_range *r);
+/* Finds the range containing p; returns 0 and copies it, or -ENOENT. */
+int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out);
+/* Removes the range starting exactly at base; -ENOENT if none. */
+int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *out);
+
+#endif

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/* session.c - run state common to the native and the emulated runtime. */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+uint64_t uvm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void uvm_session_init(struct uvm_session *s, char *const *envp)
+{
+	char err[UVM_ERRLEN];
+
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_init(&s->lock, NULL);
+	uvm_config_defaults(&s->cfg);
+	if (uvm_config_from_env(&s->cfg, envp, err, sizeof(err))) {
+		fprintf(stderr, "uvmemu: %s\n", err);
+		exit(2);
+	}
+	s->start_ns = uvm_now_ns();
+}
+
+double uvm_session_wall_s(const struct uvm_session *s)
+{
+	return (double)(uvm_now_ns() - s->start_ns) / 1e9;
+}
+
+double uvm_session_roi_s(struct uvm_session *s)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&s->lock);
+	ns = s->roi_ns;
+	if (s->roi_depth > 0)
+		ns += uvm_now_ns() - s->roi_start_ns;
+	pthread_mutex_unlock(&s->lock);
+	return (double)ns / 1e9;
+}
+
+void uvm_session_add_managed(struct uvm_session *s, int64_t delta)
+{
+	uint64_t now = atomic_fetch_add(&s->managed_bytes, (uint64_t)delta) + (uint64_t)delta;
+	uint64_t peak = atomic_load(&s->footprint_peak);
+
+	while (now > peak && !atomic_compare_exchange_weak(&s->footprint_peak, &peak, now))
+		;
+}
+
+void uvm_session_set_error(struct uvm_session *s, cudaError_t e)
+{
+	if (e != cudaSuccess)
+		atomic_store(&s->last_error, (int)e);
+}

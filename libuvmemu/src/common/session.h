@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - what both runtimes (native and emulated) keep about a run:
+ * configuration, wall clock and region of interest, the workload's verdict
+ * and values, the attached executor, the sticky CUDA error, the kernel count
+ * and the managed footprint.
+ */
+#ifndef UVM_SESSION_H
+#define UVM_SESSION_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "uvmemu.h"
+
+#define UVM_SESSION_VALUES 32
+
+struct uvm_session {
+	struct uvm_config cfg;
+	uint64_t start_ns;
+	_Atomic int verify;              /* enum uvmemu_verify */
+	_Atomic int last_error;          /* cudaError_t; CUDA keeps it per thread,
+					  * we keep one per process */
+	_Atomic uint64_t kernels;        /* launches begun */
+	_Atomic uint64_t managed_bytes;  /* live managed bytes (64 KB rounded) */
+	_Atomic uint64_t footprint_peak; /* the most managed bytes ever live */
+	const struct uvmemu_executor *_Atomic executor;
+
+	pthread_mutex_t lock; /* guards everything below */
+	uint64_t roi_ns, roi_start_ns;
+	int roi_depth;
+	int nvalues;
+	struct {
+		char key[48];
+		double value;
+	} values[UVM_SESSION_VALUES];
+	double calib_measured, calib_target; /* bytes/s; 0 until calibrated */
+	char calib_gpu[32];
+};
+
+/* Reads the environment into cfg; on a bad setting prints the one-line error
+ * and exits with status 2 (the configuration boundary). */
+void uvm_session_init(struct uvm_session *s, char *const *envp);
+uint64_t uvm_now_ns(void);
+double uvm_session_wall_s(const struct uvm_session *s);
+double uvm_session_roi_s(struct uvm_session *s);
+void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
+void uvm_session_set_error(struct uvm_session *s, cudaError_t e);
+
+#endif

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * native.c - the plain-memory runtime (libuvmemu_native.so).
+ *
+ * A program links to this library. Run directly, every allocation is ordinary
+ * memory that both "sides" share, translation is the identity and nothing
+ * migrates; the run still reports its wall time, region of interest, kernel
+ * count and verdict, so that native and emulated runs compare one to one.
+ * Under LD_PRELOAD=libuvmemu.so every symbol here is interposed.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ranges.h"
+#include "report.h"
+#include "rt.h"
+
+extern char **environ;
+
+/* The process-wide runtime instance of the native library. */
+static struct native_runtime {
+	pthread_once_t once;
+	struct uvm_session session;
+	struct uvm_ranges ranges;
+} native = {.once = PTHREAD_ONCE_INIT};
+
+static void native_init(void)
+{
+	uvm_session_init(&native.session, environ);
+	uvm_ranges_init(&native.ranges);
+}
+
+struct uvm_session *uvm_rt_session(void)
+{
+	pthread_once(&native.once, native_init);
+	return &native.session;
+}
+
+bool uvm_rt_emulated(void)
+{
+	return false;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+int uvm_rt_alloc(enum uvm_ptr_kind kind, size_t size, void **out)
+{
+	struct uvm_range r = {.size = size, .kind = kind};
+	void *p;
+	int err;
+
+	uvm_rt_session();
+	if (size > (SIZE_MAX >> 2))
+		return -ENOMEM;
+	r.mapped = round_up(size, UVMEMU_BLOCK_SIZE);
+	/* Fresh anonymous memory reads as zero, as the emulator's does. */
+	p = mmap(NULL, r.mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	r.base = (uintptr_t)p;
+	err = uvm_ranges_add(&native.ranges, &r);
+	if (err) {
+		munmap(p, r.mapped);
+		return err;
+	}
+	if (kind == UVM_PTR_MANAGED)
+		uvm_session_add_managed(&native.session, (int64_t)r.mapped);
+	*out = p;
+	return 0;
+}
+
+int uvm_rt_free(enum uvm_ptr_kind kind, void *p)
+{
+	struct uvm_range r;
+
+	uvm_rt_session();
+	if (uvm_ranges_find(&native.ranges, (uintptr_t)p, &r) || r.base != (uintptr_t)p ||
+	    r.kind != (int)kind)
+		return -EINVAL;
+	uvm_ranges_remove(&native.ranges, r.base, NULL);
+	munmap(p, r.mapped);
+	if (kind == UVM_PTR_MANAGED)
+		uvm_session_add_managed(&native.session, -(int64_t)r.mapped);
+	return 0;
+}
+
+int uvm_rt_host_register(void *p, size_t size)
+{
+	struct uvm_range r = {.base = (uintptr_t)p, .size = size,
+			      .kind = UVM_PTR_HOST_REGISTERED};
+
+	uvm_rt_session();
+	return uvm_ranges_add(&native.ranges, &r);
+}
+
+int uvm_rt_host_unregister(void *p)
+{
+	struct uvm_range r;
+
+	uvm_rt_session();
+	if (uvm_ranges_find(&native.ranges, (uintptr_t)p, &r) || r.base != (uintptr_t)p ||
+	    r.kind != UVM_PTR_HOST_REGISTERED)
+		return -ENOENT;
+	return uvm_ranges_remove(&native.ranges, r.base, NULL);
+}
+
+enum uvm_ptr_kind uvm_rt_classify(const void *p)
+{
+	struct uvm_range r;
+
+	uvm_rt_session();
+	if (uvm_ranges_find(&native.ranges, (uintptr_t)p, &r))
+		return UVM_PTR_OTHER;
+	return (enum uvm_ptr_kind)r.kind;
+}
+
+int uvm_rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+	memmove(dst, src, n);
+	return 0;
+}
+
+int uvm_rt_memset(void *p, int value, size_t n)
+{
+	memset(p, value, n);
+	return 0;
+}
+
+/* Natively there is one memory: advice and prefetches have nothing to move. */
+int uvm_rt_advise(const void *p, size_t n, enum cudaMemoryAdvise advice, int device)
+{
+	return 0;
+}
+
+int uvm_rt_prefetch(const void *p, size_t n, int device)
+{
+	return 0;
+}
+
+int uvm_rt_synchronize(void)
+{
+	return 0;
+}
+
+void uvm_rt_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	*total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)page;
+	*free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)page;
+}
+
+void uvm_rt_view_map(struct uvmemu_view_map *map)
+{
+	memset(map, 0, sizeof(*map));
+}
+
+void *uvm_rt_host_ptr(const void *device_ptr)
+{
+	return (void *)device_ptr;
+}
+
+static void no_remote_read(uintptr_t addr, size_t bytes)
+{
+}
+
+static void no_halve(void)
+{
+}
+
+const struct uvmemu_gmmu *uvm_rt_gmmu(void)
+{
+	static const struct uvmemu_gmmu empty = {.remote_read = no_remote_read,
+						 .halve = no_halve};
+
+	return &empty;
+}
+
+uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
+{
+	return index;
+}
+
+void uvm_rt_kernel_end(uint64_t index)
+{
+}
+
+void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
+{
+}
+
+void uvm_rt_worker_register(unsigned sm, unsigned slot)
+{
+}
+
+void uvm_rt_calibrated(void)
+{
+}
+
+/*
+ * Under LD_PRELOAD=libuvmemu.so this library is still loaded (the program
+ * links to it) and its constructor and destructor still run; the exported
+ * uvmemu_is_emulated() then resolves to the emulator's, and this library stays
+ * silent so that the run has one report.
+ */
+__attribute__((constructor)) static void native_load(void)
+{
+	if (!uvmemu_is_emulated())
+		uvm_rt_session();
+}
+
+__attribute__((destructor)) static void native_unload(void)
+{
+	struct uvm_report r = {.mode = "native"};
+
+	if (uvmemu_is_emulated())
+		return;
+	r.session = uvm_rt_session();
+	uvm_report_emit(&r);
+}

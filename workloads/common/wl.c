@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+/* wl.c - the conventions every workload shares (see wl.h). */
+#include "wl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sizes: a number with an optional K, M, G or T suffix (powers of 1024). */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	double v;
+	int shift = 0;
+
+	if (!s || !(*s >= '0' && *s <= '9'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: break;
+	}
+	if (*end == 'i')
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end)
+		return -EINVAL;
+	v = ldexp(v, shift);
+	if (v >= 0x1p62 || v != floor(v))
+		return -EINVAL;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+void wl_usage_error(const struct wl *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", w->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void help(const struct wl *w, const char *summary, const struct wl_opt *opts)
+{
+	printf("usage: %s [options]\n%s\n\noptions:\n", w->name, summary);
+	printf("  --footprint SIZE   size the problem so the managed footprint is close to SIZE "
+	       "(e.g. 256M)\n");
+	printf("  --seed N           seed of the input generator (default 1)\n");
+	printf("  --quiet            no progress lines\n");
+	for (const struct wl_opt *o = opts; o && o->name; o++)
+		printf("  --%-16s %s\n", o->name, o->help);
+	printf("  --help             this text\n");
+}
+
+static void set_opt(const struct wl *w, const struct wl_opt *o, const char *arg)
+{
+	char *end;
+	long long ll;
+	uint64_t sz;
+
+	switch (o->type) {
+	case WL_SIZE:
+		if (parse_size(arg, &sz) || (long long)sz < o->min || (o->max && (long long)sz > o->max))
+			wl_usage_error(w, "--%s '%s': expected a size (e.g. 64M)%s", o->name, arg,
+				       o->max ? " within the documented bounds" : "");
+		*(uint64_t *)o->dst = sz;
+		break;
+	case WL_INT:
+		errno = 0;
+		ll = strtoll(arg, &end, 10);
+		if (errno || end == arg || *end || ll < o->min || (o->max && ll > o->max)) {
+			if (o->max)
+				wl_usage_error(w, "--%s '%s': expected a whole number from %lld to %lld",
+					       o->name, arg, o->min, o->max);
+			wl_usage_error(w, "--%s '%s': expected a whole number >= %lld", o->name, arg,
+				       o->min);
+		}
+		*(long long *)o->dst = ll;
+		break;
+	case WL_DOUBLE:
+		errno = 0;
+		*(double *)o->dst = strtod(arg, &end);
+		if (errno || end == arg || *end || !isfinite(*(double *)o->dst))
+			wl_usage_error(w, "--%s '%s': expected a number", o->name, arg);
+		break;
+	case WL_STR:
+		*(const char **)o->dst = arg;
+		break;
+	case WL_FLAG:
+		*(bool *)o->dst = true;
+		break;
+	}
+}
+
+void wl_init(struct wl *w, const char *name, const char *summary, int argc, char **argv,
+	     const struct wl_opt *opts)
+{
+	memset(w, 0, sizeof(*w));
+	w->name = name;
+	w->seed = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		const struct wl_opt *o;
+		const char *eq;
+		size_t n;
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			help(w, summary, opts);
+			exit(0);
+		}
+		if (strncmp(a, "--", 2) != 0)
+			wl_usage_error(w, "unexpected argument '%s' (see --help)", a);
+		a += 2;
+		eq = strchr(a, '=');
+		n = eq ? (size_t)(eq - a) : strlen(a);
+		if (strncmp(a, "quiet", n) == 0 && n == 5) {
+			w->quiet = true;
+			continue;
+		}
+		for (o = opts; o && o->name; o++)
+			if (strlen(o->name) == n && strncmp(a, o->name, n) == 0)
+				break;
+		if ((!o || !o->name) && !(n == 9 && strncmp(a, "footprint", 9) == 0) &&
+		    !(n == 4 && strncmp(a, "seed", 4) == 0))
+			wl_usage_error(w, "unknown option '%s' (see --help)", argv[i]);
+		if (!(o && o->name && o->type == WL_FLAG)) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!val)
+				wl_usage_error(w, "option '--%.*s' needs a value", (int)n, a);
+		}
+		if (n == 9 && strncmp(a, "footprint", 9) == 0) {
+			if (parse_size(val, &w->footprint) || w->footprint == 0)
+				wl_usage_error(w, "--footprint '%s': expected a size > 0 with an "
+						  "optional K, M, G or T suffix, e.g. 256M", val);
+		} else if (n == 4 && strncmp(a, "seed", 4) == 0) {
+			char *end;
+
+			errno = 0;
+			w->seed = strtoull(val, &end, 10);
+			if (errno || end == val || *end || *val == '-')
+				wl_usage_error(w, "--seed '%s': expected a whole number >= 0", val);
+		} else {
+			set_opt(w, o, val);
+		}
+	}
+}
+
+void *wl_managed(const struct wl *w, size_t bytes, const char *what)
+{
+	void *p = NULL;
+	cudaError_t e = cudaMallocManaged(&p, bytes, cudaMemAttachGlobal);
+
+	if (e != cudaSuccess) {
+		fprintf(stderr, "%s: cannot allocate %zu bytes of managed memory for %s: %s\n",
+			w->name, bytes, what, cudaGetErrorString(e));
+		exit(1);
+	}
+	return p;
+}
+
+void wl_check(const struct wl *w, cudaError_t e, const char *what, const char *file, int line)
+{
+	if (e == cudaSuccess)
+		return;
+	fprintf(stderr, "%s: %s failed at %s:%d: %s (%s)\n", w->name, what, file, line,
+		cudaGetErrorString(e), cudaGetErrorName(e));
+	uvmemu_set_verify(UVMEMU_VERIFY_FAIL);
+	exit(1);
+}
+
+void wl_footprint(const struct wl *w, uint64_t bytes)
+{
+	printf("%s: footprint %" PRIu64 " bytes (%.2f MiB)", w->name, bytes,
+	       (double)bytes / (1 << 20));
+	if (w->footprint)
+		printf(", requested %" PRIu64 " (%+.2f%%)", w->footprint,
+		       100.0 * ((double)bytes - (double)w->footprint) / (double)w->footprint);
+	printf("\n");
+	uvmemu_report_value("footprint_bytes", (double)bytes);
+}
+
+void wl_log(const struct wl *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->quiet)
+		return;
+	printf("%s: ", w->name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+int wl_finish(const struct wl *w, bool pass)
+{
+	uvmemu_set_verify(pass ? UVMEMU_VERIFY_PASS : UVMEMU_VERIFY_FAIL);
+	printf("%s: verify %s\n", w->name, pass ? "pass" : "FAIL");
+	fflush(stdout);
+	return pass ? 0 : 1;
+}
+
+#define WL_CHECK_EXACT(sfx, T, fmt)                                                                \
+	bool wl_check_##sfx(const struct wl *w, const char *what, const T *got, const T *want,     \
+			    size_t n)                                                              \
+	{                                                                                          \
+		size_t bad = 0;                                                                    \
+		for (size_t i = 0; i < n; i++) {                                                   \
+			if (got[i] == want[i])                                                     \
+				continue;                                                          \
+			if (bad++ < 5)                                                             \
+				fprintf(stderr, "%s: %s[%zu] = " fmt ", expected " fmt "\n",       \
+					w->name, what, i, got[i], want[i]);                        \
+		}                                                                                  \
+		if (bad)                                                                           \
+			fprintf(stderr, "%s: %s: %zu of %zu elements differ\n", w->name, what,     \
+				bad, n);                                                           \
+		return bad == 0;                                                                   \
+	}
+
+WL_CHECK_EXACT(i32, int32_t, "%" PRId32)
+WL_CHECK_EXACT(u32, uint32_t, "%" PRIu32)
+WL_CHECK_EXACT(u64, uint64_t, "%" PRIu64)
+WL_CHECK_EXACT(u8, uint8_t, "%u")
+
+bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got,
+			const float *want, size_t n)
+{
+	return wl_check_u32(w, what, (const uint32_t *)(const void *)got,
+			    (const uint32_t *)(const void *)want, n);
+}
+
+bool wl_check_f32_tol(const struct wl *w, const char *what, const float *got, const float *want,
+		      size_t n, double abs_tol, double rel_tol)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs((double)got[i] - (double)want[i]);
+
+		if (d <= abs_tol + rel_tol * fabs((double)want[i]))
+			continue;
+		if (bad++ < 5)
+			fprintf(stderr, "%s: %s[%zu] = %.9g, expected %.9g\n", w->name, what, i,
+				got[i], want[i]);
+	}
+	if (bad)
+		fprintf(stderr, "%s: %s: %zu of %zu elements outside tolerance\n", w->name, what,
+			bad, n);
+	return bad == 0;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void wl_rng_seed(struct wl_rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t wl_rng_next(struct wl_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t out = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound)
+{
+	uint64_t limit = -bound % bound; /* 2^64 mod bound */
+	uint64_t x;
+
+	do
+		x = wl_rng_next(r);
+	while (x < limit);
+	return x % bound;
+}
+
+double wl_rng_unit(struct wl_rng *r)
+{
+	return (double)(wl_rng_next(r) >> 11) * 0x1p-53;
+}

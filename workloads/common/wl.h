@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wl.h - conventions every workload shares: command-line options (with
+ * --footprint SIZE and --seed N), managed allocation with checks, a seeded
+ * random generator, exact result checks, and the verdict reported through
+ * the uvmemu API. Workloads use only public headers (uvmemu.h, emugpu.h).
+ */
+#ifndef WL_H
+#define WL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uvmemu.h"
+
+enum wl_opt_type { WL_SIZE, WL_INT, WL_DOUBLE, WL_STR, WL_FLAG };
+
+/* One workload-specific option: --name VALUE (or --name for a flag). */
+struct wl_opt {
+	const char *name;
+	enum wl_opt_type type;
+	void *dst;          /* uint64_t*, long long*, double*, const char**, bool* */
+	long long min, max; /* bounds for WL_INT and WL_SIZE (max 0 = none) */
+	const char *help;
+};
+
+struct wl {
+	const char *name;
+	uint64_t footprint; /* --footprint, 0 if not given */
+	uint64_t seed;      /* --seed, default 1 */
+	bool quiet;         /* --quiet: no progress lines */
+};
+
+/*
+ * Parses argv: the common options (--footprint, --seed, --quiet, --help) and
+ * `opts` (terminated by a {NULL} entry). A wrong option or value prints one
+ * line naming it and the accepted values, and exits with status 2.
+ */
+void wl_init(struct wl *w, const char *name, const char *summary, int argc, char **argv,
+	     const struct wl_opt *opts);
+/* Exits with status 2 after printing "NAME: message". */
+__attribute__((noreturn, format(printf, 2, 3))) void wl_usage_error(const struct wl *w,
+								     const char *fmt, ...);
+
+/* cudaMallocManaged that exits with a message on failure. */
+void *wl_managed(const struct wl *w, size_t bytes, const char *what);
+/* Checks a CUDA call; on error prints what failed and exits 1. */
+#define WL_CHECK(w, call) wl_check((w), (call), #call, __FILE__, __LINE__)
+void wl_check(const struct wl *w, cudaError_t e, const char *what, const char *file, int line);
+
+/* Prints the exact managed footprint and records it in the report. */
+void wl_footprint(const struct wl *w, uint64_t bytes);
+/* Prints a progress line (unless --quiet). */
+__attribute__((format(printf, 2, 3))) void wl_log(const struct wl *w, const char *fmt, ...);
+
+/*
+ * Reports the verdict through the API, prints "NAME: verify pass" or the first
+ * mismatches, and returns the exit status (0 pass, 1 fail).
+ */
+int wl_finish(const struct wl *w, bool pass);
+
+/* Exact comparisons; they print up to 5 mismatches and return true if equal. */
+bool wl_check_i32(const struct wl *w, const char *what, const int32_t *got, const int32_t *want,
+		  size_t n);
+bool wl_check_u32(const struct wl *w, const char *what, const uint32_t *got,
+		  const uint32_t *want, size_t n);
+bool wl_check_u64(const struct wl *w, const char *what, const uint64_t *got,
+		  const uint64_t *want, size_t n);
+bool wl_check_u8(const struct wl *w, const char *what, const uint8_t *got, const uint8_t *want,
+		 size_t n);
+/* Bit-for-bit float equality (for references computed in the same order). */
+bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got,
+			const float *want, size_t n);
+/* |got - want| <= abs_tol + rel_tol * |want|; the caller justifies the
+ * tolerance in a comment where it calls this. */
+bool wl_check_f32_tol(const struct wl *w, const char *what, const float *got, const float *want,
+		      size_t n, double abs_tol, double rel_tol);
+
+/* A seeded generator (xoshiro256**, seeded through splitmix64). */
+struct wl_rng {
+	uint64_t s[4];
+};
+void wl_rng_seed(struct wl_rng *r, uint64_t seed);
+uint64_t wl_rng_next(struct wl_rng *r);
+/* Uniform in [0, bound), bound > 0, without modulo bias. */
+uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound);
+/* Uniform in [0, 1). */
+double wl_rng_unit(struct wl_rng *r);
+
+/* Round x up to a multiple of m. */
+static inline uint64_t wl_round_up(uint64_t x, uint64_t m)
+{
+	return (x + m - 1) / m * m;
+}
+
+#endif
