@@ -140,12 +140,12 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 		verify_name(atomic_load(&s->verify)), uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
 		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s)),
 		(unsigned long long)atomic_load(&s->kernels));
+	if (!r->stats)
+		return; /* natively there is nothing more to say */
 	fprintf(f, "  memory  footprint %s, device %s, peak on device %s\n",
 		uvm_fmt_size(a, sizeof(a), atomic_load(&s->footprint_peak)),
 		r->device_mem_bytes ? uvm_fmt_size(b, sizeof(b), r->device_mem_bytes) : "unlimited",
 		uvm_fmt_size(c, sizeof(c), st->peak_device_bytes));
-	if (!r->stats)
-		return;
 	fprintf(f, "  faults  gpu %llu, cpu %llu, batches %llu (%.1f faults/batch), duplicates %llu\n",
 		(unsigned long long)st->gpu_faults, (unsigned long long)st->cpu_faults,
 		(unsigned long long)st->batches,

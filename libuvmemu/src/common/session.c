@@ -29,6 +29,14 @@ void uvm_session_init(struct uvm_session *s, char *const *envp)
 	s->start_ns = uvm_now_ns();
 }
 
+void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg)
+{
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_init(&s->lock, NULL);
+	s->cfg = *cfg;
+	s->start_ns = uvm_now_ns();
+}
+
 double uvm_session_wall_s(const struct uvm_session *s)
 {
 	return (double)(uvm_now_ns() - s->start_ns) / 1e9;

@@ -43,6 +43,8 @@ struct uvm_session {
 /* Reads the environment into cfg; on a bad setting prints the one-line error
  * and exits with status 2 (the configuration boundary). */
 void uvm_session_init(struct uvm_session *s, char *const *envp);
+/* The same from a configuration already resolved (tests, tools). */
+void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg);
 uint64_t uvm_now_ns(void);
 double uvm_session_wall_s(const struct uvm_session *s);
 double uvm_session_roi_s(struct uvm_session *s);

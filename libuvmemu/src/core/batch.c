@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/* batch.c - fetch fault messages and preprocess them into a batch. */
+#include "driver_int.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Faults deferred by the previous batch come first, then new messages until
+ * the queue is empty or the batch is full. Returns the number of faults. */
+int uvm_batch_fetch(struct uvm_driver *d)
+{
+	const struct uvm_arena *a = d->dep.arena;
+	struct uffd_msg msg[64];
+	size_t n = d->ndeferred;
+
+	memcpy(d->fault, d->deferred, n * sizeof(*d->fault));
+	d->ndeferred = 0;
+	while (n < d->max_batch) {
+		size_t want = d->max_batch - n;
+		ssize_t got;
+
+		if (want > sizeof(msg) / sizeof(msg[0]))
+			want = sizeof(msg) / sizeof(msg[0]);
+		got = read(d->dep.uffd->fd, msg, want * sizeof(msg[0]));
+		if (got < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			uvm_driver_bug("reading fault messages", 0, errno);
+		}
+		for (size_t i = 0; i < (size_t)got / sizeof(msg[0]); i++) {
+			uint64_t addr = msg[i].arg.pagefault.address & ~(UVM_PAGE_SIZE - 1);
+			uint64_t flags = msg[i].arg.pagefault.flags;
+			struct uvm_fault *f = &d->fault[n];
+
+			if (msg[i].event != UFFD_EVENT_PAGEFAULT)
+				continue; /* no other events are enabled */
+			memset(f, 0, sizeof(*f));
+			if (addr >= a->dev && addr < a->dev + a->size) {
+				f->gpu = 1;
+				f->page = addr - a->dev;
+				d->st.gpu_faults++;
+			} else {
+				f->page = addr - a->host;
+				d->st.cpu_faults++;
+			}
+			f->write = (flags & (UFFD_PAGEFAULT_FLAG_WRITE | UFFD_PAGEFAULT_FLAG_WP)) != 0;
+			f->minor = (flags & UFFD_PAGEFAULT_FLAG_MINOR) != 0;
+			f->tid = msg[i].arg.pagefault.feat.ptid;
+			f->count = 1;
+			n++;
+		}
+		if ((size_t)got < want * sizeof(msg[0]))
+			break; /* the queue is empty */
+	}
+	d->nfault = n;
+	return (int)n;
+}
+
+/*
+ * Order: vablock, then GPU before CPU (the device side is serviced first and
+ * a CPU fault on a block the GPU also wants waits a batch), then page, then
+ * writes before reads so that the survivor of a duplicate is the most
+ * intrusive access.
+ */
+static int cmp_fault(const void *pa, const void *pb)
+{
+	const struct uvm_fault *a = pa, *b = pb;
+	uint64_t va = a->page >> UVM_VABLOCK_SHIFT, vb = b->page >> UVM_VABLOCK_SHIFT;
+
+	if (va != vb)
+		return va < vb ? -1 : 1;
+	if (a->gpu != b->gpu)
+		return a->gpu ? -1 : 1;
+	if (a->page != b->page)
+		return a->page < b->page ? -1 : 1;
+	return (int)b->write - (int)a->write;
+}
+
+void uvm_batch_preprocess(struct uvm_driver *d)
+{
+	size_t out = 0;
+
+	qsort(d->fault, d->nfault, sizeof(*d->fault), cmp_fault);
+	for (size_t i = 0; i < d->nfault; i++) {
+		struct uvm_fault *prev = out ? &d->fault[out - 1] : NULL;
+
+		if (prev && prev->page == d->fault[i].page && prev->gpu == d->fault[i].gpu) {
+			prev->count += d->fault[i].count;
+			prev->minor |= d->fault[i].minor;
+			d->st.duplicate_faults++;
+			continue;
+		}
+		d->fault[out++] = d->fault[i];
+	}
+	d->nfault = out;
+}
+
+void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len)
+{
+	struct uvm_wake *last = d->nwake ? &d->wake[d->nwake - 1] : NULL;
+
+	if (last && last->addr + last->len == addr) {
+		last->len += len;
+		return;
+	}
+	if (last && last->addr == addr && last->len >= len)
+		return;
+	if (d->nwake == d->capwake) {
+		size_t cap = d->capwake ? 2 * d->capwake : 64;
+		struct uvm_wake *w = realloc(d->wake, cap * sizeof(*w));
+
+		if (!w)
+			uvm_driver_bug("growing the wake list", 0, ENOMEM);
+		d->wake = w;
+		d->capwake = cap;
+	}
+	d->wake[d->nwake++] = (struct uvm_wake){addr, len};
+}

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+/* driver.c - the fault-handler thread: its loop, time model and commands. */
+#include "driver_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+uint64_t uvm_driver_elapsed(uint64_t since)
+{
+	return uvm_now_ns() - since;
+}
+
+void uvm_driver_bug(const char *what, size_t block, int err)
+{
+	fprintf(stderr, "uvmemu: internal error: %s (block %zu): %s\n", what, block,
+		strerror(err < 0 ? -err : err));
+	abort();
+}
+
+/* ------------------------------------------------------------- the loop */
+
+/*
+ * The time model: a batch with GPU faults costs the far-fault latency, and
+ * no thread wakes before the last of its transfers completes on the link.
+ * Whatever real time servicing took counts against both; what remains is
+ * waited here, first as fault latency, then as link throttle.
+ */
+static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
+{
+	double dil = uvm_link_dilation(d->dep.link);
+	uint64_t lat_end = gpu ? t0 + (uint64_t)((double)d->fault_latency_ns * dil) : t0;
+	uint64_t end = lat_end > d->model_end ? lat_end : d->model_end;
+	uint64_t now = uvm_now_ns();
+	uint64_t lat_part;
+
+	if (now >= end) {
+		if (now > end && (gpu || d->model_end > t0))
+			d->st.model_overruns++;
+		return;
+	}
+	lat_part = lat_end > now ? lat_end - now : 0;
+	uvm_wait_until(end);
+	d->st.ns.fault_latency += lat_part;
+	d->st.ns.throttle += uvm_driver_elapsed(now) - lat_part;
+}
+
+static void replay(struct uvm_driver *d)
+{
+	for (size_t i = 0; i < d->nwake; i++) {
+		int rc = uvm_uffd_wake(d->dep.uffd, d->wake[i].addr, d->wake[i].len);
+
+		if (rc)
+			uvm_driver_bug("waking faulting threads", 0, rc);
+	}
+	d->nwake = 0;
+}
+
+static void publish(struct uvm_driver *d)
+{
+	pthread_mutex_lock(&d->stats_lock);
+	uvm_stats_add(&d->totals, &d->st);
+	pthread_mutex_unlock(&d->stats_lock);
+	memset(&d->st, 0, sizeof(d->st));
+}
+
+static void tell_launches(struct uvm_driver *d)
+{
+	uint64_t now = atomic_load_explicit(&d->launch, memory_order_acquire);
+
+	while (d->launch_seen < now) {
+		if (d->evict->launch)
+			d->evict->launch(d->evict_p, d->launch_seen);
+		d->launch_seen++;
+	}
+}
+
+static void run_batch(struct uvm_driver *d)
+{
+	uint64_t t0 = uvm_now_ns(), t;
+	bool gpu = false;
+
+	d->seq++;
+	d->model_end = t0;
+	tell_launches(d);
+	if (uvm_batch_fetch(d) == 0)
+		return; /* spurious wake-up */
+	d->st.ns.fetch += uvm_driver_elapsed(t0);
+
+	t = uvm_now_ns();
+	uvm_batch_preprocess(d);
+	d->st.ns.preprocess += uvm_driver_elapsed(t);
+	for (size_t i = 0; i < d->nfault && !gpu; i++)
+		gpu = d->fault[i].gpu;
+
+	t = uvm_now_ns();
+	uvm_service_batch(d);
+	d->st.ns.service += uvm_driver_elapsed(t);
+
+	model_wait(d, t0, gpu);
+
+	t = uvm_now_ns();
+	replay(d);
+	d->st.ns.replay += uvm_driver_elapsed(t);
+
+	t = uvm_now_ns();
+	uvm_tracker_wait_before(&d->tracker, d->seq);
+	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
+	d->st.batches++;
+	publish(d);
+}
+
+/* ------------------------------------------------------------- commands */
+
+static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t first = c->off >> UVM_BLOCK_SHIFT;
+	size_t n = (c->len + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+	size_t dropped = 0;
+
+	uvm_tracker_settle(&d->tracker, first, n);
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+
+		if (blk->state != UVM_DEVICE && blk->state != UVM_DUPLICATED)
+			continue;
+		/* The frames go with the views; only the books change here. */
+		s->vablock[uvm_vablock_of(b)].resident--;
+		d->evict->released(d->evict_p, b);
+		uvm_pool_use(d->dep.pool, -1);
+	}
+	/* Faults of the freed range still waiting to be serviced are dropped;
+	 * their threads are woken by the unmap and fault again. */
+	for (size_t i = 0; i < d->ndeferred; i++) {
+		if (d->deferred[i].page >= c->off && d->deferred[i].page < c->off + c->len)
+			dropped++;
+		else
+			d->deferred[i - dropped] = d->deferred[i];
+	}
+	d->ndeferred -= dropped;
+	uvm_space_remove(s, c->off, c->len);
+	c->result = 0;
+}
+
+static bool run_commands(struct uvm_driver *d)
+{
+	bool stop = false;
+	uint64_t v;
+
+	if (read(d->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		uvm_driver_bug("reading the command doorbell", 0, errno);
+	pthread_mutex_lock(&d->cmd_lock);
+	while (d->cmd_head) {
+		struct uvm_cmd *c = d->cmd_head;
+
+		d->cmd_head = c->next;
+		if (!d->cmd_head)
+			d->cmd_tail = NULL;
+		pthread_mutex_unlock(&d->cmd_lock);
+		switch (c->kind) {
+		case UVM_CMD_FREE:
+			cmd_free(d, c);
+			break;
+		case UVM_CMD_SHRINK:
+			d->seq++; /* nothing is in use */
+			uvm_service_evict_all_excess(d);
+			publish(d);
+			c->result = 0;
+			break;
+		case UVM_CMD_FLUSH:
+			/* Commands run between batches: everything so far is in. */
+			publish(d);
+			c->result = 0;
+			break;
+		case UVM_CMD_CALL:
+			c->fn(c->arg);
+			c->result = 0;
+			break;
+		case UVM_CMD_STOP:
+			stop = true;
+			c->result = 0;
+			break;
+		}
+		pthread_mutex_lock(&d->cmd_lock);
+		c->done = true;
+		pthread_cond_broadcast(&d->cmd_cond);
+	}
+	pthread_mutex_unlock(&d->cmd_lock);
+	return stop;
+}
+
+static int submit(struct uvm_driver *d, struct uvm_cmd *cmd)
+{
+	struct uvm_cmd c = *cmd;
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&d->cmd_lock);
+	if (d->cmd_tail)
+		d->cmd_tail->next = &c;
+	else
+		d->cmd_head = &c;
+	d->cmd_tail = &c;
+	pthread_mutex_unlock(&d->cmd_lock);
+	if (write(d->evfd, &one, sizeof(one)) != sizeof(one))
+		return -errno;
+	pthread_mutex_lock(&d->cmd_lock);
+	while (!c.done)
+		pthread_cond_wait(&d->cmd_cond, &d->cmd_lock);
+	pthread_mutex_unlock(&d->cmd_lock);
+	return c.result;
+}
+
+static int command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t off, uint64_t len)
+{
+	struct uvm_cmd c = {.kind = kind, .off = off, .len = len};
+
+	return submit(d, &c);
+}
+
+void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg)
+{
+	struct uvm_cmd c = {.kind = UVM_CMD_CALL, .fn = fn, .arg = arg};
+
+	submit(d, &c);
+}
+
+static void *driver_main(void *arg)
+{
+	struct uvm_driver *d = arg;
+
+	pthread_setname_np(pthread_self(), "uvmemu-driver");
+	for (;;) {
+		struct pollfd p[3] = {
+			{d->dep.uffd->fd, POLLIN, 0},
+			{d->evfd, POLLIN, 0},
+			{uvm_tracker_fd(&d->tracker), POLLIN, 0},
+		};
+		nfds_t n = d->tracker.inflight ? 3 : 2;
+		int rc = poll(p, n, d->ndeferred ? 0 : -1);
+
+		if (rc < 0 && errno != EINTR)
+			uvm_driver_bug("poll", 0, errno);
+		if (p[1].revents && run_commands(d))
+			break;
+		if (n == 3 && p[2].revents)
+			uvm_tracker_reap(&d->tracker);
+		if (p[0].revents || d->ndeferred)
+			run_batch(d);
+	}
+	return NULL;
+}
+
+/* --------------------------------------------------------- life and API */
+
+static int policies(struct uvm_driver *d, char *err, size_t errlen)
+{
+	const struct uvm_config *cfg = d->dep.cfg;
+	const char *e = uvm_cfg_s(cfg, UVM_OPT_evict), *p = uvm_cfg_s(cfg, UVM_OPT_prefetch),
+		   *m = uvm_cfg_s(cfg, UVM_OPT_migrate);
+
+	d->evict = uvm_evict_find(e);
+	d->prefetch = uvm_prefetch_find(p);
+	d->migrate = uvm_migrate_find(m);
+	if (!d->evict || !d->prefetch || !d->migrate) {
+		snprintf(err, errlen, "no policy named '%s'", !d->evict ? e : !d->prefetch ? p : m);
+		return -EINVAL;
+	}
+	d->evict_p = d->evict->create(d->dep.space, cfg);
+	d->prefetch_p = d->prefetch->create(d->dep.space, cfg);
+	d->migrate_p = d->migrate->create(d->dep.space, cfg);
+	if (!d->evict_p || !d->prefetch_p || !d->migrate_p) {
+		snprintf(err, errlen, "out of memory creating policies");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps, char *err,
+		     size_t errlen)
+{
+	struct uvm_driver *d = calloc(1, sizeof(*d));
+	const struct uvm_config *cfg = deps->cfg;
+	void *z;
+	int rc = -ENOMEM;
+
+	if (!d)
+		goto fail;
+	d->dep = *deps;
+	d->evfd = -1;
+	pthread_mutex_init(&d->cmd_lock, NULL);
+	pthread_cond_init(&d->cmd_cond, NULL);
+	pthread_mutex_init(&d->stats_lock, NULL);
+	d->max_batch = (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch);
+	d->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
+	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
+	d->fault = calloc(d->max_batch, sizeof(*d->fault));
+	d->deferred = calloc(d->max_batch, sizeof(*d->deferred));
+	/* Never written: every page reads as the kernel's zero page. */
+	z = mmap(NULL, UVM_VABLOCK_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!d->fault || !d->deferred || z == MAP_FAILED) {
+		snprintf(err, errlen, "out of memory starting the driver");
+		goto fail;
+	}
+	d->zeros = (uintptr_t)z;
+	rc = policies(d, err, errlen);
+	if (rc)
+		goto fail;
+	rc = uvm_tracker_init(&d->tracker, deps->space, uvm_cfg_i(cfg, UVM_OPT_async) == 0);
+	if (rc) {
+		snprintf(err, errlen, "starting the tracker: %s", strerror(-rc));
+		goto fail;
+	}
+	d->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (d->evfd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	rc = -pthread_create(&d->thread, NULL, driver_main, d);
+	if (rc) {
+		snprintf(err, errlen, "starting the driver thread: %s", strerror(-rc));
+		goto fail;
+	}
+	d->started = true;
+	*out = d;
+	return 0;
+fail:
+	if (d)
+		uvm_driver_stop(d);
+	return rc;
+}
+
+void uvm_driver_stop(struct uvm_driver *d)
+{
+	if (d->started) {
+		command(d, UVM_CMD_STOP, 0, 0);
+		pthread_join(d->thread, NULL);
+		/* Threads still waiting for a fault would wait forever. */
+		for (size_t i = 0; i < d->ndeferred; i++)
+			uvm_uffd_wake(d->dep.uffd,
+				      (d->deferred[i].gpu ? d->dep.arena->dev : d->dep.arena->host) +
+					      d->deferred[i].page,
+				      UVM_PAGE_SIZE);
+	}
+	uvm_tracker_destroy(&d->tracker);
+	if (d->evict_p)
+		d->evict->destroy(d->evict_p);
+	if (d->prefetch_p)
+		d->prefetch->destroy(d->prefetch_p);
+	if (d->migrate_p)
+		d->migrate->destroy(d->migrate_p);
+	if (d->evfd >= 0)
+		close(d->evfd);
+	if (d->zeros)
+		munmap((void *)d->zeros, UVM_VABLOCK_SIZE);
+	free(d->fault);
+	free(d->deferred);
+	free(d->wake);
+	pthread_mutex_destroy(&d->cmd_lock);
+	pthread_cond_destroy(&d->cmd_cond);
+	pthread_mutex_destroy(&d->stats_lock);
+	free(d);
+}
+
+int uvm_driver_free_range(struct uvm_driver *d, uint64_t off, uint64_t len)
+{
+	return command(d, UVM_CMD_FREE, off, len);
+}
+
+int uvm_driver_shrink(struct uvm_driver *d)
+{
+	return command(d, UVM_CMD_SHRINK, 0, 0);
+}
+
+void uvm_driver_launch(struct uvm_driver *d, uint64_t index)
+{
+	uint64_t cur = atomic_load(&d->launch);
+
+	while (cur < index + 1 && !atomic_compare_exchange_weak(&d->launch, &cur, index + 1))
+		;
+}
+
+void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta)
+{
+	pthread_mutex_lock(&d->stats_lock);
+	uvm_stats_add(&d->totals, delta);
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out)
+{
+	/* A thread woken by a batch may ask before that batch is published. */
+	command(d, UVM_CMD_FLUSH, 0, 0);
+	pthread_mutex_lock(&d->stats_lock);
+	*out = d->totals;
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+const char *uvm_driver_sync_reason(struct uvm_driver *d)
+{
+	return d->tracker.why_sync;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.h - the fault-handler thread (DESIGN.md §4).
+ *
+ * One loop: fetch up to `batch` fault messages, preprocess (drop duplicates,
+ * sort by vablock), service per vablock (policy, room, copy, unmap), wait
+ * for the time model, replay (wake the faulting threads), and wait for the
+ * asynchronous work of earlier batches (tracker wait). Each stage is timed.
+ * Other threads talk to it through commands that wait for completion.
+ */
+#ifndef UVM_DRIVER_H
+#define UVM_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arena.h"
+#include "config.h"
+#include "link.h"
+#include "pool.h"
+#include "space.h"
+#include "stats.h"
+#include "uffd.h"
+
+struct uvm_driver;
+
+/* What the driver works on; owned by the emulator instance. */
+struct uvm_driver_deps {
+	struct uvm_uffd *uffd;
+	struct uvm_arena *arena;
+	struct uvm_space *space;
+	struct uvm_link *link;
+	struct uvm_pool *pool;
+	const struct uvm_config *cfg;
+};
+
+int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps, char *err,
+		     size_t errlen);
+/* Stops the thread and frees the driver; pending faults are woken. */
+void uvm_driver_stop(struct uvm_driver *d);
+
+/* Forgets a managed range before its views are torn down (waits). */
+int uvm_driver_free_range(struct uvm_driver *d, uint64_t off, uint64_t len);
+/* Evicts until device memory is within the pool's limit again (waits). */
+int uvm_driver_shrink(struct uvm_driver *d);
+/*
+ * Runs fn(arg) on the driver thread between two batches and waits for it: a
+ * point where no operation of the driver's is half done (device memory in use
+ * is exactly what the books say).
+ */
+void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg);
+/* A kernel launch began (index); policies hear of it at the next batch. */
+void uvm_driver_launch(struct uvm_driver *d, uint64_t index);
+/* Adds counters gathered outside the driver (explicit copies) to the totals. */
+void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta);
+/* The run's totals so far. */
+void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
+/* Why unmaps run synchronously ("" when they use io_uring). */
+const char *uvm_driver_sync_reason(struct uvm_driver *d);
+
+#endif

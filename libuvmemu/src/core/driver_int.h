@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver_int.h - the driver's private state, shared by its files:
+ *   driver.c   the thread, its loop and the commands from other threads
+ *   batch.c    fetch (read fault messages) and preprocess (dedup, sort)
+ *   service.c  servicing a batch per vablock: decisions and eviction
+ *   ops.c      the real operations on block runs (copies, unmaps, fills)
+ *
+ * Locking: everything here belongs to the driver thread, except the fields
+ * marked otherwise. Lock order: cmd_lock, then stats_lock, then the pool's
+ * and the link's own locks (never held while taking another).
+ */
+#ifndef UVM_DRIVER_INT_H
+#define UVM_DRIVER_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "driver.h"
+#include "policy.h"
+#include "stats.h"
+#include "tracker.h"
+
+/* One fault after preprocessing. */
+struct uvm_fault {
+	uint64_t page;   /* arena offset of the faulting 4 KB page */
+	uint32_t tid;    /* faulting thread (with UFFD_FEATURE_THREAD_ID) */
+	uint8_t gpu;     /* 1: device view (far fault), 0: host view (CPU fault) */
+	uint8_t write;   /* a write, or a write to a write-protected page */
+	uint8_t minor;   /* host page in the page cache but not mapped */
+	uint8_t pad;
+	uint32_t count;  /* fault messages coalesced into this one */
+};
+
+/* A range of one view to wake at replay. */
+struct uvm_wake {
+	uintptr_t addr;
+	uint64_t len;
+};
+
+enum uvm_cmd_kind { UVM_CMD_FREE, UVM_CMD_SHRINK, UVM_CMD_FLUSH, UVM_CMD_CALL, UVM_CMD_STOP };
+
+struct uvm_cmd {
+	enum uvm_cmd_kind kind;
+	uint64_t off, len;
+	void (*fn)(void *arg); /* UVM_CMD_CALL */
+	void *arg;
+	int result;
+	bool done;
+	struct uvm_cmd *next;
+};
+
+struct uvm_driver {
+	struct uvm_driver_deps dep;
+	pthread_t thread;
+	bool started;
+	int evfd; /* command doorbell */
+
+	/* Policies (instances and their operations). */
+	const struct uvm_evict_ops *evict;
+	void *evict_p;
+	const struct uvm_prefetch_ops *prefetch;
+	void *prefetch_p;
+	const struct uvm_migrate_ops *migrate;
+	void *migrate_p;
+
+	struct uvm_tracker tracker;
+	uintptr_t zeros; /* read-only zero pages, the source of zero-fills */
+
+	/* The batch being serviced. */
+	uint64_t seq;
+	unsigned max_batch;
+	struct uvm_fault *fault;
+	size_t nfault;
+	struct uvm_fault *deferred; /* carried to the next batch */
+	size_t ndeferred;
+	struct uvm_wake *wake;
+	size_t nwake, capwake;
+	struct uvm_stats st;  /* this batch */
+	uint64_t model_end;   /* latest modelled completion of its transfers */
+	uint64_t fault_latency_ns;
+	uint64_t host_fill;   /* bytes */
+	uint64_t launch_seen; /* launches the eviction policy was told about */
+
+	/* Written by other threads. */
+	_Atomic uint64_t launch;  /* current kernel launch index + 1 (0: none yet) */
+	pthread_mutex_t cmd_lock;
+	pthread_cond_t cmd_cond;
+	struct uvm_cmd *cmd_head, *cmd_tail;
+
+	pthread_mutex_t stats_lock; /* guards totals */
+	struct uvm_stats totals;
+};
+
+/* batch.c */
+int uvm_batch_fetch(struct uvm_driver *d);
+void uvm_batch_preprocess(struct uvm_driver *d);
+void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
+
+/* service.c */
+void uvm_service_batch(struct uvm_driver *d);
+int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
+void uvm_service_evict_all_excess(struct uvm_driver *d);
+
+/* ops.c - each acts on blocks [first, first + n) of one vablock, all in the
+ * state the operation expects, and keeps the pool, vablock counts, policy
+ * observers and batch statistics up to date. */
+void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n);
+/* wake: wake host-view waiters when the copy lands (eviction) rather than at
+ * replay (a CPU fault's own migration). */
+void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
+void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n);
+/* Evicts every device-resident block of the victim range. */
+void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
+
+/* driver.c */
+uint64_t uvm_driver_elapsed(uint64_t since);
+__attribute__((noreturn)) void uvm_driver_bug(const char *what, size_t block, int err);
+
+#endif

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+/* emu.c - an emulator instance: set-up, allocations, explicit copies. */
+#include "emu.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "units.h"
+
+static uint64_t blocks_of(uint64_t bytes)
+{
+	return (bytes + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+}
+
+static uint64_t round_up(uint64_t n, uint64_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+static void remote_read_unavailable(uintptr_t addr, size_t bytes)
+{
+}
+
+static void halve_unavailable(void)
+{
+}
+
+int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen)
+{
+	const struct uvm_config *cfg = &s->cfg;
+	uint64_t dev_mem = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_device_mem);
+	struct uvm_driver_deps deps;
+	struct uvm_emu *e = calloc(1, sizeof(*e));
+	int rc;
+
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	e->session = s;
+	e->uffd.fd = -1;
+	e->arena.memfd = -1;
+	pthread_mutex_init(&e->lock, NULL);
+	uvm_ranges_init(&e->ranges);
+	uvm_link_init(&e->link, cfg);
+	if (uvm_cfg_d(cfg, UVM_OPT_dilation) > 0)
+		uvm_link_set_dilation(&e->link, uvm_cfg_d(cfg, UVM_OPT_dilation));
+	e->oversub = uvm_cfg_d(cfg, UVM_OPT_oversub);
+	uvm_pool_init(&e->pool, blocks_of(dev_mem), e->oversub == 0);
+
+	rc = uvm_placement_init(&e->place, cfg, err, errlen);
+	if (rc)
+		goto fail;
+	rc = uvm_uffd_open(&e->uffd, err, errlen);
+	if (rc)
+		goto fail;
+	rc = uvm_arena_init(&e->arena, err, errlen);
+	if (rc)
+		goto fail;
+	rc = uvm_space_init(&e->space, e->arena.size);
+	if (rc) {
+		snprintf(err, errlen, "reserving block metadata: %s", strerror(-rc));
+		goto fail;
+	}
+	deps = (struct uvm_driver_deps){&e->uffd, &e->arena, &e->space, &e->link, &e->pool, cfg};
+	rc = uvm_driver_start(&e->driver, &deps, err, errlen);
+	if (rc)
+		goto fail;
+	e->gmmu = (struct uvmemu_gmmu){
+		.dev_lo = e->arena.dev,
+		.dev_hi = e->arena.dev + e->arena.size,
+		.dma_offset = (intptr_t)(e->arena.dma - e->arena.dev),
+		.counters = e->space.counters,
+		.state = e->space.gmmu_state,
+		.remote_read = remote_read_unavailable,
+		.halve = halve_unavailable,
+	};
+	*out = e;
+	return 0;
+fail:
+	uvm_emu_destroy(e);
+	return rc;
+}
+
+void uvm_emu_destroy(struct uvm_emu *e)
+{
+	if (e->driver)
+		uvm_driver_stop(e->driver);
+	/* Dropping the views frees every frame; the arena goes with them. */
+	uvm_arena_destroy(&e->arena);
+	uvm_space_destroy(&e->space);
+	uvm_uffd_close(&e->uffd);
+	uvm_link_destroy(&e->link);
+	uvm_ranges_destroy(&e->ranges);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+/* ------------------------------------------------------------- allocation */
+
+static int alloc_managed(struct uvm_emu *e, size_t size, void **out)
+{
+	struct uvm_arena *a = &e->arena;
+	uint64_t len = round_up(size, UVM_VABLOCK_SIZE), off;
+	struct uvm_range r;
+	int rc;
+
+	rc = uvm_arena_take(a, len, &off);
+	if (rc)
+		return rc;
+	rc = uvm_arena_map(a, off, len);
+	if (rc)
+		goto give;
+	rc = uvm_placement_bind(&e->place, uvm_dev_addr(a, off), len, e->place.device_node);
+	if (!rc)
+		rc = uvm_placement_bind(&e->place, uvm_host_addr(a, off), len, e->place.host_node);
+	if (rc)
+		goto unmap;
+	/* The metadata is published before any fault on the range can reach
+	 * the driver: registration below is what lets faults through. */
+	uvm_space_add(&e->space, off, size, atomic_fetch_add(&e->next_alloc, 1));
+	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
+			       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR);
+	if (!rc)
+		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
+				       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_WP);
+	if (rc)
+		goto forget;
+	r = (struct uvm_range){uvm_host_addr(a, off), size, UVM_PTR_MANAGED, len};
+	rc = uvm_ranges_add(&e->ranges, &r);
+	if (rc)
+		goto forget;
+	uvm_session_add_managed(e->session, (int64_t)(blocks_of(size) << UVM_BLOCK_SHIFT));
+	*out = (void *)r.base;
+	return 0;
+forget:
+	uvm_space_remove(&e->space, off, size);
+unmap:
+	uvm_arena_unmap(a, off, len);
+give:
+	uvm_arena_give(a, off, len);
+	return rc;
+}
+
+static int free_managed(struct uvm_emu *e, const struct uvm_range *r)
+{
+	uint64_t off = r->base - e->arena.host;
+	int rc;
+
+	rc = uvm_driver_free_range(e->driver, off, r->size);
+	if (!rc)
+		rc = uvm_arena_unmap(&e->arena, off, r->mapped);
+	uvm_arena_give(&e->arena, off, r->mapped);
+	uvm_session_add_managed(e->session, -(int64_t)(blocks_of(r->size) << UVM_BLOCK_SHIFT));
+	return rc;
+}
+
+/* cudaMalloc memory lives on the device for good: its blocks are pinned in
+ * the pool, and managed data is evicted to make room. */
+static int alloc_device(struct uvm_emu *e, size_t size, void **out)
+{
+	uint64_t len = round_up(size, UVM_BLOCK_SIZE);
+	struct uvm_range r;
+	void *p;
+	int rc;
+
+	rc = uvm_pool_pin(&e->pool, (int64_t)blocks_of(len));
+	if (rc)
+		return rc;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		rc = -ENOMEM;
+		goto unpin;
+	}
+	rc = uvm_placement_bind(&e->place, (uintptr_t)p, len, e->place.device_node);
+	if (rc)
+		goto unmap;
+	r = (struct uvm_range){(uintptr_t)p, size, UVM_PTR_DEVICE, len};
+	rc = uvm_ranges_add(&e->ranges, &r);
+	if (rc)
+		goto unmap;
+	if (uvm_pool_excess(&e->pool))
+		uvm_driver_shrink(e->driver);
+	*out = p;
+	return 0;
+unmap:
+	munmap(p, len);
+unpin:
+	uvm_pool_pin(&e->pool, -(int64_t)blocks_of(len));
+	return rc;
+}
+
+static int alloc_host(struct uvm_emu *e, size_t size, void **out)
+{
+	uint64_t len = round_up(size, UVM_PAGE_SIZE);
+	struct uvm_range r;
+	void *p;
+	int rc;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	rc = uvm_placement_bind(&e->place, (uintptr_t)p, len, e->place.host_node);
+	r = (struct uvm_range){(uintptr_t)p, size, UVM_PTR_HOST_PINNED, len};
+	if (!rc)
+		rc = uvm_ranges_add(&e->ranges, &r);
+	if (rc) {
+		munmap(p, len);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+int uvm_emu_alloc(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size, void **out)
+{
+	if (size > UVM_ARENA_SIZE)
+		return -ENOMEM;
+	switch (kind) {
+	case UVM_PTR_MANAGED:
+		return alloc_managed(e, size, out);
+	case UVM_PTR_DEVICE:
+		return alloc_device(e, size, out);
+	case UVM_PTR_HOST_PINNED:
+		return alloc_host(e, size, out);
+	default:
+		return -EINVAL;
+	}
+}
+
+int uvm_emu_free(struct uvm_emu *e, enum uvm_ptr_kind kind, void *p)
+{
+	struct uvm_range r;
+
+	if (uvm_ranges_find(&e->ranges, (uintptr_t)p, &r) || r.base != (uintptr_t)p ||
+	    r.kind != (int)kind)
+		return -EINVAL;
+	uvm_ranges_remove(&e->ranges, r.base, NULL);
+	if (kind == UVM_PTR_MANAGED)
+		return free_managed(e, &r);
+	munmap(p, r.mapped);
+	if (kind == UVM_PTR_DEVICE)
+		uvm_pool_pin(&e->pool, -(int64_t)blocks_of(r.mapped));
+	return 0;
+}
+
+int uvm_emu_host_register(struct uvm_emu *e, void *p, size_t size)
+{
+	struct uvm_range r = {(uintptr_t)p, size, UVM_PTR_HOST_REGISTERED, 0};
+
+	if (uvm_emu_classify(e, p) == UVM_PTR_MANAGED)
+		return -EINVAL;
+	return uvm_ranges_add(&e->ranges, &r);
+}
+
+int uvm_emu_host_unregister(struct uvm_emu *e, void *p)
+{
+	struct uvm_range r;
+
+	if (uvm_ranges_find(&e->ranges, (uintptr_t)p, &r) || r.base != (uintptr_t)p ||
+	    r.kind != UVM_PTR_HOST_REGISTERED)
+		return -ENOENT;
+	return uvm_ranges_remove(&e->ranges, r.base, NULL);
+}
+
+enum uvm_ptr_kind uvm_emu_classify(struct uvm_emu *e, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	struct uvm_range r;
+
+	if (a >= e->arena.dev && a < e->arena.dev + e->arena.size)
+		a = a - e->arena.dev + e->arena.host;
+	if (uvm_ranges_find(&e->ranges, a, &r))
+		return UVM_PTR_OTHER;
+	return (enum uvm_ptr_kind)r.kind;
+}
+
+/* ----------------------------------------------------------- explicit copies */
+
+/* Which side an explicit copy reaches p from: cudaMemcpy's kind says, and
+ * cudaMemcpyDefault infers it from the allocation (device memory is on the
+ * device; everything else, managed memory included, is read where it is
+ * requested from: the host). */
+static bool device_side(struct uvm_emu *e, const void *p, enum cudaMemcpyKind kind, bool is_dst)
+{
+	switch (kind) {
+	case cudaMemcpyHostToDevice:
+		return is_dst;
+	case cudaMemcpyDeviceToHost:
+		return !is_dst;
+	case cudaMemcpyDeviceToDevice:
+		return true;
+	case cudaMemcpyHostToHost:
+		return false;
+	default:
+		return uvm_emu_classify(e, p) == UVM_PTR_DEVICE;
+	}
+}
+
+/* A managed pointer reached from the device side goes through the device
+ * view, so the copy takes far faults like a copy engine on the GPU would. */
+static void *side_addr(struct uvm_emu *e, const void *p, bool device)
+{
+	struct uvmemu_view_map m;
+
+	if (!device)
+		return (void *)p;
+	uvm_emu_view_map(e, &m);
+	return uvmemu_view_to_device(&m, p);
+}
+
+int uvm_emu_memcpy(struct uvm_emu *e, void *dst, const void *src, size_t n,
+		   enum cudaMemcpyKind kind)
+{
+	bool ddev = device_side(e, dst, kind, true), sdev = device_side(e, src, kind, false);
+	struct uvm_stats delta = {0};
+
+	memmove(side_addr(e, dst, ddev), side_addr(e, src, sdev), n);
+	if (ddev != sdev) {
+		enum uvm_dir dir = ddev ? UVM_H2D : UVM_D2H;
+
+		/* The caller returns when the modelled transfer would have. */
+		uvm_wait_until(uvm_link_book(&e->link, dir, n, uvm_now_ns()));
+		if (ddev)
+			delta.memcpy_bytes_h2d = n;
+		else
+			delta.memcpy_bytes_d2h = n;
+		uvm_driver_account(e->driver, &delta);
+	}
+	return 0;
+}
+
+int uvm_emu_memset(struct uvm_emu *e, void *p, int value, size_t n)
+{
+	/* cudaMemset runs on the device: managed memory fills through the
+	 * device view (first touches zero-fill there, no transfer). */
+	memset(side_addr(e, p, true), value, n);
+	return 0;
+}
+
+void uvm_emu_mem_info(struct uvm_emu *e, size_t *free_bytes, size_t *total_bytes)
+{
+	struct uvm_pool p;
+
+	uvm_pool_snapshot(&e->pool, &p);
+	if (!p.resolved || p.capacity == 0) {
+		long page = sysconf(_SC_PAGESIZE);
+
+		*total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)page;
+		*free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)page;
+		return;
+	}
+	*total_bytes = (size_t)(p.capacity << UVM_BLOCK_SHIFT);
+	*free_bytes = p.used + p.pinned >= p.capacity
+			      ? 0
+			      : (size_t)((p.capacity - p.used - p.pinned) << UVM_BLOCK_SHIFT);
+}
+
+void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map)
+{
+	map->host_lo = e->arena.host;
+	map->host_hi = e->arena.host + e->arena.size;
+	map->device_offset = (intptr_t)(e->arena.dev - e->arena.host);
+}
+
+void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr)
+{
+	uintptr_t a = (uintptr_t)device_ptr;
+
+	if (a >= e->arena.dev && a < e->arena.dev + e->arena.size)
+		a = a - e->arena.dev + e->arena.host;
+	return (void *)a;
+}
+
+/* ------------------------------------------------------------ launches */
+
+int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&e->lock);
+	if (e->oversub > 0) {
+		uint64_t footprint = atomic_load(&e->session->managed_bytes);
+		uint64_t blocks = (uint64_t)((double)footprint / e->oversub) >> UVM_BLOCK_SHIFT;
+		char a[32], b[32];
+
+		snprintf(e->capacity_note, sizeof(e->capacity_note),
+			 "--oversub %g of a %s managed footprint at the first launch gives %s",
+			 e->oversub, uvm_fmt_size(a, sizeof(a), footprint),
+			 uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
+		if (blocks < UVM_BLOCKS_PER_VABLOCK)
+			rc = -EINVAL;
+		else
+			uvm_pool_set_capacity(&e->pool, blocks);
+		e->oversub = 0;
+	}
+	pthread_mutex_unlock(&e->lock);
+	if (rc)
+		return rc;
+	if (uvm_pool_excess(&e->pool))
+		uvm_driver_shrink(e->driver);
+	uvm_driver_launch(e->driver, index);
+	return 0;
+}
+
+void uvm_emu_calibrated(struct uvm_emu *e)
+{
+	struct uvm_session *s = e->session;
+	double d;
+
+	if (uvm_cfg_d(&s->cfg, UVM_OPT_dilation) != 0)
+		return; /* a fixed dilation was asked for */
+	pthread_mutex_lock(&s->lock);
+	d = s->calib_measured > 0 ? s->calib_target / s->calib_measured : 1;
+	pthread_mutex_unlock(&s->lock);
+	/* A CPU faster than the target would need time to run slower than
+	 * real; the model cannot speed the machine up. */
+	uvm_link_set_dilation(&e->link, d < 1 ? 1 : d);
+}
+
+void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)
+{
+	struct uvm_pool p;
+
+	uvm_driver_stats(e->driver, out);
+	uvm_pool_snapshot(&e->pool, &p);
+	out->peak_device_bytes = p.peak << UVM_BLOCK_SHIFT;
+}
+
+uint64_t uvm_emu_device_mem(struct uvm_emu *e)
+{
+	struct uvm_pool p;
+
+	uvm_pool_snapshot(&e->pool, &p);
+	return p.resolved ? p.capacity << UVM_BLOCK_SHIFT : 0;
+}

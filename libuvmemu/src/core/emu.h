@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emu.h - one emulator instance: the managed address space, the fault
+ * source, the device pool, the link and the driver thread.
+ *
+ * Everything takes the instance explicitly, so tests can run instances of
+ * their own; only the LD_PRELOAD shim (shim/preload.c) keeps a process-wide
+ * one. Functions return 0 or -errno.
+ */
+#ifndef UVM_EMU_H
+#define UVM_EMU_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdio.h>
+
+#include "arena.h"
+#include "driver.h"
+#include "json.h"
+#include "link.h"
+#include "placement.h"
+#include "pool.h"
+#include "ranges.h"
+#include "rt.h"
+#include "session.h"
+#include "space.h"
+#include "uffd.h"
+
+struct uvm_emu {
+	struct uvm_session *session; /* configuration, footprint, kernels */
+	struct uvm_uffd uffd;
+	struct uvm_arena arena;
+	struct uvm_space space;
+	struct uvm_link link;
+	struct uvm_pool pool;
+	struct uvm_placement place;
+	struct uvm_driver *driver;
+	struct uvm_ranges ranges; /* every allocation, by host-side address */
+	struct uvmemu_gmmu gmmu;
+	_Atomic uint32_t next_alloc;
+
+	pthread_mutex_t lock; /* capacity resolution, calibration */
+	double oversub;       /* 0 unless capacity waits for the first launch */
+	char capacity_note[160];
+};
+
+/* Sets up an instance for session s (whose cfg is already resolved). On
+ * failure err holds a one-line reason. */
+int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen);
+void uvm_emu_destroy(struct uvm_emu *e);
+
+int uvm_emu_alloc(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size, void **out);
+int uvm_emu_free(struct uvm_emu *e, enum uvm_ptr_kind kind, void *p);
+int uvm_emu_host_register(struct uvm_emu *e, void *p, size_t size);
+int uvm_emu_host_unregister(struct uvm_emu *e, void *p);
+enum uvm_ptr_kind uvm_emu_classify(struct uvm_emu *e, const void *p);
+int uvm_emu_memcpy(struct uvm_emu *e, void *dst, const void *src, size_t n,
+		   enum cudaMemcpyKind kind);
+int uvm_emu_memset(struct uvm_emu *e, void *p, int value, size_t n);
+int uvm_emu_advise(struct uvm_emu *e, const void *p, size_t n, enum cudaMemoryAdvise advice,
+		   int device);
+int uvm_emu_prefetch(struct uvm_emu *e, const void *p, size_t n, int device);
+/* Waits for explicit prefetches in flight. */
+int uvm_emu_synchronize(struct uvm_emu *e);
+void uvm_emu_mem_info(struct uvm_emu *e, size_t *free_bytes, size_t *total_bytes);
+void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map);
+void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr);
+
+/*
+ * A kernel launch begins: resolves an --oversub capacity the first time
+ * (a footprint too small for one vablock of device memory is reported and
+ * returns -EINVAL) and tells the driver.
+ */
+int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index);
+/* Sets the dilation from a calibration (target / measured bandwidth). */
+void uvm_emu_calibrated(struct uvm_emu *e);
+/* Statistics so far (the driver's totals plus the pool's peak). */
+void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out);
+/* The device memory capacity in bytes (0: unlimited or not resolved yet). */
+uint64_t uvm_emu_device_mem(struct uvm_emu *e);
+
+/* Report sections: model, placement, features. */
+void uvm_emu_report_json(void *ctx, struct uvm_json *j);
+void uvm_emu_report_text(void *ctx, FILE *f);
+
+#endif

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * emu_report.c - what an emulated run's report adds to the common one: the
+ * time model as it was applied, placement, kernel features, and notes where
+ * the model could not be honoured.
+ */
+#include <stdio.h>
+
+#include "emu.h"
+#include "units.h"
+
+struct model {
+	double dilation, bandwidth, latency_us, fault_latency_us;
+	double measured, target;
+	char gpu[32];
+};
+
+static void model_of(struct uvm_emu *e, struct model *m)
+{
+	struct uvm_session *s = e->session;
+
+	m->dilation = uvm_link_dilation(&e->link);
+	m->bandwidth = e->link.unlimited ? 0 : e->link.bandwidth / m->dilation;
+	m->latency_us = (double)e->link.latency_ns * m->dilation / 1e3;
+	m->fault_latency_us = (double)uvm_cfg_i(&s->cfg, UVM_OPT_fault_latency) * m->dilation / 1e3;
+	pthread_mutex_lock(&s->lock);
+	m->measured = s->calib_measured;
+	m->target = s->calib_target;
+	snprintf(m->gpu, sizeof(m->gpu), "%s", s->calib_gpu);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void uvm_emu_report_json(void *ctx, struct uvm_json *j)
+{
+	struct uvm_emu *e = ctx;
+	struct model m;
+	struct uvm_stats st;
+	char buf[256];
+
+	model_of(e, &m);
+	uvm_emu_stats(e, &st);
+	uvm_json_object(j, "model");
+	uvm_json_str(j, "link", e->link.name);
+	uvm_json_num(j, "link_bandwidth_bytes_per_s", e->link.unlimited ? 0 : e->link.bandwidth);
+	uvm_json_num(j, "link_latency_s", (double)e->link.latency_ns / 1e9);
+	uvm_json_num(j, "dilation", m.dilation);
+	uvm_json_num(j, "dilated_bandwidth_bytes_per_s", m.bandwidth);
+	uvm_json_num(j, "dilated_link_latency_s", m.latency_us / 1e6);
+	uvm_json_num(j, "dilated_fault_latency_s", m.fault_latency_us / 1e6);
+	if (m.measured > 0) {
+		uvm_json_str(j, "calibration_gpu", m.gpu);
+		uvm_json_num(j, "calibration_measured_bytes_per_s", m.measured);
+		uvm_json_num(j, "calibration_target_bytes_per_s", m.target);
+	}
+	uvm_json_u64(j, "overruns", st.model_overruns);
+	uvm_json_close(j, '}');
+	uvm_json_object(j, "system");
+	uvm_placement_describe(&e->place, buf, sizeof(buf));
+	uvm_json_str(j, "placement", buf);
+	uvm_json_i64(j, "device_node", e->place.device_node);
+	uvm_json_i64(j, "host_node", e->place.host_node);
+	uvm_uffd_features_str(&e->uffd, buf, sizeof(buf));
+	uvm_json_str(j, "userfaultfd_features", buf);
+	uvm_json_str(j, "userfaultfd_via", e->uffd.how);
+	uvm_json_str(j, "async_unmaps", *uvm_driver_sync_reason(e->driver)
+						? uvm_driver_sync_reason(e->driver)
+						: "io_uring");
+	uvm_json_str(j, "capacity", e->capacity_note);
+	uvm_json_close(j, '}');
+}
+
+void uvm_emu_report_text(void *ctx, FILE *f)
+{
+	struct uvm_emu *e = ctx;
+	struct model m;
+	struct uvm_stats st;
+	char a[32], b[32], c[32], buf[256];
+
+	model_of(e, &m);
+	uvm_emu_stats(e, &st);
+	fprintf(f, "  model   link %s %s (dilated %s), latency %s, fault latency %.1f us, "
+		   "dilation %g",
+		e->link.name,
+		e->link.unlimited ? "unthrottled" : uvm_fmt_bandwidth(a, sizeof(a), e->link.bandwidth),
+		e->link.unlimited ? "-" : uvm_fmt_bandwidth(b, sizeof(b), m.bandwidth),
+		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6), m.fault_latency_us, m.dilation);
+	if (m.measured > 0)
+		fprintf(f, " (calibrated: %s measured, %s %s)",
+			uvm_fmt_bandwidth(a, sizeof(a), m.measured), m.gpu,
+			uvm_fmt_bandwidth(b, sizeof(b), m.target));
+	fputc('\n', f);
+	if (st.model_overruns && st.batches)
+		fprintf(f, "  note    the model could not be honoured in %llu of %llu batches: "
+			   "real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
+			(unsigned long long)st.model_overruns, (unsigned long long)st.batches,
+			m.dilation);
+	if (*e->capacity_note)
+		fprintf(f, "  device  %s\n", e->capacity_note);
+	uvm_placement_describe(&e->place, buf, sizeof(buf));
+	fprintf(f, "  system  %s\n", buf);
+	if (*uvm_driver_sync_reason(e->driver))
+		fprintf(f, "  note    %s\n", uvm_driver_sync_reason(e->driver));
+	if (e->uffd.user_mode_only)
+		fprintf(f, "  note    userfaultfd is user-mode only: system calls that read or write "
+			   "managed memory fail\n");
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* link.c - interconnect presets and the per-direction token bucket. */
+#include "link.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Per-direction bandwidth of a x16 PCIe slot (8, 16 and 32 GT/s lanes after
+ * 128b/130b encoding: about 16, 32 and 64 GB/s), and of a GPU's full NVLink
+ * complement (V100: 6 NVLink 2 links, A100: 12 NVLink 3 links, H100: 18
+ * NVLink 4 links, 25 GB/s per link and direction: 150, 300 and 450 GB/s).
+ * Latency per transfer is 1 us for all: vendors do not publish one per link
+ * generation, and the far-fault latency (--fault-latency) dominates anyway.
+ */
+static const struct {
+	const char *name;
+	double gbps;
+	double latency_us;
+} presets[] = {
+	{"pcie3", 16, 1},    {"pcie4", 32, 1},    {"pcie5", 64, 1},
+	{"nvlink2", 150, 1}, {"nvlink3", 300, 1}, {"nvlink4", 450, 1},
+	{"unlimited", 0, 0},
+};
+
+void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
+{
+	const char *name = uvm_cfg_s(cfg, UVM_OPT_link);
+	double bw = uvm_cfg_d(cfg, UVM_OPT_link_bw);
+	long long lat = uvm_cfg_i(cfg, UVM_OPT_link_latency);
+
+	memset(l, 0, sizeof(*l));
+	pthread_mutex_init(&l->lock, NULL);
+	snprintf(l->name, sizeof(l->name), "%.15s", name);
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		if (strcmp(presets[i].name, name) == 0) {
+			l->bandwidth = presets[i].gbps * 1e9;
+			l->latency_ns = (uint64_t)(presets[i].latency_us * 1e3);
+		}
+	}
+	l->unlimited = strcmp(name, "unlimited") == 0;
+	/* Custom values override the preset; a custom bandwidth on the
+	 * "unlimited" preset makes it a throttled link. */
+	if (bw > 0) {
+		l->bandwidth = bw;
+		l->unlimited = false;
+		snprintf(l->name, sizeof(l->name), "custom");
+	}
+	if (lat >= 0) {
+		l->latency_ns = (uint64_t)lat;
+		if (!l->unlimited)
+			snprintf(l->name, sizeof(l->name), "custom");
+	}
+	l->dilation = 1;
+}
+
+void uvm_link_destroy(struct uvm_link *l)
+{
+	pthread_mutex_destroy(&l->lock);
+}
+
+void uvm_link_set_dilation(struct uvm_link *l, double dilation)
+{
+	pthread_mutex_lock(&l->lock);
+	l->dilation = dilation;
+	pthread_mutex_unlock(&l->lock);
+}
+
+double uvm_link_dilation(struct uvm_link *l)
+{
+	double d;
+
+	pthread_mutex_lock(&l->lock);
+	d = l->dilation;
+	pthread_mutex_unlock(&l->lock);
+	return d;
+}
+
+uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now)
+{
+	uint64_t start, busy, done;
+
+	pthread_mutex_lock(&l->lock);
+	l->bytes[dir] += bytes;
+	if (l->unlimited) {
+		pthread_mutex_unlock(&l->lock);
+		return now;
+	}
+	start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
+	busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * l->dilation);
+	l->busy_until[dir] = start + busy;
+	done = start + busy + (uint64_t)((double)l->latency_ns * l->dilation);
+	pthread_mutex_unlock(&l->lock);
+	return done;
+}

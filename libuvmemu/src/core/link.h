@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * link.h - the modelled interconnect and the time model's dilation.
+ *
+ * Each direction is a token bucket without burst: a transfer of n bytes
+ * starts when the direction is free (or now), occupies it n / bandwidth, and
+ * completes a latency later. With dilation D every latency is multiplied by D
+ * and every bandwidth divided by D (D = 1 is real time). `unlimited` books
+ * nothing: transfers complete when they are issued.
+ */
+#ifndef UVM_LINK_H
+#define UVM_LINK_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+
+enum uvm_dir { UVM_H2D = 0, UVM_D2H = 1 };
+
+struct uvm_link {
+	char name[16];
+	double bandwidth;    /* bytes/s per direction, undilated */
+	uint64_t latency_ns; /* per transfer, undilated */
+	bool unlimited;
+
+	pthread_mutex_t lock; /* guards what follows */
+	double dilation;
+	uint64_t busy_until[2];
+	uint64_t bytes[2];
+};
+
+/* Resolves the preset and the custom overrides of cfg. */
+void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg);
+void uvm_link_destroy(struct uvm_link *l);
+void uvm_link_set_dilation(struct uvm_link *l, double dilation);
+double uvm_link_dilation(struct uvm_link *l);
+/* Books a transfer of `bytes` issued at `now`; returns when it completes. */
+uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now);
+
+#endif

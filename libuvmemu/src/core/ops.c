@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ops.c - the real operations on runs of blocks within one vablock.
+ *
+ * Host to device, in the real driver's order: unmap the host view first
+ * (MADV_DONTNEED on the shared mapping zaps the PTEs and keeps the page
+ * cache; a CPU touch from now on takes a MINOR fault and waits for the
+ * driver), copy through the DMA view into the device view with UFFDIO_COPY,
+ * then punch the memfd to free the host frames. Copy-then-unmap would lose a
+ * CPU write made during the copy.
+ *
+ * Device to host: write-protect the device range first (a GPU write from now
+ * on takes a write-protect fault and waits), copy into the host view with
+ * UFFDIO_COPY, then MADV_DONTNEED the device range to free its frames.
+ *
+ * Every operation first settles its blocks (waits for asynchronous unmaps
+ * still in flight on them), charges its bytes to the link, and keeps the
+ * pool, the vablock's resident count, the eviction policy and the batch's
+ * statistics in step.
+ */
+#include "driver_int.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+static void to_state(struct uvm_driver *d, size_t first, size_t n, enum uvm_block_state st)
+{
+	for (size_t b = first; b < first + n; b++)
+		uvm_block_move(d->dep.space, b, st);
+}
+
+static void became_resident(struct uvm_driver *d, size_t first, size_t n)
+{
+	struct uvm_space *s = d->dep.space;
+
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+
+		if (blk->flags & UVM_BF_EVICTED) {
+			d->st.thrashed_blocks++;
+			if (blk->trips < UINT8_MAX)
+				blk->trips++;
+			blk->flags &= (uint8_t)~UVM_BF_EVICTED;
+		}
+		s->vablock[uvm_vablock_of(b)].resident++;
+		d->evict->resident(d->evict_p, b);
+	}
+	uvm_pool_use(d->dep.pool, (int64_t)n);
+}
+
+static void left_device(struct uvm_driver *d, size_t first, size_t n, bool evicted)
+{
+	struct uvm_space *s = d->dep.space;
+
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+
+		if (evicted) {
+			blk->flags |= UVM_BF_EVICTED;
+			if (blk->flags & UVM_BF_PREFETCHED)
+				d->st.blocks_prefetch_wasted++;
+		}
+		blk->flags &= (uint8_t)~UVM_BF_PREFETCHED;
+		s->vablock[uvm_vablock_of(b)].resident--;
+		d->evict->released(d->evict_p, b);
+	}
+	uvm_pool_use(d->dep.pool, -(int64_t)n);
+}
+
+static void book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes)
+{
+	uint64_t end = uvm_link_book(d->dep.link, dir, bytes, uvm_now_ns());
+
+	if (end > d->model_end)
+		d->model_end = end;
+}
+
+void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
+{
+	uint64_t off = (uint64_t)first << UVM_BLOCK_SHIFT, len = (uint64_t)n << UVM_BLOCK_SHIFT;
+	uint64_t t;
+	int rc;
+
+	uvm_tracker_settle(&d->tracker, first, n);
+	t = uvm_now_ns();
+	/* A copy from zero pages gives the device real frames, as a GPU's
+	 * zeroed chunk would be; no bytes cross the link. */
+	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(d->dep.arena, off), d->zeros, len, false);
+	if (rc)
+		uvm_driver_bug("zero-filling device blocks", first, rc);
+	d->st.ns.map += uvm_driver_elapsed(t);
+	to_state(d, first, n, UVM_DEVICE);
+	became_resident(d, first, n);
+	d->st.blocks_zero_filled += n;
+}
+
+void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
+{
+	const struct uvm_arena *a = d->dep.arena;
+	uint64_t off = (uint64_t)first << UVM_BLOCK_SHIFT, len = (uint64_t)n << UVM_BLOCK_SHIFT;
+	uint64_t t;
+	int rc;
+
+	uvm_tracker_settle(&d->tracker, first, n);
+	t = uvm_now_ns();
+	if (madvise((void *)uvm_host_addr(a, off), len, MADV_DONTNEED))
+		uvm_driver_bug("unmapping blocks from the host view", first, errno);
+	d->st.ns.unmap += uvm_driver_elapsed(t);
+
+	t = uvm_now_ns();
+	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(a, off), uvm_dma_addr(a, off), len, false);
+	if (rc)
+		uvm_driver_bug("copying blocks to the device", first, rc);
+	d->st.ns.copy += uvm_driver_elapsed(t);
+	book(d, UVM_H2D, len);
+
+	t = uvm_now_ns();
+	uvm_tracker_punch(&d->tracker, a->memfd, off, len, first, n, d->seq);
+	d->st.ns.unmap += uvm_driver_elapsed(t);
+
+	to_state(d, first, n, UVM_DEVICE);
+	became_resident(d, first, n);
+	d->st.bytes_h2d += len;
+	d->st.blocks_h2d += n;
+}
+
+void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
+{
+	const struct uvm_arena *a = d->dep.arena;
+	uint64_t off = (uint64_t)first << UVM_BLOCK_SHIFT, len = (uint64_t)n << UVM_BLOCK_SHIFT;
+	uint64_t t;
+	int rc;
+
+	uvm_tracker_settle(&d->tracker, first, n);
+	t = uvm_now_ns();
+	rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_dev_addr(a, off), len, true);
+	if (rc)
+		uvm_driver_bug("write-protecting device blocks", first, rc);
+	d->st.ns.unmap += uvm_driver_elapsed(t);
+
+	/* CPU threads waiting on these pages may go as soon as the data lands
+	 * for an eviction; a CPU fault's own migration wakes at replay. */
+	t = uvm_now_ns();
+	rc = uvm_uffd_copy(d->dep.uffd, uvm_host_addr(a, off), uvm_dev_addr(a, off), len,
+			   evicting);
+	if (rc)
+		uvm_driver_bug("copying blocks back to the host", first, rc);
+	d->st.ns.copy += uvm_driver_elapsed(t);
+	book(d, UVM_D2H, len);
+
+	t = uvm_now_ns();
+	uvm_tracker_dontneed(&d->tracker, uvm_dev_addr(a, off), len, first, n, d->seq);
+	d->st.ns.unmap += uvm_driver_elapsed(t);
+
+	to_state(d, first, n, UVM_HOST);
+	left_device(d, first, n, evicting);
+	d->st.bytes_d2h += len;
+	d->st.blocks_d2h += n;
+}
+
+void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
+{
+	uint64_t off = (uint64_t)first << UVM_BLOCK_SHIFT, len = (uint64_t)n << UVM_BLOCK_SHIFT;
+	uint64_t t = uvm_now_ns();
+	int rc;
+
+	rc = uvm_uffd_zeropage(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len, false);
+	if (rc)
+		uvm_driver_bug("populating fresh host memory", first, rc);
+	d->st.ns.map += uvm_driver_elapsed(t);
+	to_state(d, first, n, UVM_HOST);
+	d->st.host_fill_bytes += len;
+}
+
+void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n)
+{
+	uintptr_t addr = uvm_host_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT);
+	uint64_t t = uvm_now_ns();
+
+	/* Pages already mapped answer EEXIST and are skipped one by one. */
+	for (uint64_t p = 0; p < (uint64_t)n << UVM_BLOCK_SHIFT; p += UVM_PAGE_SIZE) {
+		int rc = uvm_uffd_continue(d->dep.uffd, addr + p, UVM_PAGE_SIZE, false);
+
+		if (rc && rc != -EEXIST)
+			uvm_driver_bug("mapping host pages again", first, rc);
+	}
+	d->st.ns.map += uvm_driver_elapsed(t);
+}
+
+void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t b = v->first, end = v->first + v->n, evicted = 0;
+
+	while (b < end) {
+		size_t run = 0;
+
+		while (b + run < end && s->block[b + run].state == UVM_DEVICE &&
+		       uvm_vablock_of(b + run) == uvm_vablock_of(b))
+			run++;
+		if (run == 0) {
+			b++;
+			continue;
+		}
+		uvm_op_to_host(d, b, run, true);
+		evicted += run;
+		b += run;
+	}
+	if (evicted == 0)
+		uvm_driver_bug("the eviction policy chose a victim with nothing on the device",
+			       v->first, EINVAL);
+	d->st.blocks_evicted += evicted;
+	d->st.vablocks_evicted++;
+}

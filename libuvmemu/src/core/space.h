@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * space.h - per-block residency (the block state machine) and per-vablock
+ * bookkeeping for the whole arena.
+ *
+ * Arrays are indexed by arena offset >> 16 (blocks) and >> 21 (vablocks) and
+ * are reserved for the whole arena up front; the kernel backs only the parts
+ * that allocations use. The driver thread owns every field except the access
+ * counters and the gmmu state byte, which executor workers read and count
+ * into with atomics.
+ */
+#ifndef UVM_SPACE_H
+#define UVM_SPACE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UVM_BLOCK_SHIFT      16
+#define UVM_BLOCK_SIZE       (1ull << UVM_BLOCK_SHIFT)
+#define UVM_VABLOCK_SHIFT    21
+#define UVM_VABLOCK_SIZE     (1ull << UVM_VABLOCK_SHIFT)
+#define UVM_BLOCKS_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_BLOCK_SIZE)
+#define UVM_PAGE_SIZE        4096ull
+
+/*
+ * Residency of a 64 KB block (DESIGN.md §3). One valid copy at a time except
+ * DUPLICATED. UNALLOCATED blocks belong to no allocation.
+ */
+enum uvm_block_state {
+	UVM_UNALLOCATED = 0,
+	UVM_EMPTY,      /* hole on both sides: first touch zero-fills */
+	UVM_HOST,       /* data in the memfd, nothing on the device */
+	UVM_DEVICE,     /* data on the device, host hole punched */
+	UVM_REMOTE,     /* data on the host; GPU reads reach it over the link */
+	UVM_DUPLICATED, /* read-only copies on both sides */
+	UVM_NSTATES
+};
+
+#define UVM_STATE_BIT(s) (1u << (s))
+
+/* Block flags. */
+#define UVM_BF_EVICTED    0x01 /* evicted at least once: a return is a thrash */
+#define UVM_BF_PREFETCHED 0x02 /* brought in by the prefetcher, not yet faulted */
+
+struct uvm_block {
+	uint8_t state;   /* enum uvm_block_state */
+	uint8_t flags;
+	uint8_t pending; /* asynchronous operations in flight on this block */
+	uint8_t trips;   /* times evicted and brought back (saturates) */
+};
+
+struct uvm_vablock {
+	uint8_t nvalid;    /* blocks of this vablock inside its allocation */
+	uint8_t resident;  /* blocks with a device copy */
+	uint16_t spare;
+	uint32_t alloc;    /* allocation id (for per-allocation statistics) */
+	uint64_t in_batch; /* sequence of the last batch that serviced it */
+};
+
+struct uvm_space {
+	size_t nblocks, nvablocks;
+	struct uvm_block *block;
+	struct uvm_vablock *vablock;
+	_Atomic uint32_t *counters;   /* access counters (uvmemu_gmmu.h layout) */
+	_Atomic uint8_t *gmmu_state;  /* UVMEMU_GMMU_* bits */
+};
+
+int uvm_space_init(struct uvm_space *s, uint64_t arena_size);
+void uvm_space_destroy(struct uvm_space *s);
+/* Marks [off, off+len) as one allocation's (EMPTY blocks); len may end mid-vablock. */
+void uvm_space_add(struct uvm_space *s, uint64_t off, uint64_t len, uint32_t alloc);
+/* Returns the range to UNALLOCATED and gives back the frames' memory of the
+ * metadata pages. */
+void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len);
+
+/*
+ * Moves block b to state `to`, which must be legal from its current state
+ * (the transition table in space.c); an illegal transition is a bug in the
+ * driver and stops the process with a message rather than corrupt data.
+ */
+void uvm_block_move(struct uvm_space *s, size_t b, enum uvm_block_state to);
+const char *uvm_state_name(enum uvm_block_state st);
+
+static inline size_t uvm_vablock_of(size_t block)
+{
+	return block / UVM_BLOCKS_PER_VABLOCK;
+}
+
+static inline size_t uvm_vablock_first(size_t vablock)
+{
+	return vablock * UVM_BLOCKS_PER_VABLOCK;
+}
+
+#endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/* uffd.c - userfaultfd creation, feature detection and resolving ioctls. */
+#include "uffd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+enum open_method { VIA_SYSCALL, VIA_DEVICE, VIA_USER_MODE };
+
+static int open_fd(enum open_method m, int *err)
+{
+	int fd = -1, dev;
+
+	switch (m) {
+	case VIA_SYSCALL:
+		fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+		break;
+	case VIA_DEVICE:
+		/* Access to /dev/userfaultfd grants kernel-mode faults without
+		 * CAP_SYS_PTRACE (Linux 6.1+). */
+		dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
+		if (dev < 0)
+			break;
+		fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC | O_NONBLOCK);
+		*err = errno;
+		close(dev);
+		return fd;
+	case VIA_USER_MODE:
+		fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+		break;
+	}
+	*err = errno;
+	return fd;
+}
+
+static const char *why_syscall(int e)
+{
+	switch (e) {
+	case ENOSYS:
+		return "the kernel has no userfaultfd (CONFIG_USERFAULTFD) or a seccomp filter "
+		       "blocks it, as Docker's default profile does";
+	case EPERM:
+		return "not permitted: vm.unprivileged_userfaultfd is 0 and this process lacks "
+		       "CAP_SYS_PTRACE";
+	default:
+		return strerror(e);
+	}
+}
+
+static const char *kernel_release(struct utsname *u)
+{
+	return uname(u) == 0 ? u->release : "unknown";
+}
+
+/* Features the emulator cannot work without, with the kernel that added them. */
+static const struct {
+	uint64_t bit;
+	const char *name, *since, *why;
+} required[] = {
+	{UFFD_FEATURE_MISSING_SHMEM, "MISSING_SHMEM", "4.11",
+	 "host frames live in a memfd"},
+	{UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM", "5.14",
+	 "a CPU write during a migration must wait for it (minor faults on the host view)"},
+	{UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP", "5.7",
+	 "an eviction must stop GPU writes while it copies a block back (write-protect)"},
+};
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} known[] = {
+	{UFFD_FEATURE_MISSING_SHMEM, "MISSING_SHMEM"},
+	{UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM"},
+	{UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP"},
+	{UFFD_FEATURE_THREAD_ID, "THREAD_ID"},
+	{UFFD_FEATURE_WP_UNPOPULATED, "WP_UNPOPULATED"},
+	{UFFD_FEATURE_WP_ASYNC, "WP_ASYNC"},
+	{UFFD_FEATURE_MOVE, "MOVE"},
+};
+
+void uvm_uffd_features_str(const struct uvm_uffd *u, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]) && n < len; i++)
+		if (u->features & known[i].bit)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", known[i].name);
+}
+
+static int api_handshake(int fd, uint64_t want, uint64_t *got)
+{
+	struct uffdio_api api = {.api = UFFD_API, .features = want};
+
+	if (ioctl(fd, UFFDIO_API, &api))
+		return -errno;
+	*got = api.features;
+	return 0;
+}
+
+int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen)
+{
+	static const char *const names[] = {"userfaultfd(2)", "/dev/userfaultfd",
+					    "userfaultfd(2) in user-mode-only mode"};
+	enum open_method m;
+	int e[3] = {0, 0, 0}, fd = -1, rc;
+	uint64_t supported = 0, want;
+	struct utsname un;
+
+	for (m = VIA_SYSCALL; m <= VIA_USER_MODE; m++) {
+		fd = open_fd(m, &e[m]);
+		if (fd >= 0)
+			break;
+	}
+	if (fd < 0) {
+		snprintf(err, errlen,
+			 "userfaultfd unavailable: userfaultfd(2): %s; /dev/userfaultfd: %s. The "
+			 "emulator needs it to catch page faults: run as root, or `sysctl "
+			 "vm.unprivileged_userfaultfd=1`, or give this user access to "
+			 "/dev/userfaultfd (kernel %s)",
+			 why_syscall(e[VIA_SYSCALL]), strerror(e[VIA_DEVICE]), kernel_release(&un));
+		return -e[VIA_SYSCALL];
+	}
+	/* Two-step handshake: ask for nothing to learn what is supported, then
+	 * open a fresh descriptor and ask for what is wanted (the API call can be
+	 * made once per descriptor). */
+	rc = api_handshake(fd, 0, &supported);
+	close(fd);
+	if (rc) {
+		snprintf(err, errlen, "userfaultfd: UFFDIO_API failed: %s", strerror(-rc));
+		return rc;
+	}
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		if (!(supported & required[i].bit)) {
+			snprintf(err, errlen,
+				 "userfaultfd on this kernel (%s) lacks %s, added in Linux %s: %s",
+				 kernel_release(&un), required[i].name, required[i].since,
+				 required[i].why);
+			return -ENOTSUP;
+		}
+	}
+	want = UFFD_FEATURE_MISSING_SHMEM | UFFD_FEATURE_MINOR_SHMEM |
+	       UFFD_FEATURE_PAGEFAULT_FLAG_WP | (supported & UFFD_FEATURE_THREAD_ID);
+	fd = open_fd(m, &e[m]);
+	if (fd < 0) {
+		snprintf(err, errlen, "userfaultfd: reopening failed: %s", strerror(e[m]));
+		return -e[m];
+	}
+	rc = api_handshake(fd, want, &want);
+	if (rc) {
+		close(fd);
+		snprintf(err, errlen, "userfaultfd: UFFDIO_API with features %#llx failed: %s",
+			 (unsigned long long)want, strerror(-rc));
+		return rc;
+	}
+	u->features = supported; /* the report lists everything the kernel has */
+	u->fd = fd;
+	u->user_mode_only = m == VIA_USER_MODE;
+	u->how = names[m];
+	return 0;
+}
+
+void uvm_uffd_close(struct uvm_uffd *u)
+{
+	if (u->fd >= 0)
+		close(u->fd);
+	u->fd = -1;
+}
+
+int uvm_uffd_register(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_t mode)
+{
+	struct uffdio_register r = {.range = {start, len}, .mode = mode};
+
+	return ioctl(u->fd, UFFDIO_REGISTER, &r) ? -errno : 0;
+}
+
+int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len)
+{
+	struct uffdio_range r = {start, len};
+
+	return ioctl(u->fd, UFFDIO_UNREGISTER, &r) ? -errno : 0;
+}
+
+/*
+ * The three populating ioctls share one contract: they report progress in a
+ * field of their argument; a partial result is continued from where it
+ * stopped, and EAGAIN (mappings changing concurrently) is retried.
+ */
+int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake)
+{
+	while (len) {
+		struct uffdio_copy c = {.dst = dst, .src = src, .len = len,
+					.mode = wake ? 0 : UFFDIO_COPY_MODE_DONTWAKE};
+		int e;
+
+		if (ioctl(u->fd, UFFDIO_COPY, &c) == 0)
+			return 0;
+		e = errno;
+		if (c.copy > 0) {
+			dst += (uintptr_t)c.copy;
+			src += (uintptr_t)c.copy;
+			len -= (size_t)c.copy;
+			continue;
+		}
+		if (e != EAGAIN)
+			return -e;
+	}
+	return 0;
+}
+
+int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
+{
+	while (len) {
+		struct uffdio_zeropage z = {.range = {dst, len},
+					    .mode = wake ? 0 : UFFDIO_ZEROPAGE_MODE_DONTWAKE};
+		int e;
+
+		if (ioctl(u->fd, UFFDIO_ZEROPAGE, &z) == 0)
+			return 0;
+		e = errno;
+		if (z.zeropage > 0) {
+			dst += (uintptr_t)z.zeropage;
+			len -= (size_t)z.zeropage;
+			continue;
+		}
+		if (e != EAGAIN)
+			return -e;
+	}
+	return 0;
+}
+
+int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
+{
+	while (len) {
+		struct uffdio_continue c = {.range = {dst, len},
+					    .mode = wake ? 0 : UFFDIO_CONTINUE_MODE_DONTWAKE};
+		int e;
+
+		if (ioctl(u->fd, UFFDIO_CONTINUE, &c) == 0)
+			return 0;
+		e = errno;
+		if (c.mapped > 0) {
+			dst += (uintptr_t)c.mapped;
+			len -= (size_t)c.mapped;
+			continue;
+		}
+		if (e != EAGAIN)
+			return -e;
+	}
+	return 0;
+}
+
+int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len)
+{
+	struct uffdio_range r = {start, len};
+
+	return ioctl(u->fd, UFFDIO_WAKE, &r) ? -errno : 0;
+}
+
+int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect)
+{
+	struct uffdio_writeprotect w = {.range = {start, len},
+					.mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP : 0};
+
+	for (;;) {
+		if (ioctl(u->fd, UFFDIO_WRITEPROTECT, &w) == 0)
+			return 0;
+		if (errno != EAGAIN)
+			return -errno;
+	}
+}

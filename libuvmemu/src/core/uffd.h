@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uffd.h - the userfaultfd: creation with every fallback a machine may need,
+ * feature detection, registration and the resolving ioctls.
+ *
+ * Every ioctl wrapper returns 0 or -errno and never leaves a range half done
+ * silently: a partial copy is continued, EAGAIN (the address space changing
+ * under a concurrent madvise) is retried, EEXIST is reported to the caller,
+ * which knows whether "already there" means resolved.
+ */
+#ifndef UVM_UFFD_H
+#define UVM_UFFD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/userfaultfd.h>
+
+/* Debian 12's uapi headers (6.1) predate these; values from the kernel ABI. */
+#ifndef UFFD_FEATURE_WP_UNPOPULATED
+#define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
+#endif
+#ifndef UFFD_FEATURE_POISON
+#define UFFD_FEATURE_POISON (1 << 14)
+#endif
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC (1 << 15)
+#endif
+#ifndef UFFD_FEATURE_MOVE
+#define UFFD_FEATURE_MOVE (1 << 16)
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+#ifndef USERFAULTFD_IOC_NEW
+#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
+#endif
+
+struct uvm_uffd {
+	int fd;
+	uint64_t features;   /* what the kernel supports */
+	bool user_mode_only; /* kernel-mode accesses to managed memory get SIGBUS */
+	const char *how;     /* "userfaultfd(2)", "/dev/userfaultfd", ... */
+};
+
+/*
+ * Opens a userfaultfd with the features the emulator needs (MISSING and
+ * MINOR faults on shmem, write-protect on anonymous memory) and whatever
+ * optional ones the kernel has (THREAD_ID). On failure writes a one-line
+ * explanation (permissions, vm.unprivileged_userfaultfd, kernel version) to
+ * err and returns -errno.
+ */
+int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen);
+void uvm_uffd_close(struct uvm_uffd *u);
+/* "MISSING_SHMEM MINOR_SHMEM WP THREAD_ID MOVE ..." for reports. */
+void uvm_uffd_features_str(const struct uvm_uffd *u, char *buf, size_t len);
+
+int uvm_uffd_register(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_t mode);
+int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len);
+
+/* Copies len bytes from src into the missing range dst (maps it). */
+int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake);
+/* Populates a missing range with zeroes. */
+int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
+/* Maps page-cache pages already present (resolves MINOR faults). */
+int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
+int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
+int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect);
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * policy.h - the interfaces a policy implements, one file per policy.
+ *
+ * Three kinds, chosen by name at run time (--evict, --prefetch, --migrate):
+ *   evict     which device-resident blocks make room (a decider: pick) and
+ *             what it needs to know (observers: resident, released, touched,
+ *             launch);
+ *   prefetch  which extra blocks of a faulting vablock to bring along;
+ *   migrate   whether a faulted block migrates or is mapped remotely.
+ * Deciders are called by the driver thread at fixed points of the fault path
+ * and return a value; observers are called after the driver changed state and
+ * cannot fail. Everything runs on the driver thread, so a policy needs no
+ * locks of its own. Policies read the space (block states, vablock counts)
+ * but never change it.
+ */
+#ifndef UVM_POLICY_H
+#define UVM_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "space.h"
+
+/* ------------------------------------------------------------------ evict */
+
+struct uvm_evict_ctx {
+	const struct uvm_space *space;
+	uint64_t batch;          /* vablocks with in_batch == batch are in use */
+	uint64_t launch;         /* current kernel launch index */
+	size_t keep_vablock;     /* never evict from this vablock (being serviced) */
+	bool allow_in_use;       /* second pass: in-use vablocks may be evicted too */
+};
+
+/* A victim: evict every device-resident block of [first, first + n). */
+struct uvm_victim {
+	size_t first, n;
+};
+
+struct uvm_evict_ops {
+	const char *name;
+	const char *help;
+	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
+	void (*destroy)(void *p);
+	/* Block b just became device-resident (its vablock's count includes it). */
+	void (*resident)(void *p, size_t b);
+	/* Block b just lost its device copy (the count no longer includes it). */
+	void (*released)(void *p, size_t b);
+	/* A GPU access to device-resident block b (a stale fault, or a counted access). */
+	void (*touched)(void *p, size_t b, bool write);
+	/* A kernel launch began. */
+	void (*launch)(void *p, uint64_t index);
+	/* Chooses a victim; -ENOENT if nothing may be evicted under ctx. */
+	int (*pick)(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v);
+};
+
+/* --------------------------------------------------------------- prefetch */
+
+struct uvm_prefetch_ctx {
+	const struct uvm_space *space;
+	size_t vablock;
+	uint32_t faulted;  /* blocks of the vablock with a GPU fault in this batch */
+	uint32_t resident; /* blocks already on the device (before this batch) */
+	uint32_t valid;    /* blocks that belong to the allocation */
+};
+
+struct uvm_prefetch_ops {
+	const char *name;
+	const char *help;
+	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
+	void (*destroy)(void *p);
+	/* Extra blocks (a mask over the vablock) to bring with the faulted ones. */
+	uint32_t (*pick)(void *p, const struct uvm_prefetch_ctx *ctx);
+};
+
+/* ---------------------------------------------------------------- migrate */
+
+enum uvm_migrate_decision {
+	UVM_MIGRATE,     /* move the block to the device */
+	UVM_MAP_REMOTE,  /* leave it on the host, map it remotely (zero-copy) */
+};
+
+struct uvm_migrate_ctx {
+	const struct uvm_space *space;
+	size_t block;
+	bool write;
+	uint64_t capacity_blocks; /* 0: unlimited */
+	uint64_t used_blocks;     /* device blocks in use, pinned included */
+	uint64_t managed_blocks;  /* managed footprint in blocks */
+};
+
+struct uvm_migrate_ops {
+	const char *name;
+	const char *help;
+	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
+	void (*destroy)(void *p);
+	enum uvm_migrate_decision (*decide)(void *p, const struct uvm_migrate_ctx *ctx);
+};
+
+/* --------------------------------------------------------------- registry */
+
+const struct uvm_evict_ops *uvm_evict_find(const char *name);
+const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name);
+const struct uvm_migrate_ops *uvm_migrate_find(const char *name);
+
+/* Helpers policies share. */
+static inline uint32_t uvm_mask_below(unsigned n)
+{
+	return n >= 32 ? 0xffffffffu : ((1u << n) - 1);
+}
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * preload.c - libuvmemu.so's process-wide emulator instance.
+ *
+ * This is the one global of the project: a program is emulated by loading
+ * this library ahead of libuvmemu_native.so (LD_PRELOAD, which `uvmemu run`
+ * sets up), and the CUDA-named and uvmemu_* entry points it then reaches
+ * need one instance to act on. The instance starts when the library loads,
+ * so configuration errors stop the program before main() with a one-line
+ * message and status 2, and the report is written when the process exits.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emu.h"
+#include "report.h"
+#include "rt.h"
+
+extern char **environ;
+
+static struct preload {
+	pthread_once_t once;
+	struct uvm_session session;
+	struct uvm_emu *emu;
+} g = {.once = PTHREAD_ONCE_INIT};
+
+static void start(void)
+{
+	char err[UVM_ERRLEN];
+
+	uvm_session_init(&g.session, environ);
+	if (uvm_emu_create(&g.emu, &g.session, err, sizeof(err))) {
+		fprintf(stderr, "uvmemu: %s\n", err);
+		exit(2);
+	}
+}
+
+static struct uvm_emu *emu(void)
+{
+	pthread_once(&g.once, start);
+	return g.emu;
+}
+
+struct uvm_session *uvm_rt_session(void)
+{
+	emu();
+	return &g.session;
+}
+
+bool uvm_rt_emulated(void)
+{
+	return true;
+}
+
+int uvm_rt_alloc(enum uvm_ptr_kind kind, size_t size, void **out)
+{
+	return uvm_emu_alloc(emu(), kind, size, out);
+}
+
+int uvm_rt_free(enum uvm_ptr_kind kind, void *p)
+{
+	return uvm_emu_free(emu(), kind, p);
+}
+
+int uvm_rt_host_register(void *p, size_t size)
+{
+	return uvm_emu_host_register(emu(), p, size);
+}
+
+int uvm_rt_host_unregister(void *p)
+{
+	return uvm_emu_host_unregister(emu(), p);
+}
+
+enum uvm_ptr_kind uvm_rt_classify(const void *p)
+{
+	return uvm_emu_classify(emu(), p);
+}
+
+int uvm_rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+	return uvm_emu_memcpy(emu(), dst, src, n, kind);
+}
+
+int uvm_rt_memset(void *p, int value, size_t n)
+{
+	return uvm_emu_memset(emu(), p, value, n);
+}
+
+int uvm_rt_advise(const void *p, size_t n, enum cudaMemoryAdvise advice, int device)
+{
+	return uvm_emu_advise(emu(), p, n, advice, device);
+}
+
+int uvm_rt_prefetch(const void *p, size_t n, int device)
+{
+	return uvm_emu_prefetch(emu(), p, n, device);
+}
+
+int uvm_rt_synchronize(void)
+{
+	return uvm_emu_synchronize(emu());
+}
+
+void uvm_rt_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+	uvm_emu_mem_info(emu(), free_bytes, total_bytes);
+}
+
+void uvm_rt_view_map(struct uvmemu_view_map *map)
+{
+	uvm_emu_view_map(emu(), map);
+}
+
+void *uvm_rt_host_ptr(const void *device_ptr)
+{
+	return uvm_emu_host_ptr(emu(), device_ptr);
+}
+
+const struct uvmemu_gmmu *uvm_rt_gmmu(void)
+{
+	return &emu()->gmmu;
+}
+
+uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
+{
+	struct uvm_emu *e = emu();
+
+	if (uvm_emu_kernel_begin(e, index) == -EINVAL) {
+		/* Known only now, but a configuration error all the same. */
+		fprintf(stderr,
+			"uvmemu: %s, less than one 2 MB vablock of device memory; use a smaller "
+			"ratio or a larger footprint\n",
+			e->capacity_note);
+		exit(2);
+	}
+	return index;
+}
+
+void uvm_rt_kernel_end(uint64_t index)
+{
+}
+
+void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
+{
+}
+
+void uvm_rt_worker_register(unsigned sm, unsigned slot)
+{
+}
+
+void uvm_rt_calibrated(void)
+{
+	uvm_emu_calibrated(emu());
+}
+
+__attribute__((constructor)) static void preload_load(void)
+{
+	emu();
+}
+
+__attribute__((destructor)) static void preload_unload(void)
+{
+	struct uvm_stats st;
+	struct uvm_report r = {
+		.session = &g.session,
+		.mode = "emulated",
+		.stats = &st,
+		.json_extra = uvm_emu_report_json,
+		.text_extra = uvm_emu_report_text,
+	};
+
+	if (!g.emu)
+		return;
+	uvm_emu_stats(g.emu, &st);
+	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
+	r.ctx = g.emu;
+	uvm_report_emit(&r);
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Description: every configuration error is one line on stderr that names the
+# setting and the accepted values, with a non-zero exit, never a crash: unknown
+# variables and options, malformed sizes, bad enum values, a device memory
+# below one vablock, conflicting settings, an oversubscription that leaves less
+# than a vablock, absent NUMA nodes, userfaultfd unavailable, a missing program.
+set -u
+build=$1
+bin=$build/bin
+probe=$build/tests/bin/probe
+deny=$build/tests/bin/deny-userfaultfd
+fails=0
+
+# expect CODE REGEX COMMAND... : exit status CODE, one stderr line matching REGEX
+expect() {
+	local code=$1 re=$2 err rc
+	shift 2
+	err=$("$@" 2>&1 >/dev/null); rc=$?
+	local lines
+	lines=$(printf '%s\n' "$err" | grep -c .)
+	if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$re" <<<"$err" || [ "$lines" -ne 1 ]; then
+		echo "FAIL: $* -> exit $rc (want $code), stderr:"; printf '%s\n' "$err" | sed 's/^/    /'
+		echo "    wanted one line matching: $re"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* -> $rc: $err"
+	fi
+}
+
+run() { "$bin/uvmemu" run --summary off "$@"; }
+
+expect 2 "unknown variable UVMEMU_FOO; known variables: UVMEMU_DEVICE_MEM" env UVMEMU_FOO=1 "$bin/uvmemu" run -- "$probe"
+expect 2 "unknown variable UVMEMU_FOO" env UVMEMU_FOO=1 LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "UVMEMU_DEVICE_MEM='12Q': expected a size" env UVMEMU_DEVICE_MEM=12Q LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "--device-mem='1M': device memory must be at least one 2 MB vablock" run --device-mem 1M -- "$probe"
+expect 2 "--device-mem='-5M': expected a size" run --device-mem=-5M -- "$probe"
+expect 2 "given twice: choose --device-mem" run --device-mem 64M --oversub 1.5 -- "$probe"
+expect 2 "--link='pcie9': accepted values are pcie3\|pcie4\|pcie5\|nvlink2\|nvlink3\|nvlink4\|unlimited" run --link pcie9 -- "$probe"
+expect 2 "--evict='lru9': accepted values are lru2m" run --evict lru9 -- "$probe"
+expect 2 "unknown option '--bogus'" run --bogus 1 -- "$probe"
+expect 2 "--batch='0': must be between 1 and 4096" run --batch 0 -- "$probe"
+expect 2 "--fault-latency='45xs': expected a duration" run --fault-latency 45xs -- "$probe"
+expect 2 "--host-fill='96K': must be a power of two" run --host-fill 96K -- "$probe"
+expect 2 "--dilation='0.5': must be between 1 and" run --dilation 0.5 -- "$probe"
+expect 2 "option '--oversub' needs a value" run --oversub
+expect 2 "no program given" run --oversub 1.5
+expect 127 "cannot run '/nonexistent/prog': No such file or directory" run -- /nonexistent/prog
+expect 2 "unknown command 'frobnicate'" "$bin/uvmemu" frobnicate
+expect 2 "--oversub 8 of a 2.00 MiB managed footprint .* gives 256.00 KiB, less than one 2 MB vablock" run --oversub 8 -- "$probe" --footprint 2
+expect 2 "--device-node 7: no such NUMA node; this machine has node" run --device-node 7 -- "$probe"
+expect 2 "--host-node 4095: no such NUMA node" run --host-node 4095 -- "$probe"
+
+# Node 0 exists everywhere; on a single-node machine the report says so.
+out=$(run --summary on --device-node 0 --host-node 0 -- "$probe" 2>&1); rc=$?
+if [ $rc -ne 0 ] || ! grep -q "device memory node 0, host memory node 0" <<<"$out"; then
+	echo "FAIL: --device-node 0 --host-node 0: exit $rc"; echo "$out"; fails=$((fails + 1))
+else
+	echo "ok: node 0 accepted: $(grep 'system' <<<"$out")"
+fi
+
+# userfaultfd unavailable (seccomp ENOSYS, and /dev/userfaultfd refused).
+err=$("$deny" env LD_PRELOAD="$build/lib/libuvmemu.so" "$probe" 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 0 ]; then
+	echo "SKIP part: this user can open /dev/userfaultfd, so it cannot be made unavailable"
+elif [ $rc -ne 2 ] || ! grep -Eq "^uvmemu: userfaultfd unavailable: userfaultfd\(2\): .*seccomp.*; /dev/userfaultfd: Permission denied" <<<"$err" ||
+	[ "$(grep -c . <<<"$err")" -ne 1 ]; then
+	echo "FAIL: userfaultfd unavailable -> exit $rc:"; echo "$err"; fails=$((fails + 1))
+else
+	echo "ok: userfaultfd unavailable -> $rc: $err"
+fi
+
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "all configuration errors reported"

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness.h - what the core tests share: an emulator instance with given
+ * options, "GPU" threads (plain pthreads on the device view, standing in for
+ * emu-gpu workers), and the device view's resident set from smaps.
+ */
+#ifndef TEST_HARNESS_H
+#define TEST_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu.h"
+
+struct th_emu {
+	struct uvm_session session;
+	struct uvm_emu *e;
+};
+
+/* Starts an instance with options "name=value" (NULL-terminated list);
+ * exits 77 (skip) when this machine cannot run the emulator, saying why. */
+void th_start(struct th_emu *t, const char *const *opts);
+void th_stop(struct th_emu *t);
+void *th_managed(struct th_emu *t, size_t bytes);
+/* The device-view address of a managed host-view pointer. */
+void *th_dev(struct th_emu *t, const void *host_ptr);
+struct uvm_stats th_stats(struct th_emu *t);
+
+/* Runs fn(index, arg) on n threads and joins them. */
+void th_parallel(int n, void (*fn)(int index, void *arg), void *arg);
+
+/* Bytes of the device view resident in memory, summed over its mappings. */
+uint64_t th_device_rss(struct th_emu *t);
+
+#endif

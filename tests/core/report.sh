@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Description: an emulated run's JSON report has every key the issue names,
+# with the values of the run: the footprint and device memory it ran with,
+# faults and batches, bytes each way, evictions at 1.5x oversubscription, the
+# stage times, and the program's own verdict. The text summary goes to stderr.
+set -u
+build=$1
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+err=$("$build/bin/uvmemu" run --oversub 1.5 --report "$report" -- "$build/tests/bin/probe" \
+	--footprint 16 2>&1 >/dev/null) || { echo "FAIL: probe failed: $err"; exit 1; }
+fails=0
+for key in config footprint_bytes device_mem_bytes wall_s kernels gpu_faults cpu_faults \
+	batches bytes_h2d bytes_d2h blocks_h2d blocks_prefetched blocks_evicted \
+	thrashed_blocks remote_bytes time_s verify fetch preprocess service unmap copy throttle \
+	replay tracker_wait fault_latency device_mem oversub link dilation batch; do
+	grep -q "\"$key\":" "$report" || { echo "FAIL: key $key missing"; fails=$((fails + 1)); }
+done
+check() { grep -Eq "$1" "$report" || { echo "FAIL: report lacks $1"; fails=$((fails + 1)); }; }
+check '"verify": "pass"'
+check '"mode": "emulated"'
+check '"footprint_bytes": 16777216'
+check '"device_mem_bytes": 11141120' # 16 MiB / 1.5 in whole 64 KB blocks
+check '"kernels": 1'
+check '"blocks_evicted": [1-9]'
+check '"bytes_d2h": [1-9]'
+check '"oversub": 1.5'
+grep -q "^uvmemu: .*probe (emulated): verify pass" <<<"$err" || { echo "FAIL: no summary on stderr"; fails=$((fails + 1)); }
+grep -q "^  faults  gpu [1-9]" <<<"$err" || { echo "FAIL: summary lacks the fault line"; fails=$((fails + 1)); }
+[ $fails -eq 0 ] || { cat "$report"; echo "$err"; exit 1; }
+echo "report complete"; cat "$report"
