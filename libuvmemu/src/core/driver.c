@@ -92,6 +92,9 @@ static void run_batch(struct uvm_driver *d)
 	tell_launches(d);
 	if (uvm_batch_fetch(d) == 0)
 		return; /* spurious wake-up */
+	/* Pairs with the lock around the metadata of new allocations. */
+	pthread_mutex_lock(&d->dep.arena->lock);
+	pthread_mutex_unlock(&d->dep.arena->lock);
 	d->st.ns.fetch += uvm_driver_elapsed(t0);
 
 	t = uvm_now_ns();
@@ -301,6 +304,7 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->max_batch = (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch);
 	d->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
+	d->wake_at_copy = d->fault_latency_ns == 0 && deps->link->unlimited;
 	d->fault = calloc(d->max_batch, sizeof(*d->fault));
 	d->deferred = calloc(d->max_batch, sizeof(*d->deferred));
 	/* Never written: every page reads as the kernel's zero page. */

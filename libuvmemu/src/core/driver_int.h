@@ -81,6 +81,9 @@ struct uvm_driver {
 	struct uvm_stats st;  /* this batch */
 	uint64_t model_end;   /* latest modelled completion of its transfers */
 	uint64_t fault_latency_ns;
+	/* The model can never delay a wake-up (no fault latency, unlimited
+	 * link): copies wake their waiters as they land instead of at replay. */
+	bool wake_at_copy;
 	uint64_t host_fill;   /* bytes */
 	uint64_t launch_seen; /* launches the eviction policy was told about */
 

@@ -122,8 +122,13 @@ static int alloc_managed(struct uvm_emu *e, size_t size, void **out)
 	if (rc)
 		goto unmap;
 	/* The metadata is published before any fault on the range can reach
-	 * the driver: registration below is what lets faults through. */
+	 * the driver: registration below is what lets faults through. Writing
+	 * it under the arena lock, which the driver takes once per batch, makes
+	 * that order visible to the language's memory model too, not only
+	 * through the kernel. */
+	pthread_mutex_lock(&a->lock);
 	uvm_space_add(&e->space, off, size, atomic_fetch_add(&e->next_alloc, 1));
+	pthread_mutex_unlock(&a->lock);
 	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
 			       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR);
 	if (!rc)

@@ -86,7 +86,8 @@ void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
 	t = uvm_now_ns();
 	/* A copy from zero pages gives the device real frames, as a GPU's
 	 * zeroed chunk would be; no bytes cross the link. */
-	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(d->dep.arena, off), d->zeros, len, false);
+	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(d->dep.arena, off), d->zeros, len,
+			   d->wake_at_copy);
 	if (rc)
 		uvm_driver_bug("zero-filling device blocks", first, rc);
 	d->st.ns.map += uvm_driver_elapsed(t);
@@ -109,7 +110,8 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 	d->st.ns.unmap += uvm_driver_elapsed(t);
 
 	t = uvm_now_ns();
-	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(a, off), uvm_dma_addr(a, off), len, false);
+	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(a, off), uvm_dma_addr(a, off), len,
+			   d->wake_at_copy);
 	if (rc)
 		uvm_driver_bug("copying blocks to the device", first, rc);
 	d->st.ns.copy += uvm_driver_elapsed(t);
@@ -143,7 +145,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 	 * for an eviction; a CPU fault's own migration wakes at replay. */
 	t = uvm_now_ns();
 	rc = uvm_uffd_copy(d->dep.uffd, uvm_host_addr(a, off), uvm_dev_addr(a, off), len,
-			   evicting);
+			   evicting || d->wake_at_copy);
 	if (rc)
 		uvm_driver_bug("copying blocks back to the host", first, rc);
 	d->st.ns.copy += uvm_driver_elapsed(t);
@@ -165,7 +167,8 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	uint64_t t = uvm_now_ns();
 	int rc;
 
-	rc = uvm_uffd_zeropage(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len, false);
+	rc = uvm_uffd_zeropage(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len,
+			       d->wake_at_copy);
 	if (rc)
 		uvm_driver_bug("populating fresh host memory", first, rc);
 	d->st.ns.map += uvm_driver_elapsed(t);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# deps.sh - install what the build and tests need on Debian 12, if missing.
+# Sourced by demo.sh and test.sh; needs root (or sudo) only when something
+# is missing.
+uvmemu_deps() {
+	local pkgs=(build-essential cmake pkg-config liburing-dev libnuma-dev libhwloc-dev
+		liblzma-dev libcmocka-dev gnuplot-nox parallel jq xz-utils)
+	local missing=()
+	for p in "${pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "uvmemu: installing ${missing[*]}"
+	local sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null || {
+		echo "uvmemu: could not install ${missing[*]} (run as root on Debian 12)" >&2
+		return 1
+	}
+}
