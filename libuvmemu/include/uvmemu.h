@@ -81,6 +81,9 @@ void *uvmemu_host_ptr(const void *device_ptr);
 struct uvmemu_executor {
 	const char *name;
 	cudaError_t (*synchronize)(void);
+	/* Built with GMMU accessors: they count every access, so the memory
+	 * system stops counting far faults as accesses. */
+	bool gmmu_accessors;
 };
 void uvmemu_executor_attach(const struct uvmemu_executor *executor);
 

@@ -29,7 +29,7 @@ static void member(struct uvm_json *j, const char *key)
 	if (!j->first[j->depth])
 		fputc(',', j->f);
 	j->first[j->depth] = false;
-	fprintf(j->f, "\n%*s", 2 * j->depth, "");
+	fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
 	if (key) {
 		put_string(j->f, key);
 		fputs(": ", j->f);
@@ -77,7 +77,7 @@ void uvm_json_close(struct uvm_json *j, char bracket)
 	if (j->depth > 0)
 		j->depth--;
 	if (!empty)
-		fprintf(j->f, "\n%*s", 2 * j->depth, "");
+		fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
 	fputc(bracket, j->f);
 }
 

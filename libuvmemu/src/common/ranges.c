@@ -99,3 +99,22 @@ int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *ou
 	pthread_mutex_unlock(&t->lock);
 	return err;
 }
+
+void uvm_ranges_each(struct uvm_ranges *t, int kind, void (*fn)(const struct uvm_range *r,
+								 void *arg),
+		     void *arg)
+{
+	struct uvm_range *copy;
+	size_t n;
+
+	pthread_mutex_lock(&t->lock);
+	n = t->n;
+	copy = malloc(n * sizeof(*copy) + 1);
+	if (copy)
+		memcpy(copy, t->v, n * sizeof(*copy));
+	pthread_mutex_unlock(&t->lock);
+	for (size_t i = 0; copy && i < n; i++)
+		if (kind < 0 || copy[i].kind == kind)
+			fn(&copy[i], arg);
+	free(copy);
+}

@@ -91,6 +91,8 @@ void uvm_batch_preprocess(struct uvm_driver *d)
 			prev->count += d->fault[i].count;
 			prev->minor |= d->fault[i].minor;
 			d->st.duplicate_faults++;
+			d->fault[i].outcome = UVM_OUT_DUPLICATE;
+			uvm_driver_trace_fault(d, &d->fault[i]);
 			continue;
 		}
 		d->fault[out++] = d->fault[i];

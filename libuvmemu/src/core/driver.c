@@ -63,12 +63,58 @@ static void replay(struct uvm_driver *d)
 	d->nwake = 0;
 }
 
-static void publish(struct uvm_driver *d)
+/* Folds the batch's counters into the run's totals and, when tracing, writes
+ * them as one row: the rows add up to the totals. Evictions outside a batch
+ * (a shrinking pool) get a row of their own. */
+static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t start)
 {
+	static const struct uvm_stats zero;
+
+	if (memcmp(&d->st, &zero, sizeof(zero)) == 0)
+		return;
 	pthread_mutex_lock(&d->stats_lock);
 	uvm_stats_add(&d->totals, &d->st);
 	pthread_mutex_unlock(&d->stats_lock);
+	uvm_trace_batch(d->dep.trace, kind, d->seq, start, &d->st);
 	memset(&d->st, 0, sizeof(d->st));
+}
+
+bool uvm_driver_counts_faults(const struct uvm_driver *d)
+{
+	const struct uvmemu_executor *ex = atomic_load(&d->dep.session->executor);
+
+	return !ex || !ex->gmmu_accessors;
+}
+
+void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f)
+{
+	struct uvm_trace_fault row;
+	uint64_t launch = atomic_load_explicit(&d->launch, memory_order_relaxed);
+
+	if (!uvm_trace_wants_faults(d->dep.trace))
+		return;
+	row = (struct uvm_trace_fault){
+		.t_ns = d->batch_t0 - d->dep.session->start_ns,
+		.page = f->page,
+		.launch = launch ? launch - 1 : UINT64_MAX,
+		.tid = f->tid,
+		.sm = uvm_workers_sm(d->dep.workers, f->tid),
+		.count = f->count,
+		.gpu = f->gpu,
+		.write = f->write,
+		.outcome = f->outcome,
+	};
+	uvm_trace_fault(d->dep.trace, &row);
+}
+
+/* A saturated field halves in every counter, between batches. */
+static void halve_counters(struct uvm_driver *d)
+{
+	bool acc = d->halve_accesses || atomic_exchange(&d->halve_requested, false);
+
+	if (acc || d->halve_trips)
+		uvm_counters_halve(d->dep.space, acc, d->halve_trips);
+	d->halve_accesses = d->halve_trips = false;
 }
 
 static void tell_launches(struct uvm_driver *d)
@@ -89,6 +135,7 @@ static void run_batch(struct uvm_driver *d)
 
 	d->seq++;
 	d->model_end = t0;
+	d->batch_t0 = t0;
 	tell_launches(d);
 	if (uvm_batch_fetch(d) == 0)
 		return; /* spurious wake-up */
@@ -117,7 +164,8 @@ static void run_batch(struct uvm_driver *d)
 	uvm_tracker_wait_before(&d->tracker, d->seq);
 	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
 	d->st.batches++;
-	publish(d);
+	publish(d, UVM_TRACE_BATCH, t0);
+	halve_counters(d);
 }
 
 /* ------------------------------------------------------------- commands */
@@ -172,15 +220,18 @@ static bool run_commands(struct uvm_driver *d)
 		case UVM_CMD_FREE:
 			cmd_free(d, c);
 			break;
-		case UVM_CMD_SHRINK:
+		case UVM_CMD_SHRINK: {
+			uint64_t t = uvm_now_ns();
+
 			d->seq++; /* nothing is in use */
 			uvm_service_evict_all_excess(d);
-			publish(d);
+			publish(d, UVM_TRACE_EVICTION, t);
 			c->result = 0;
 			break;
+		}
 		case UVM_CMD_FLUSH:
 			/* Commands run between batches: everything so far is in. */
-			publish(d);
+			publish(d, UVM_TRACE_EVICTION, uvm_now_ns());
 			c->result = 0;
 			break;
 		case UVM_CMD_CALL:
@@ -392,10 +443,22 @@ void uvm_driver_launch(struct uvm_driver *d, uint64_t index)
 		;
 }
 
+void uvm_driver_request_halving(struct uvm_driver *d)
+{
+	atomic_store(&d->halve_requested, true);
+}
+
 void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta)
 {
 	pthread_mutex_lock(&d->stats_lock);
 	uvm_stats_add(&d->totals, delta);
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out)
+{
+	pthread_mutex_lock(&d->stats_lock);
+	*out = d->totals;
 	pthread_mutex_unlock(&d->stats_lock);
 }
 

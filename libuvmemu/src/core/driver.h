@@ -21,7 +21,10 @@
 #include "pool.h"
 #include "space.h"
 #include "stats.h"
+#include "session.h"
+#include "trace.h"
 #include "uffd.h"
+#include "workers.h"
 
 struct uvm_driver;
 
@@ -33,6 +36,9 @@ struct uvm_driver_deps {
 	struct uvm_link *link;
 	struct uvm_pool *pool;
 	const struct uvm_config *cfg;
+	struct uvm_session *session;       /* the executor attached, launches */
+	struct uvm_trace *trace;           /* NULL when no trace is written */
+	const struct uvm_workers *workers; /* thread id -> SM, for traces */
 };
 
 int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps, char *err,
@@ -52,8 +58,13 @@ int uvm_driver_shrink(struct uvm_driver *d);
 void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg);
 /* A kernel launch began (index); policies hear of it at the next batch. */
 void uvm_driver_launch(struct uvm_driver *d, uint64_t index);
+/* Asks for every access counter to be halved (an accessor saw one saturate). */
+void uvm_driver_request_halving(struct uvm_driver *d);
 /* Adds counters gathered outside the driver (explicit copies) to the totals. */
 void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta);
+/* The totals published so far, without waiting for the driver (may lag a
+ * batch behind: for progress lines). */
+void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out);
 /* The run's totals so far. */
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 /* Why unmaps run synchronously ("" when they use io_uring). */

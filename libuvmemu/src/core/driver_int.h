@@ -30,7 +30,7 @@ struct uvm_fault {
 	uint8_t gpu;     /* 1: device view (far fault), 0: host view (CPU fault) */
 	uint8_t write;   /* a write, or a write to a write-protected page */
 	uint8_t minor;   /* host page in the page cache but not mapped */
-	uint8_t pad;
+	uint8_t outcome; /* enum uvm_fault_outcome, for traces */
 	uint32_t count;  /* fault messages coalesced into this one */
 };
 
@@ -87,7 +87,11 @@ struct uvm_driver {
 	uint64_t host_fill;   /* bytes */
 	uint64_t launch_seen; /* launches the eviction policy was told about */
 
+	uint64_t batch_t0;    /* when the batch began */
+	bool halve_accesses, halve_trips; /* a counter field saturated */
+
 	/* Written by other threads. */
+	_Atomic bool halve_requested;
 	_Atomic uint64_t launch;  /* current kernel launch index + 1 (0: none yet) */
 	pthread_mutex_t cmd_lock;
 	pthread_cond_t cmd_cond;
@@ -122,6 +126,9 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
 
 /* driver.c */
 uint64_t uvm_driver_elapsed(uint64_t since);
+/* Whether far faults count as accesses (no GMMU accessors do it). */
+bool uvm_driver_counts_faults(const struct uvm_driver *d);
+void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);
 __attribute__((noreturn)) void uvm_driver_bug(const char *what, size_t block, int err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -28,6 +29,20 @@ static void remote_read_unavailable(uintptr_t addr, size_t bytes)
 
 static void halve_unavailable(void)
 {
+}
+
+static void *progress_main(void *arg);
+
+static bool progress_wanted(const struct uvm_config *cfg)
+{
+	switch (uvm_cfg_i(cfg, UVM_OPT_progress)) { /* auto|on|off */
+	case 0:
+		return isatty(STDERR_FILENO);
+	case 1:
+		return true;
+	default:
+		return false;
+	}
 }
 
 int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen)
@@ -67,7 +82,20 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 		snprintf(err, errlen, "reserving block metadata: %s", strerror(-rc));
 		goto fail;
 	}
-	deps = (struct uvm_driver_deps){&e->uffd, &e->arena, &e->space, &e->link, &e->pool, cfg};
+	e->access_seen = mmap(NULL, e->space.nblocks * sizeof(*e->access_seen),
+			      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			      -1, 0);
+	if (e->access_seen == MAP_FAILED) {
+		e->access_seen = NULL;
+		snprintf(err, errlen, "reserving access-trace metadata: %s", strerror(errno));
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = uvm_trace_open(&e->trace, cfg, s->start_ns, err, errlen);
+	if (rc)
+		goto fail;
+	deps = (struct uvm_driver_deps){&e->uffd, &e->arena, &e->space, &e->link, &e->pool,
+					cfg,	  s,	      e->trace, &e->workers};
 	rc = uvm_driver_start(&e->driver, &deps, err, errlen);
 	if (rc)
 		goto fail;
@@ -80,6 +108,9 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 		.remote_read = remote_read_unavailable,
 		.halve = halve_unavailable,
 	};
+	pthread_cond_init(&e->progress_cond, NULL);
+	if (progress_wanted(cfg) && pthread_create(&e->progress, NULL, progress_main, e) == 0)
+		e->progress_on = true;
 	*out = e;
 	return 0;
 fail:
@@ -89,8 +120,12 @@ fail:
 
 void uvm_emu_destroy(struct uvm_emu *e)
 {
+	uvm_emu_progress_stop(e);
 	if (e->driver)
 		uvm_driver_stop(e->driver);
+	uvm_trace_close(e->trace);
+	if (e->access_seen)
+		munmap(e->access_seen, e->space.nblocks * sizeof(*e->access_seen));
 	/* Dropping the views frees every frame; the arena goes with them. */
 	uvm_arena_destroy(&e->arena);
 	uvm_space_destroy(&e->space);
@@ -384,11 +419,16 @@ void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr)
 
 /* ------------------------------------------------------------ launches */
 
-int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index)
+int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_launch *launch)
 {
 	int rc = 0;
 
 	pthread_mutex_lock(&e->lock);
+	e->kernel.index = index;
+	e->kernel.begin_ns = uvm_now_ns();
+	e->kernel.launch = *launch;
+	snprintf(e->kernel.name, sizeof(e->kernel.name), "%s", launch->kernel ? launch->kernel : "");
+	e->kernel.launch.kernel = e->kernel.name;
 	if (e->oversub > 0) {
 		uint64_t footprint = atomic_load(&e->session->managed_bytes);
 		uint64_t blocks = (uint64_t)((double)footprint / e->oversub) >> UVM_BLOCK_SHIFT;
@@ -411,6 +451,108 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index)
 		uvm_driver_shrink(e->driver);
 	uvm_driver_launch(e->driver, index);
 	return 0;
+}
+
+struct access_scan {
+	struct uvm_emu *e;
+	uint64_t launch;
+	const char *kernel;
+	bool gmmu;
+};
+
+/* The accesses a launch made: each block's counter now, less at the last
+ * launch's end (a halving in between makes the difference the count itself). */
+static void scan_allocation(const struct uvm_range *r, void *arg)
+{
+	struct access_scan *a = arg;
+	struct uvm_emu *e = a->e;
+	size_t first = (r->base - e->arena.host) >> UVM_BLOCK_SHIFT;
+	size_t n = (r->size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+	uint32_t alloc = e->space.vablock[uvm_vablock_of(first)].alloc;
+
+	for (size_t b = first; b < first + n; b++) {
+		uint32_t now = uvm_counter_accesses(&e->space, b), was = e->access_seen[b];
+		uint32_t delta = now >= was ? now - was : now;
+
+		if (delta)
+			uvm_trace_access(e->trace, a->launch, a->kernel, alloc, b, delta, a->gmmu);
+		e->access_seen[b] = now;
+	}
+}
+
+void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
+{
+	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
+	struct access_scan a = {e, index, NULL, ex && ex->gmmu_accessors};
+	struct uvmemu_launch l;
+	uint64_t begin;
+
+	if (!e->trace)
+		return;
+	pthread_mutex_lock(&e->lock);
+	l = e->kernel.launch;
+	begin = e->kernel.begin_ns;
+	a.kernel = e->kernel.name;
+	if (uvm_trace_wants_accesses(e->trace))
+		uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
+	uvm_trace_kernel(e->trace, index, &l, begin, uvm_now_ns());
+	pthread_mutex_unlock(&e->lock);
+}
+
+void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)
+{
+	uvm_workers_add(&e->workers, (uint32_t)syscall(SYS_gettid), sm);
+}
+
+/* --------------------------------------------------------------- progress */
+
+static void *progress_main(void *arg)
+{
+	struct uvm_emu *e = arg;
+	bool shown = false;
+
+	pthread_setname_np(pthread_self(), "uvmemu-progress");
+	pthread_mutex_lock(&e->lock);
+	while (!e->progress_stop) {
+		struct timespec ts;
+		struct uvm_stats st;
+		char moved[32];
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 500000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&e->progress_cond, &e->lock, &ts);
+		if (e->progress_stop || uvm_session_wall_s(e->session) < 1)
+			continue;
+		pthread_mutex_unlock(&e->lock);
+		uvm_driver_totals(e->driver, &st);
+		fprintf(stderr, "\r[uvmemu %.0fs] %llu kernels, %llu faults, %s moved   ",
+			uvm_session_wall_s(e->session),
+			(unsigned long long)atomic_load(&e->session->kernels),
+			(unsigned long long)(st.gpu_faults + st.cpu_faults),
+			uvm_fmt_size(moved, sizeof(moved), st.bytes_h2d + st.bytes_d2h));
+		shown = true;
+		pthread_mutex_lock(&e->lock);
+	}
+	pthread_mutex_unlock(&e->lock);
+	if (shown)
+		fputs("\r\033[K", stderr);
+	return NULL;
+}
+
+void uvm_emu_progress_stop(struct uvm_emu *e)
+{
+	if (!e->progress_on)
+		return;
+	pthread_mutex_lock(&e->lock);
+	e->progress_stop = true;
+	pthread_cond_signal(&e->progress_cond);
+	pthread_mutex_unlock(&e->lock);
+	pthread_join(e->progress, NULL);
+	e->progress_on = false;
 }
 
 void uvm_emu_calibrated(struct uvm_emu *e)

@@ -27,7 +27,9 @@
 #include "rt.h"
 #include "session.h"
 #include "space.h"
+#include "trace.h"
 #include "uffd.h"
+#include "workers.h"
 
 struct uvm_emu {
 	struct uvm_session *session; /* configuration, footprint, kernels */
@@ -42,9 +44,22 @@ struct uvm_emu {
 	struct uvmemu_gmmu gmmu;
 	_Atomic uint32_t next_alloc;
 
-	pthread_mutex_t lock; /* capacity resolution, calibration */
+	struct uvm_trace *trace;    /* NULL unless traces were asked for */
+	struct uvm_workers workers; /* thread id -> SM */
+	uint32_t *access_seen;      /* per block: access count at the last launch's end */
+
+	pthread_mutex_t lock; /* guards what follows */
 	double oversub;       /* 0 unless capacity waits for the first launch */
 	char capacity_note[160];
+	struct {
+		uint64_t index, begin_ns;
+		struct uvmemu_launch launch;
+		char name[48];
+	} kernel; /* the kernel running (kernels run one at a time, in order) */
+
+	pthread_t progress;
+	bool progress_on, progress_stop;
+	pthread_cond_t progress_cond;
 };
 
 /* Sets up an instance for session s (whose cfg is already resolved). On
@@ -74,7 +89,12 @@ void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr);
  * (a footprint too small for one vablock of device memory is reported and
  * returns -EINVAL) and tells the driver.
  */
-int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index);
+int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_launch *launch);
+/* A kernel finished: its trace rows (the kernel, the blocks it touched). */
+void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index);
+void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
+/* Stops the progress line (before the summary is printed). */
+void uvm_emu_progress_stop(struct uvm_emu *e);
 /* Sets the dilation from a calibration (target / measured bandwidth). */
 void uvm_emu_calibrated(struct uvm_emu *e);
 /* Statistics so far (the driver's totals plus the pool's peak). */

@@ -67,6 +67,16 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 						: "io_uring");
 	uvm_json_str(j, "capacity", e->capacity_note);
 	uvm_json_close(j, '}');
+	if (e->trace) {
+		uint64_t rows, dropped;
+
+		uvm_trace_counts(e->trace, &rows, &dropped);
+		uvm_json_object(j, "trace");
+		uvm_json_str(j, "dir", uvm_trace_dir(e->trace));
+		uvm_json_u64(j, "rows", rows);
+		uvm_json_u64(j, "dropped", dropped);
+		uvm_json_close(j, '}');
+	}
 }
 
 void uvm_emu_report_text(void *ctx, FILE *f)
@@ -100,6 +110,18 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	fprintf(f, "  system  %s\n", buf);
 	if (*uvm_driver_sync_reason(e->driver))
 		fprintf(f, "  note    %s\n", uvm_driver_sync_reason(e->driver));
+	if (e->trace) {
+		uint64_t rows, dropped;
+
+		uvm_trace_counts(e->trace, &rows, &dropped);
+		fprintf(f, "  trace   %s: %llu rows", *uvm_trace_dir(e->trace) ? uvm_trace_dir(e->trace) : "(access trace only)",
+			(unsigned long long)rows);
+		if (dropped)
+			fprintf(f, "; the trace buffer was full and %llu records were DROPPED "
+				   "(the disk could not keep up)",
+				(unsigned long long)dropped);
+		fputc('\n', f);
+	}
 	if (e->uffd.user_mode_only)
 		fprintf(f, "  note    userfaultfd is user-mode only: system calls that read or write "
 			   "managed memory fail\n");

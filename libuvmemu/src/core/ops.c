@@ -58,10 +58,12 @@ static void left_device(struct uvm_driver *d, size_t first, size_t n, bool evict
 
 		if (evicted) {
 			blk->flags |= UVM_BF_EVICTED;
+			if (uvm_counter_trip(s, b))
+				d->halve_trips = true;
 			if (blk->flags & UVM_BF_PREFETCHED)
 				d->st.blocks_prefetch_wasted++;
 		}
-		blk->flags &= (uint8_t)~UVM_BF_PREFETCHED;
+		blk->flags &= (uint8_t)~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
 		s->vablock[uvm_vablock_of(b)].resident--;
 		d->evict->released(d->evict_p, b);
 	}

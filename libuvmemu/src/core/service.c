@@ -102,8 +102,15 @@ void uvm_service_evict_all_excess(struct uvm_driver *d)
 	uvm_tracker_wait_device_unmaps(&d->tracker);
 }
 
-static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint32_t written)
+/* What happened to each faulted block of a vablock, for fault outcomes. */
+struct gpu_result {
+	uint32_t stale, zero_filled;
+};
+
+static struct gpu_result service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted,
+				     uint32_t written)
 {
+	struct gpu_result res = {0};
 	struct uvm_space *s = d->dep.space;
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
@@ -118,10 +125,16 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 		size_t b = first + (size_t)__builtin_ctz(m);
 
 		s->block[b].flags &= (uint8_t)~UVM_BF_PREFETCHED;
+		if (written >> __builtin_ctz(m) & 1)
+			s->block[b].flags |= UVM_BF_WRITTEN;
 		if (d->evict->touched)
 			d->evict->touched(d->evict_p, b, written >> __builtin_ctz(m) & 1);
 	}
 	d->st.stale_faults += (uint64_t)__builtin_popcount(faulted & resident);
+	res.stale = faulted & resident;
+	for (uint32_t m = need; m; m &= m - 1)
+		if (s->block[first + (size_t)__builtin_ctz(m)].state == UVM_EMPTY)
+			res.zero_filled |= m & -m;
 	uvm_pool_snapshot(d->dep.pool, &snap);
 	for (uint32_t m = need; m; m &= m - 1) {
 		struct uvm_migrate_ctx mctx = {
@@ -154,15 +167,18 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 		run_ops(d, first, want);
 		for (uint32_t m = extra; m; m &= m - 1)
 			s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_PREFETCHED;
+		for (uint32_t m = need & written; m; m &= m - 1)
+			s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_WRITTEN;
 		d->st.blocks_prefetched += (uint64_t)__builtin_popcount(extra);
 	}
 	for (uint32_t m = faulted; m; m &= m - 1)
 		uvm_batch_add_wake(d, d->dep.arena->dev + ((first + (size_t)__builtin_ctz(m))
 							   << UVM_BLOCK_SHIFT),
 				   UVM_BLOCK_SIZE);
+	return res;
 }
 
-static void service_cpu(struct uvm_driver *d, const struct uvm_fault *f)
+static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
@@ -173,6 +189,7 @@ static void service_cpu(struct uvm_driver *d, const struct uvm_fault *f)
 	switch (s->block[b].state) {
 	case UVM_DEVICE:
 		uvm_op_to_host(d, b, 1, false);
+		f->outcome = UVM_OUT_MIGRATED;
 		break;
 	case UVM_EMPTY:
 		/* First touch of fresh memory: fill the EMPTY run around the
@@ -187,14 +204,17 @@ static void service_cpu(struct uvm_driver *d, const struct uvm_fault *f)
 		for (hi = b + 1; hi < whi && s->block[hi].state == UVM_EMPTY; hi++)
 			;
 		uvm_op_host_fill(d, lo, hi - lo);
+		f->outcome = UVM_OUT_HOST_FILL;
 		break;
 	case UVM_HOST:
 		/* Mapped again after a migration raced with this access, or
 		 * never mapped here: map what the page cache holds. */
 		uvm_op_host_remap(d, b, 1);
+		f->outcome = UVM_OUT_REMAPPED;
 		break;
 	case UVM_UNALLOCATED:
 		/* The range was freed after the fault was queued. */
+		f->outcome = UVM_OUT_FREED;
 		break;
 	default:
 		uvm_driver_bug("CPU fault on a block in an unexpected state", b, EINVAL);
@@ -202,9 +222,18 @@ static void service_cpu(struct uvm_driver *d, const struct uvm_fault *f)
 	uvm_batch_add_wake(d, d->dep.arena->host + (b << UVM_BLOCK_SHIFT), UVM_BLOCK_SIZE);
 }
 
-static void defer(struct uvm_driver *d, const struct uvm_fault *f)
+static void defer(struct uvm_driver *d, struct uvm_fault *f)
 {
+	f->outcome = UVM_OUT_DEFERRED;
 	d->deferred[d->ndeferred++] = *f;
+}
+
+/* Far faults are the access counters' source when no accessors count. */
+static void count_access(struct uvm_driver *d, const struct uvm_fault *f)
+{
+	if (uvm_driver_counts_faults(d) &&
+	    uvm_counter_add(d->dep.space, f->page >> UVM_BLOCK_SHIFT, f->count))
+		d->halve_accesses = true;
 }
 
 void uvm_service_batch(struct uvm_driver *d)
@@ -216,20 +245,24 @@ void uvm_service_batch(struct uvm_driver *d)
 		size_t vab = d->fault[i].page >> UVM_VABLOCK_SHIFT;
 		size_t vfirst = uvm_vablock_first(vab);
 		uint32_t faulted = 0, written = 0;
+		struct gpu_result res;
 		size_t j = i;
 
 		if (s->vablock[vab].nvalid == 0) {
 			/* Freed while its faults waited: wake them to fault on
 			 * the unmapped range and report their program's bug. */
-			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++)
+			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
+				d->fault[j].outcome = UVM_OUT_FREED;
 				uvm_batch_add_wake(d, (d->fault[j].gpu ? d->dep.arena->dev
 								       : d->dep.arena->host) +
 							      d->fault[j].page,
 						   UVM_PAGE_SIZE);
+			}
 			i = j;
 			continue;
 		}
 		s->vablock[vab].in_batch = d->seq;
+		d->st.vablocks_serviced++;
 		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
 		       d->fault[j].gpu;
 		     j++) {
@@ -238,9 +271,18 @@ void uvm_service_batch(struct uvm_driver *d)
 			faulted |= bit;
 			if (d->fault[j].write)
 				written |= bit;
+			count_access(d, &d->fault[j]);
 		}
-		if (faulted)
-			service_gpu(d, vab, faulted, written);
+		if (faulted) {
+			res = service_gpu(d, vab, faulted, written);
+			for (size_t k = i; k < j; k++) {
+				uint32_t bit = 1u << ((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
+
+				d->fault[k].outcome = res.stale & bit	    ? UVM_OUT_STALE
+						      : res.zero_filled & bit ? UVM_OUT_ZERO_FILL
+									      : UVM_OUT_MIGRATED;
+			}
+		}
 		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 			uint32_t bit = 1u << ((d->fault[j].page >> UVM_BLOCK_SHIFT) - vfirst);
 
@@ -251,4 +293,6 @@ void uvm_service_batch(struct uvm_driver *d)
 		}
 		i = j;
 	}
+	for (size_t k = 0; k < d->nfault; k++)
+		uvm_driver_trace_fault(d, &d->fault[k]);
 }

@@ -110,3 +110,46 @@ void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len)
 		atomic_store_explicit(&s->gmmu_state[b], 0, memory_order_relaxed);
 	}
 }
+
+#define ACCESS_MASK ((1u << 27) - 1)
+#define TRIP_ONE    (1u << 27)
+/* Halve before a field overflows into the other: accessors in other threads
+ * may add between the check and the halving. */
+#define ACCESS_HALVE_AT (ACCESS_MASK - (1u << 20))
+#define TRIPS_MAX 31u
+
+bool uvm_counter_add(struct uvm_space *s, size_t b, uint32_t accesses)
+{
+	uint32_t old = atomic_fetch_add_explicit(&s->counters[b], accesses, memory_order_relaxed);
+
+	return (old & ACCESS_MASK) + accesses >= ACCESS_HALVE_AT;
+}
+
+bool uvm_counter_trip(struct uvm_space *s, size_t b)
+{
+	uint32_t old = atomic_load_explicit(&s->counters[b], memory_order_relaxed);
+
+	if (old >> 27 >= TRIPS_MAX)
+		return true;
+	atomic_fetch_add_explicit(&s->counters[b], TRIP_ONE, memory_order_relaxed);
+	return (old >> 27) + 1 >= TRIPS_MAX;
+}
+
+void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips)
+{
+	for (size_t v = 0; v < s->nvablocks; v++) {
+		size_t first = uvm_vablock_first(v);
+
+		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
+			uint32_t old = atomic_load_explicit(&s->counters[b], memory_order_relaxed), nw;
+
+			do {
+				uint32_t a = old & ACCESS_MASK, t = old >> 27;
+
+				nw = ((trips ? t / 2 : t) << 27) | (accesses ? a / 2 : a);
+			} while (!atomic_compare_exchange_weak_explicit(&s->counters[b], &old, nw,
+									memory_order_relaxed,
+									memory_order_relaxed));
+		}
+	}
+}

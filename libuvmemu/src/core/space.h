@@ -43,6 +43,8 @@ enum uvm_block_state {
 /* Block flags. */
 #define UVM_BF_EVICTED    0x01 /* evicted at least once: a return is a thrash */
 #define UVM_BF_PREFETCHED 0x02 /* brought in by the prefetcher, not yet faulted */
+#define UVM_BF_WRITTEN    0x04 /* written by the GPU since it became resident (write
+				* faults; with GMMU accessors, counted stores too) */
 
 struct uvm_block {
 	uint8_t state;   /* enum uvm_block_state */
@@ -82,6 +84,24 @@ void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len);
  */
 void uvm_block_move(struct uvm_space *s, size_t b, enum uvm_block_state to);
 const char *uvm_state_name(enum uvm_block_state st);
+
+/*
+ * Access counters (uvmemu_gmmu.h layout: low 27 bits count accesses, high 5
+ * bits round trips). Adding returns true when a field reached the point where
+ * every counter's field must be halved, which uvm_counters_halve does for
+ * the blocks of live allocations.
+ */
+bool uvm_counter_add(struct uvm_space *s, size_t b, uint32_t accesses);
+bool uvm_counter_trip(struct uvm_space *s, size_t b);
+void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips);
+static inline uint32_t uvm_counter_accesses(const struct uvm_space *s, size_t b)
+{
+	return atomic_load_explicit(&s->counters[b], memory_order_relaxed) & ((1u << 27) - 1);
+}
+static inline uint32_t uvm_counter_trips(const struct uvm_space *s, size_t b)
+{
+	return atomic_load_explicit(&s->counters[b], memory_order_relaxed) >> 27;
+}
 
 static inline size_t uvm_vablock_of(size_t block)
 {

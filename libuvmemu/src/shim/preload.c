@@ -25,6 +25,12 @@ static struct preload {
 	struct uvm_emu *emu;
 } g = {.once = PTHREAD_ONCE_INIT};
 
+/* GMMU accessors call this without a context when a counter saturates. */
+static void halve(void)
+{
+	uvm_driver_request_halving(g.emu->driver);
+}
+
 static void start(void)
 {
 	char err[UVM_ERRLEN];
@@ -34,6 +40,7 @@ static void start(void)
 		fprintf(stderr, "uvmemu: %s\n", err);
 		exit(2);
 	}
+	g.emu->gmmu.halve = halve;
 }
 
 static struct uvm_emu *emu(void)
@@ -127,7 +134,7 @@ uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
 {
 	struct uvm_emu *e = emu();
 
-	if (uvm_emu_kernel_begin(e, index) == -EINVAL) {
+	if (uvm_emu_kernel_begin(e, index, launch) == -EINVAL) {
 		/* Known only now, but a configuration error all the same. */
 		fprintf(stderr,
 			"uvmemu: %s, less than one 2 MB vablock of device memory; use a smaller "
@@ -140,6 +147,7 @@ uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
 
 void uvm_rt_kernel_end(uint64_t index)
 {
+	uvm_emu_kernel_end(emu(), index);
 }
 
 void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
@@ -148,6 +156,7 @@ void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
 
 void uvm_rt_worker_register(unsigned sm, unsigned slot)
 {
+	uvm_emu_worker_register(emu(), sm);
 }
 
 void uvm_rt_calibrated(void)
@@ -173,7 +182,9 @@ __attribute__((destructor)) static void preload_unload(void)
 
 	if (!g.emu)
 		return;
+	uvm_emu_progress_stop(g.emu);
 	uvm_emu_stats(g.emu, &st);
+	uvm_trace_flush(g.emu->trace);
 	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
 	r.ctx = g.emu;
 	uvm_report_emit(&r);

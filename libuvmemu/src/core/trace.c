@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/* trace.c - the bounded trace queue and its background writer. */
+#include "trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Records held at most: about 10 MB; a writer formats far faster than a
+ * driver produces, so the queue fills only when the disk stalls. */
+#define QUEUE_RECORDS 32768
+
+enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL };
+
+struct rec {
+	uint8_t type;
+	union {
+		struct {
+			uint64_t seq, start_ns;
+			uint8_t kind;
+			struct uvm_stats st;
+		} batch;
+		struct uvm_trace_fault fault;
+		struct {
+			uint64_t launch, block, count;
+			uint32_t alloc;
+			bool gmmu;
+			char kernel[48];
+		} access;
+		struct {
+			uint64_t launch, begin_ns, end_ns;
+			dim3 grid, block;
+			size_t shared;
+			char kernel[48];
+		} kernel;
+	};
+};
+
+struct uvm_trace {
+	char dir[256];
+	uint64_t start_ns;
+	FILE *batches, *faults, *accesses, *kernels, *record;
+
+	pthread_t writer;
+	pthread_mutex_t lock;
+	pthread_cond_t nonempty;
+	pthread_cond_t drained; /* signalled when the writer emptied the queue */
+	struct rec *q;
+	size_t head, tail; /* head: next to write out; tail: next free (mod QUEUE_RECORDS) */
+	bool closing;
+	uint64_t written, dropped;
+};
+
+static const char *const outcome_names[UVM_NOUTCOMES] = {
+	"migrated", "zero-fill", "host-fill", "remote", "stale",
+	"duplicate", "deferred", "throttled", "remapped", "freed",
+};
+
+const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)
+{
+	return o < UVM_NOUTCOMES ? outcome_names[o] : "?";
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static void write_batch(struct uvm_trace *t, const struct rec *r)
+{
+	const struct uvm_stats *st = &r->batch.st;
+
+	fprintf(t->batches, "%" PRIu64 ",%s,%.9f", r->batch.seq,
+		r->batch.kind == UVM_TRACE_BATCH ? "batch" : "eviction",
+		secs(r->batch.start_ns - t->start_ns));
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) fprintf(t->batches, ",%.9f", secs(st->ns.id));
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+#define UVMEMU_STAT(id, unit, help) fprintf(t->batches, ",%" PRIu64, st->id);
+#define UVMEMU_TIME(id, help)
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	fprintf(t->batches, ",%d\n", st->blocks_evicted > 0);
+}
+
+static void write_rec(struct uvm_trace *t, const struct rec *r)
+{
+	switch (r->type) {
+	case REC_BATCH:
+		write_batch(t, r);
+		break;
+	case REC_FAULT: {
+		char launch[24] = "";
+
+		if (r->fault.launch != UINT64_MAX)
+			snprintf(launch, sizeof(launch), "%" PRIu64, r->fault.launch);
+		fprintf(t->faults,
+			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32 "\n",
+			secs(r->fault.t_ns), r->fault.gpu ? "gpu" : "cpu", r->fault.page,
+			r->fault.page >> 16, r->fault.write ? "write" : "read", r->fault.tid,
+			r->fault.sm, launch,
+			uvm_fault_outcome_name((enum uvm_fault_outcome)r->fault.outcome),
+			r->fault.count);
+		break;
+	}
+	case REC_ACCESS:
+		for (int i = 0; i < 2; i++) {
+			FILE *f = i ? t->record : t->accesses;
+
+			if (f)
+				fprintf(f, "%" PRIu64 ",%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+					r->access.launch, r->access.kernel, r->access.alloc,
+					r->access.block, r->access.count,
+					r->access.gmmu ? "gmmu" : "faults");
+		}
+		break;
+	case REC_KERNEL:
+		fprintf(t->kernels, "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
+			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
+			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
+			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
+			secs(r->kernel.end_ns - t->start_ns));
+		break;
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct uvm_trace *t = arg;
+	struct rec *out = malloc(256 * sizeof(*out));
+
+	pthread_setname_np(pthread_self(), "uvmemu-trace");
+	for (;;) {
+		size_t n = 0;
+
+		pthread_mutex_lock(&t->lock);
+		while (t->head == t->tail && !t->closing)
+			pthread_cond_wait(&t->nonempty, &t->lock);
+		if (t->head == t->tail && t->closing) {
+			pthread_mutex_unlock(&t->lock);
+			break;
+		}
+		/* Take a chunk out, so producers are not held while it is formatted. */
+		while (t->head != t->tail && n < 256 && out) {
+			out[n++] = t->q[t->head];
+			t->head = (t->head + 1) % QUEUE_RECORDS;
+		}
+		pthread_mutex_unlock(&t->lock);
+		for (size_t i = 0; i < n; i++)
+			write_rec(t, &out[i]);
+		pthread_mutex_lock(&t->lock);
+		t->written += n;
+		if (t->head == t->tail) {
+			pthread_mutex_unlock(&t->lock);
+			for (FILE **f = &t->batches; f <= &t->record; f++)
+				if (*f)
+					fflush(*f);
+			pthread_mutex_lock(&t->lock);
+			pthread_cond_broadcast(&t->drained);
+		}
+		pthread_mutex_unlock(&t->lock);
+	}
+	free(out);
+	return NULL;
+}
+
+static void push(struct uvm_trace *t, const struct rec *r)
+{
+	size_t next;
+
+	pthread_mutex_lock(&t->lock);
+	next = (t->tail + 1) % QUEUE_RECORDS;
+	if (next == t->head) {
+		t->dropped++;
+	} else {
+		t->q[t->tail] = *r;
+		t->tail = next;
+		pthread_cond_signal(&t->nonempty);
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* ----------------------------------------------------------------- files */
+
+static FILE *open_csv(const char *dir, const char *name, const char *header, char *err,
+		      size_t errlen)
+{
+	char path[512];
+	FILE *f;
+
+	if (dir)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write trace file %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	fputs(header, f);
+	return f;
+}
+
+static void batch_header(char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "batch,kind,start_s");
+
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) n += (size_t)snprintf(buf + n, len - n, "," #id "_s");
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+#define UVMEMU_STAT(id, unit, help) n += (size_t)snprintf(buf + n, len - n, "," #id);
+#define UVMEMU_TIME(id, help)
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	snprintf(buf + n, len - n, ",any_eviction\n");
+}
+
+static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n";
+
+int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_t start_ns,
+		   char *err, size_t errlen)
+{
+	const char *dir = uvm_cfg_s(cfg, UVM_OPT_trace), *rec = uvm_cfg_s(cfg, UVM_OPT_record_trace);
+	bool faults = uvm_cfg_i(cfg, UVM_OPT_trace_faults) == 1; /* "off|on" */
+	struct uvm_trace *t;
+	char header[2048];
+
+	*out = NULL;
+	if (!*dir && !*rec) {
+		if (faults) {
+			snprintf(err, errlen, "--trace-faults on needs --trace DIR");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->q = malloc(QUEUE_RECORDS * sizeof(*t->q)))) {
+		free(t);
+		snprintf(err, errlen, "out of memory for the trace queue");
+		return -ENOMEM;
+	}
+	t->start_ns = start_ns;
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	if (*dir) {
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			snprintf(err, errlen, "--trace %s: cannot create the directory: %s", dir,
+				 strerror(errno));
+			goto fail;
+		}
+		batch_header(header, sizeof(header));
+		if (!(t->batches = open_csv(dir, "batches.csv", header, err, errlen)) ||
+		    !(t->kernels = open_csv(dir, "kernels.csv",
+					    "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
+					    "block_z,shared_bytes,begin_s,end_s\n",
+					    err, errlen)) ||
+		    !(t->accesses = open_csv(dir, "accesses.csv", access_header, err, errlen)))
+			goto fail;
+		if (faults && !(t->faults = open_csv(dir, "faults.csv",
+						     "time_s,side,page,block,access,tid,sm,launch,"
+						     "outcome,count\n",
+						     err, errlen)))
+			goto fail;
+	}
+	if (*rec && !(t->record = open_csv(NULL, rec, access_header, err, errlen)))
+		goto fail;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->nonempty, NULL);
+	pthread_cond_init(&t->drained, NULL);
+	if (pthread_create(&t->writer, NULL, writer_main, t)) {
+		snprintf(err, errlen, "cannot start the trace writer");
+		goto fail;
+	}
+	*out = t;
+	return 0;
+fail:
+	for (FILE **f = &t->batches; f <= &t->record; f++)
+		if (*f)
+			fclose(*f);
+	free(t->q);
+	free(t);
+	return -EIO;
+}
+
+void uvm_trace_flush(struct uvm_trace *t)
+{
+	uint64_t target;
+
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	/* Wait for what is queued now, not for rows added while waiting. */
+	target = t->written + (t->tail + QUEUE_RECORDS - t->head) % QUEUE_RECORDS;
+	while (t->written < target || t->head != t->tail)
+		pthread_cond_wait(&t->drained, &t->lock);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void uvm_trace_close(struct uvm_trace *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->closing = true;
+	pthread_cond_signal(&t->nonempty);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->writer, NULL);
+	for (FILE **f = &t->batches; f <= &t->record; f++)
+		if (*f)
+			fclose(*f);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->nonempty);
+	pthread_cond_destroy(&t->drained);
+	free(t->q);
+	free(t);
+}
+
+/* ------------------------------------------------------------- producers */
+
+bool uvm_trace_wants_faults(const struct uvm_trace *t)
+{
+	return t && t->faults;
+}
+
+bool uvm_trace_wants_accesses(const struct uvm_trace *t)
+{
+	return t && (t->accesses || t->record);
+}
+
+void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq,
+		     uint64_t start_ns, const struct uvm_stats *st)
+{
+	struct rec r = {.type = REC_BATCH};
+
+	if (!t || !t->batches)
+		return;
+	r.batch.seq = seq;
+	r.batch.start_ns = start_ns;
+	r.batch.kind = (uint8_t)kind;
+	r.batch.st = *st;
+	push(t, &r);
+}
+
+void uvm_trace_fault(struct uvm_trace *t, const struct uvm_trace_fault *f)
+{
+	struct rec r = {.type = REC_FAULT};
+
+	if (!uvm_trace_wants_faults(t))
+		return;
+	r.fault = *f;
+	push(t, &r);
+}
+
+void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
+		      uint64_t block, uint64_t count, bool from_gmmu)
+{
+	struct rec r = {.type = REC_ACCESS};
+
+	if (!uvm_trace_wants_accesses(t))
+		return;
+	r.access.launch = launch;
+	r.access.block = block;
+	r.access.count = count;
+	r.access.alloc = alloc;
+	r.access.gmmu = from_gmmu;
+	snprintf(r.access.kernel, sizeof(r.access.kernel), "%s", kernel ? kernel : "");
+	push(t, &r);
+}
+
+void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
+		      uint64_t begin_ns, uint64_t end_ns)
+{
+	struct rec r = {.type = REC_KERNEL};
+
+	if (!t || !t->kernels)
+		return;
+	r.kernel.launch = launch;
+	r.kernel.begin_ns = begin_ns;
+	r.kernel.end_ns = end_ns;
+	r.kernel.grid = l->grid;
+	r.kernel.block = l->block;
+	r.kernel.shared = l->shared_bytes;
+	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
+	push(t, &r);
+}
+
+void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped)
+{
+	*written = *dropped = 0;
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	*written = t->written;
+	*dropped = t->dropped;
+	pthread_mutex_unlock(&t->lock);
+}
+
+const char *uvm_trace_dir(const struct uvm_trace *t)
+{
+	return t ? t->dir : "";
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.h - per-run traces, written by a background thread.
+ *
+ * With --trace DIR a run writes, as CSV with a header line:
+ *   DIR/batches.csv   one row per batch (and per eviction outside a batch):
+ *                     every counter and stage time of stats.def, so that the
+ *                     rows add up to the report's totals
+ *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end
+ *   DIR/accesses.csv  per launch, the blocks it touched and how often
+ *                     (from far faults, or from the GMMU accessors)
+ *   DIR/faults.csv    with --trace-faults on: one row per fault and outcome
+ * --record-trace FILE writes the access rows to FILE as well (the input of
+ * --evict opt in a later run).
+ *
+ * Producers (the driver, the executor's threads at kernel boundaries) append
+ * fixed-size records to a bounded queue and never wait: when the queue is
+ * full a record is dropped and counted, and the report says how many.
+ */
+#ifndef UVM_TRACE_H
+#define UVM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "stats.h"
+#include "uvmemu.h"
+
+struct uvm_trace;
+
+/* Why a batch row was written. */
+enum uvm_trace_kind { UVM_TRACE_BATCH, UVM_TRACE_EVICTION };
+
+/* What became of a fault. */
+enum uvm_fault_outcome {
+	UVM_OUT_MIGRATED,   /* moved to the device (or back to the host) */
+	UVM_OUT_ZERO_FILL,  /* first GPU touch: zero-filled on the device */
+	UVM_OUT_HOST_FILL,  /* first CPU touch: populated on the host */
+	UVM_OUT_REMOTE,     /* mapped remotely, data stays on the host */
+	UVM_OUT_STALE,      /* already resolved when serviced */
+	UVM_OUT_DUPLICATE,  /* same page as an earlier fault of the batch */
+	UVM_OUT_DEFERRED,   /* conflicting with the other side: next batch */
+	UVM_OUT_THROTTLED,  /* thrashing mitigation held it back */
+	UVM_OUT_REMAPPED,   /* host page mapped again (minor fault) */
+	UVM_OUT_FREED,      /* its allocation was freed meanwhile */
+	UVM_NOUTCOMES
+};
+
+struct uvm_trace_fault {
+	uint64_t t_ns, page; /* time since the run began; arena offset of the page */
+	uint64_t launch;     /* current launch index (UINT64_MAX: none yet) */
+	uint32_t tid;
+	int32_t sm;          /* -1 when the thread is not an executor worker */
+	uint32_t count;      /* fault messages coalesced into this one */
+	uint8_t gpu, write, outcome;
+};
+
+/* Opens the files cfg asks for (nothing when it asks for none: *out NULL);
+ * a directory or file that cannot be written is a one-line error. */
+int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_t start_ns,
+		   char *err, size_t errlen);
+/* Waits until every record queued so far is written and the files flushed
+ * (at exit, when producers may still add a few rows after). */
+void uvm_trace_flush(struct uvm_trace *t);
+/* Drains the queue, closes the files and frees the trace. */
+void uvm_trace_close(struct uvm_trace *t);
+
+bool uvm_trace_wants_faults(const struct uvm_trace *t);
+bool uvm_trace_wants_accesses(const struct uvm_trace *t);
+
+void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq,
+		     uint64_t start_ns, const struct uvm_stats *st);
+void uvm_trace_fault(struct uvm_trace *t, const struct uvm_trace_fault *f);
+void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
+		      uint64_t block, uint64_t count, bool from_gmmu);
+void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
+		      uint64_t begin_ns, uint64_t end_ns);
+
+/* Rows written and records dropped so far; the directory (or ""). */
+void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped);
+const char *uvm_trace_dir(const struct uvm_trace *t);
+const char *uvm_fault_outcome_name(enum uvm_fault_outcome o);
+
+#endif

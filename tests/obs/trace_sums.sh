@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Description: the traces of an oversubscribed run parse, and their rows add
+# up to the run's report: per-batch faults, bytes and blocks each way,
+# evictions and the batch count equal the JSON totals; every kernel launch has
+# a kernels.csv row; faults.csv has one row per fault message (duplicates
+# included); accesses.csv counts as many accesses as there were GPU faults.
+set -u
+build=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$build/bin/uvmemu" run --oversub 1.5 --trace "$dir/t" --trace-faults on --summary off \
+	--report "$dir/r.json" -- "$build/tests/bin/probe" --footprint 24 >/dev/null || {
+	echo "FAIL: the traced run failed"; exit 1; }
+json() { sed -nE "s/^  \"$1\": ([0-9]+),?$/\1/p" "$dir/r.json"; }
+col() { # sum of a named column of batches.csv
+	awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		{ s += $c } END { if (!c) { print "no-column"; exit } printf "%d\n", s }' "$dir/t/batches.csv"
+}
+fails=0
+for k in gpu_faults cpu_faults batches bytes_h2d bytes_d2h blocks_h2d blocks_d2h blocks_evicted \
+	duplicate_faults thrashed_blocks blocks_zero_filled; do
+	want=$(json "$k") got=$(col "$k")
+	if [ -z "$want" ] || [ "$got" != "$want" ]; then
+		echo "FAIL: $k: trace sums to '$got', report says '$want'"; fails=$((fails + 1))
+	else
+		echo "ok: $k = $got"
+	fi
+done
+rows=$(($(wc -l <"$dir/t/faults.csv") - 1))
+want=$(($(json gpu_faults) + $(json cpu_faults)))
+[ "$rows" -eq "$want" ] || { echo "FAIL: faults.csv has $rows rows, the report $want faults"; fails=$((fails + 1)); }
+kernels=$(($(wc -l <"$dir/t/kernels.csv") - 1))
+[ "$kernels" -eq "$(json kernels)" ] || { echo "FAIL: $kernels kernel rows, $(json kernels) kernels"; fails=$((fails + 1)); }
+acc=$(awk -F, 'NR > 1 { s += $5 } END { print s + 0 }' "$dir/t/accesses.csv")
+[ "$acc" -eq "$(json gpu_faults)" ] || { echo "FAIL: accesses.csv counts $acc, gpu_faults $(json gpu_faults)"; fails=$((fails + 1)); }
+# Every row has as many fields as its header.
+for f in "$dir"/t/*.csv; do
+	awk -F, 'NR == 1 { n = NF; next } NF != n { bad++ } END { exit bad > 0 }' "$f" ||
+		{ echo "FAIL: $f has rows with a wrong field count"; fails=$((fails + 1)); }
+done
+[ $fails -eq 0 ] || exit 1
+echo "traces add up to the report"
