@@ -42,14 +42,17 @@ extern "C" {
 #define UVMEMU_COUNTER_HALVE_AT (UVMEMU_COUNTER_ACCESS_MASK - (1u << 20))
 
 /* Bits of the per-block gmmu state byte. */
-#define UVMEMU_GMMU_REMOTE 0x01u /* GPU reads go to host data over the link */
+#define UVMEMU_GMMU_REMOTE  0x01u /* GPU reads go to host data over the link */
+#define UVMEMU_GMMU_PINNED  0x02u /* zero-copy: GPU writes go to host data too */
+#define UVMEMU_GMMU_WRITTEN 0x04u /* set by st_global: the GPU wrote the block */
 
 struct uvmemu_gmmu {
 	uintptr_t dev_lo, dev_hi; /* device-view range the arrays cover */
 	intptr_t dma_offset;      /* device-view address + dma_offset = host data */
 	_Atomic uint32_t *counters;
 	_Atomic uint8_t *state;
-	/* Charges a remote read of `bytes` (already rounded to 32-byte sectors). */
+	/* Charges a remote access of `bytes` (already rounded to 32-byte
+	 * sectors); it may stall the calling thread for the link's time. */
 	void (*remote_read)(uintptr_t dev_addr, size_t bytes);
 	/* Asks the runtime to halve every access count (saturation). */
 	void (*halve)(void);

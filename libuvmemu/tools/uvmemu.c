@@ -115,6 +115,7 @@ static int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
+	uvm_config_resolve(&cfg);
 	if (uvm_config_check(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "uvmemu run: %s\n", err);
 		return 2;

@@ -260,7 +260,63 @@ int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, si
 		if (rc)
 			return rc;
 	}
+	uvm_config_resolve(cfg);
 	return uvm_config_check(cfg, err, errlen);
+}
+
+/*
+ * Presets name the configurations of the papers and of the real driver, so
+ * an experiment says one word. Sources: nvidia-uvm's defaults (release 595);
+ * the adaptive-migration paper's GTX 1080 Ti / PCIe 3 baseline and its
+ * Adaptive (t_s 8, p 8, LFU); CPC's 20 us fault latency, 16 GB/s and its two
+ * switches; UVMMU's hardware migration (about 1.3 us a migration, random
+ * victims, no prefetching).
+ */
+static const struct {
+	const char *name;
+	const char *const settings[12];
+} presets[] = {
+	{"nvidia", {"prefetch=tree", "prefetch-threshold=51", "evict=lru2m",
+		    "migrate=first-touch", "thrashing=on", "batch=256", "replay=batch_flush"}},
+	{"uvmsmart-baseline", {"prefetch=tree", "prefetch-threshold=50", "evict=lru2m",
+			       "migrate=first-touch", "link=pcie3", "fault-latency=45us",
+			       "gpu=gtx1080ti", "thrashing=off"}},
+	{"adaptive", {"prefetch=tree", "prefetch-threshold=50", "evict=lfu", "migrate=adaptive",
+		      "ts=8", "penalty=8", "link=pcie3", "fault-latency=45us", "gpu=gtx1080ti"}},
+	{"cpc", {"evict=cpc", "dispatch=switch", "prefetch=none", "migrate=first-touch",
+		 "fault-latency=20us", "link-bw=16G"}},
+	{"uvmmu", {"prefetch=none", "evict=random", "migrate=first-touch", "fault-latency=1300ns",
+		   "replay=block", "thrashing=off"}},
+};
+
+static void set_default(struct uvm_config *cfg, const char *setting)
+{
+	char name[64], err[UVM_ERRLEN];
+	const char *eq = strchr(setting, '=');
+	int id;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - setting), setting);
+	id = uvm_option_find(name);
+	if (id < 0 || cfg->v[id].given)
+		return;
+	/* A preset that does not parse is a bug in this table. */
+	if (uvm_config_set(cfg, name, eq + 1, "preset", err, sizeof(err))) {
+		fprintf(stderr, "uvmemu: internal error in a preset: %s\n", err);
+		abort();
+	}
+	cfg->v[id].given = false; /* still the preset's, not the user's */
+}
+
+void uvm_config_resolve(struct uvm_config *cfg)
+{
+	const char *preset = cfg->v[UVM_OPT_policy].s;
+
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (strcmp(presets[i].name, preset) == 0)
+			for (const char *const *p = presets[i].settings; *p; p++)
+				set_default(cfg, *p);
+	if (strcmp(cfg->v[UVM_OPT_migrate].s, "adaptive") == 0)
+		set_default(cfg, "evict=lfu");
 }
 
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)

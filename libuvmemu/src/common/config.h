@@ -79,6 +79,12 @@ int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value,
 int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, size_t errlen);
 /* Checks rules that involve more than one option. */
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
+/*
+ * Applies the --policy preset and the defaults one option implies for
+ * another (adaptive migration pairs with LFU eviction), to options not given
+ * explicitly. Idempotent; called after the environment and options are read.
+ */
+void uvm_config_resolve(struct uvm_config *cfg);
 /* Index of an option by name (kebab or snake), or -1. */
 int uvm_option_find(const char *name);
 /* "UVMEMU_DEVICE_MEM" for an option. */

@@ -10,16 +10,37 @@
 
 /* Faults deferred by the previous batch come first, then new messages until
  * the queue is empty or the batch is full. Returns the number of faults. */
+uint64_t uvm_batch_next_deferred(const struct uvm_driver *d)
+{
+	uint64_t due = UINT64_MAX;
+
+	for (size_t i = 0; i < d->ndeferred; i++)
+		if (d->deferred[i].not_before < due)
+			due = d->deferred[i].not_before;
+	return due;
+}
+
 int uvm_batch_fetch(struct uvm_driver *d)
 {
 	const struct uvm_arena *a = d->dep.arena;
 	struct uffd_msg msg[64];
-	size_t n = d->ndeferred;
+	uint64_t now = uvm_now_ns();
+	size_t n = 0, kept = 0;
 
-	memcpy(d->fault, d->deferred, n * sizeof(*d->fault));
-	d->ndeferred = 0;
-	while (n < d->max_batch) {
-		size_t want = d->max_batch - n;
+	/* Deferred faults that are due come first; throttled ones wait on. */
+	for (size_t i = 0; i < d->ndeferred; i++) {
+		if (d->deferred[i].not_before <= now) {
+			d->fault[n] = d->deferred[i];
+			d->fault[n++].not_before = 0;
+		} else {
+			d->deferred[kept++] = d->deferred[i];
+		}
+	}
+	d->ndeferred = kept;
+	/* Room stays for this batch's faults to be deferred next to those
+	 * still waiting. */
+	while (n + d->ndeferred < d->max_batch) {
+		size_t want = d->max_batch - n - d->ndeferred;
 		ssize_t got;
 
 		if (want > sizeof(msg) / sizeof(msg[0]))

@@ -52,7 +52,7 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 	d->st.ns.throttle += uvm_driver_elapsed(now) - lat_part;
 }
 
-static void replay(struct uvm_driver *d)
+static void wake_all(struct uvm_driver *d)
 {
 	for (size_t i = 0; i < d->nwake; i++) {
 		int rc = uvm_uffd_wake(d->dep.uffd, d->wake[i].addr, d->wake[i].len);
@@ -66,6 +66,16 @@ static void replay(struct uvm_driver *d)
 /* Folds the batch's counters into the run's totals and, when tracing, writes
  * them as one row: the rows add up to the totals. Evictions outside a batch
  * (a shrinking pool) get a row of their own. */
+void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu)
+{
+	uint64_t t;
+
+	model_wait(d, t0, gpu);
+	t = uvm_now_ns();
+	wake_all(d);
+	d->st.ns.replay += uvm_driver_elapsed(t);
+}
+
 static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t start)
 {
 	static const struct uvm_stats zero;
@@ -121,6 +131,8 @@ static void tell_launches(struct uvm_driver *d)
 {
 	uint64_t now = atomic_load_explicit(&d->launch, memory_order_acquire);
 
+	if (d->launch_seen < now && uvm_driver_counts_faults(d))
+		uvm_service_forget_remote_copies(d);
 	while (d->launch_seen < now) {
 		if (d->evict->launch)
 			d->evict->launch(d->evict_p, d->launch_seen);
@@ -128,42 +140,60 @@ static void tell_launches(struct uvm_driver *d)
 	}
 }
 
+/* One pass: fetch, preprocess, service. Returns false when nothing came. */
+static bool service_pass(struct uvm_driver *d, bool *gpu)
+{
+	uint64_t t = uvm_now_ns();
+
+	if (uvm_batch_fetch(d) == 0)
+		return false;
+	/* Pairs with the lock around the metadata of new allocations. */
+	pthread_mutex_lock(&d->dep.arena->lock);
+	pthread_mutex_unlock(&d->dep.arena->lock);
+	d->st.ns.fetch += uvm_driver_elapsed(t);
+
+	t = uvm_now_ns();
+	uvm_batch_preprocess(d);
+	d->st.ns.preprocess += uvm_driver_elapsed(t);
+	for (size_t i = 0; i < d->nfault && !*gpu; i++)
+		*gpu = d->fault[i].gpu;
+
+	t = uvm_now_ns();
+	uvm_service_batch(d);
+	d->st.ns.service += uvm_driver_elapsed(t);
+	d->st.batches++;
+	return true;
+}
+
+/* The most batches one servicing pass takes under --replay once, as the
+ * driver's uvm_perf_fault_max_batches_per_service. */
+#define MAX_BATCHES_PER_SERVICE 20
+
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns(), t;
 	bool gpu = false;
+	int passes = 0;
 
 	d->seq++;
 	d->model_end = t0;
 	d->batch_t0 = t0;
 	tell_launches(d);
-	if (uvm_batch_fetch(d) == 0)
+	while (service_pass(d, &gpu)) {
+		passes++;
+		if (d->replay != REPLAY_ONCE || passes == MAX_BATCHES_PER_SERVICE)
+			break;
+		/* Once: keep servicing while faults wait, then replay once. */
+		publish(d, UVM_TRACE_BATCH, t0);
+		d->seq++;
+	}
+	if (passes == 0)
 		return; /* spurious wake-up */
-	/* Pairs with the lock around the metadata of new allocations. */
-	pthread_mutex_lock(&d->dep.arena->lock);
-	pthread_mutex_unlock(&d->dep.arena->lock);
-	d->st.ns.fetch += uvm_driver_elapsed(t0);
-
-	t = uvm_now_ns();
-	uvm_batch_preprocess(d);
-	d->st.ns.preprocess += uvm_driver_elapsed(t);
-	for (size_t i = 0; i < d->nfault && !gpu; i++)
-		gpu = d->fault[i].gpu;
-
-	t = uvm_now_ns();
-	uvm_service_batch(d);
-	d->st.ns.service += uvm_driver_elapsed(t);
-
-	model_wait(d, t0, gpu);
-
-	t = uvm_now_ns();
-	replay(d);
-	d->st.ns.replay += uvm_driver_elapsed(t);
+	uvm_driver_replay(d, t0, gpu);
 
 	t = uvm_now_ns();
 	uvm_tracker_wait_before(&d->tracker, d->seq);
 	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
-	d->st.batches++;
 	publish(d, UVM_TRACE_BATCH, t0);
 	halve_counters(d);
 }
@@ -178,9 +208,12 @@ static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 	size_t dropped = 0;
 
 	uvm_tracker_settle(&d->tracker, first, n);
+	uvm_thrash_forget(&d->thrash, first, n);
 	for (size_t b = first; b < first + n; b++) {
 		struct uvm_block *blk = &s->block[b];
 
+		if (blk->state == UVM_REMOTE && (blk->flags & UVM_BF_RO_COPY))
+			d->ro_copies--;
 		if (blk->state != UVM_DEVICE && blk->state != UVM_DUPLICATED)
 			continue;
 		/* The frames go with the views; only the books change here. */
@@ -198,6 +231,43 @@ static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 	}
 	d->ndeferred -= dropped;
 	uvm_space_remove(s, c->off, c->len);
+	c->result = 0;
+}
+
+static void cmd_prefetch(struct uvm_driver *d, struct uvm_cmd *c)
+{
+	uint64_t t = uvm_now_ns();
+	size_t first = c->off >> UVM_BLOCK_SHIFT;
+	size_t n = ((c->off + c->len + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT) - first;
+
+	d->seq++; /* the prefetched vablocks are in use, nothing else */
+	d->model_end = t;
+	uvm_service_prefetch(d, first, n, c->to_device);
+	if (d->model_end > d->prefetch_end)
+		d->prefetch_end = d->model_end;
+	/* Nobody waits on a prefetched range: wake-ups recorded for it (CPU
+	 * side operations add them) are harmless and dropped here. */
+	wake_all(d);
+	publish(d, UVM_TRACE_EVICTION, t);
+	c->result = 0;
+}
+
+static void cmd_advise(struct uvm_driver *d, struct uvm_cmd *c)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t first = c->off >> UVM_BLOCK_SHIFT;
+	size_t end = (c->off + c->len + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+
+	d->seq++;
+	for (size_t b = first; b < end; b++) {
+		s->block[b].advice = (uint8_t)((s->block[b].advice & ~c->clear) | c->set);
+		/* Read-mostly withdrawn: a duplicated block keeps its device
+		 * copy, now the only one. */
+		if ((c->clear & UVM_ADV_READ_MOSTLY) && s->block[b].state == UVM_DUPLICATED)
+			uvm_op_dup_to_device(d, b, 1);
+	}
+	wake_all(d);
+	publish(d, UVM_TRACE_EVICTION, uvm_now_ns());
 	c->result = 0;
 }
 
@@ -238,12 +308,22 @@ static bool run_commands(struct uvm_driver *d)
 			c->fn(c->arg);
 			c->result = 0;
 			break;
+		case UVM_CMD_PREFETCH:
+			cmd_prefetch(d, c);
+			break;
+		case UVM_CMD_ADVISE:
+			cmd_advise(d, c);
+			break;
 		case UVM_CMD_STOP:
 			stop = true;
 			c->result = 0;
 			break;
 		}
 		pthread_mutex_lock(&d->cmd_lock);
+		if (c->async) {
+			free(c);
+			continue;
+		}
 		c->done = true;
 		pthread_cond_broadcast(&d->cmd_cond);
 	}
@@ -279,6 +359,51 @@ static int command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t off, u
 	return submit(d, &c);
 }
 
+int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool to_device)
+{
+	struct uvm_cmd *c = calloc(1, sizeof(*c));
+	uint64_t one = 1;
+
+	if (!c)
+		return -ENOMEM;
+	*c = (struct uvm_cmd){.kind = UVM_CMD_PREFETCH, .off = off, .len = len,
+			      .to_device = to_device, .async = true};
+	pthread_mutex_lock(&d->cmd_lock);
+	if (d->cmd_tail)
+		d->cmd_tail->next = c;
+	else
+		d->cmd_head = c;
+	d->cmd_tail = c;
+	pthread_mutex_unlock(&d->cmd_lock);
+	return write(d->evfd, &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
+}
+
+static void read_prefetch_end(void *arg)
+{
+	struct uvm_driver *d = ((void **)arg)[0];
+
+	*(uint64_t *)((void **)arg)[1] = d->prefetch_end;
+}
+
+void uvm_driver_sync(struct uvm_driver *d)
+{
+	uint64_t end = 0;
+	void *arg[2] = {d, &end};
+
+	/* Commands run in order: this one runs after every queued prefetch. */
+	uvm_driver_call(d, read_prefetch_end, arg);
+	uvm_wait_until(end);
+}
+
+int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set,
+		      uint8_t clear)
+{
+	struct uvm_cmd c = {.kind = UVM_CMD_ADVISE, .off = off, .len = len, .set = set,
+			    .clear = clear};
+
+	return submit(d, &c);
+}
+
 void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg)
 {
 	struct uvm_cmd c = {.kind = UVM_CMD_CALL, .fn = fn, .arg = arg};
@@ -298,15 +423,26 @@ static void *driver_main(void *arg)
 			{uvm_tracker_fd(&d->tracker), POLLIN, 0},
 		};
 		nfds_t n = d->tracker.inflight ? 3 : 2;
-		int rc = poll(p, n, d->ndeferred ? 0 : -1);
+		uint64_t due = uvm_batch_next_deferred(d);
+		struct timespec ts, *timeout = NULL;
+		uint64_t now = uvm_now_ns();
+		int rc;
 
+		if (due != UINT64_MAX) {
+			uint64_t wait = due > now ? due - now : 0;
+
+			ts = (struct timespec){(time_t)(wait / 1000000000u),
+					       (long)(wait % 1000000000u)};
+			timeout = &ts;
+		}
+		rc = ppoll(p, n, timeout, NULL);
 		if (rc < 0 && errno != EINTR)
 			uvm_driver_bug("poll", 0, errno);
 		if (p[1].revents && run_commands(d))
 			break;
 		if (n == 3 && p[2].revents)
 			uvm_tracker_reap(&d->tracker);
-		if (p[0].revents || d->ndeferred)
+		if (p[0].revents || (due != UINT64_MAX && uvm_now_ns() >= due))
 			run_batch(d);
 	}
 	return NULL;
@@ -327,7 +463,14 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 		snprintf(err, errlen, "no policy named '%s'", !d->evict ? e : !d->prefetch ? p : m);
 		return -EINVAL;
 	}
-	d->evict_p = d->evict->create(d->dep.space, cfg);
+	if (d->evict->create_err) {
+		/* It explains its own failure (a missing input file) in err. */
+		d->evict_p = d->evict->create_err(d->dep.space, cfg, err, errlen);
+		if (!d->evict_p)
+			return -EINVAL;
+	} else {
+		d->evict_p = d->evict->create(d->dep.space, cfg);
+	}
 	d->prefetch_p = d->prefetch->create(d->dep.space, cfg);
 	d->migrate_p = d->migrate->create(d->dep.space, cfg);
 	if (!d->evict_p || !d->prefetch_p || !d->migrate_p) {
@@ -356,6 +499,7 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
 	d->wake_at_copy = d->fault_latency_ns == 0 && deps->link->unlimited;
+	d->replay = (int)uvm_cfg_i(cfg, UVM_OPT_replay); /* block|batch|batch_flush|once */
 	d->fault = calloc(d->max_batch, sizeof(*d->fault));
 	d->deferred = calloc(d->max_batch, sizeof(*d->deferred));
 	/* Never written: every page reads as the kernel's zero page. */
@@ -368,6 +512,11 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	rc = policies(d, err, errlen);
 	if (rc)
 		goto fail;
+	rc = uvm_thrash_init(&d->thrash, cfg, deps->space->nblocks);
+	if (rc) {
+		snprintf(err, errlen, "out of memory for thrashing detection");
+		goto fail;
+	}
 	rc = uvm_tracker_init(&d->tracker, deps->space, uvm_cfg_i(cfg, UVM_OPT_async) == 0);
 	if (rc) {
 		snprintf(err, errlen, "starting the tracker: %s", strerror(-rc));
@@ -406,6 +555,7 @@ void uvm_driver_stop(struct uvm_driver *d)
 				      UVM_PAGE_SIZE);
 	}
 	uvm_tracker_destroy(&d->tracker);
+	uvm_thrash_destroy(&d->thrash);
 	if (d->evict_p)
 		d->evict->destroy(d->evict_p);
 	if (d->prefetch_p)

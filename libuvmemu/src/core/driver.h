@@ -46,6 +46,14 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 /* Stops the thread and frees the driver; pending faults are woken. */
 void uvm_driver_stop(struct uvm_driver *d);
 
+/* Queues an explicit prefetch of [off, off + len) to the device or the host
+ * (cudaMemPrefetchAsync) and returns at once. */
+int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool to_device);
+/* Waits until queued prefetches are done and their modelled time has passed. */
+void uvm_driver_sync(struct uvm_driver *d);
+/* Sets and clears advice bits (UVM_ADV_*) over [off, off + len) (waits). */
+int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set,
+		      uint8_t clear);
 /* Forgets a managed range before its views are torn down (waits). */
 int uvm_driver_free_range(struct uvm_driver *d, uint64_t off, uint64_t len);
 /* Evicts until device memory is within the pool's limit again (waits). */

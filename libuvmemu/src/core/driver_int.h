@@ -21,7 +21,9 @@
 #include "driver.h"
 #include "policy.h"
 #include "stats.h"
+#include "thrash.h"
 #include "tracker.h"
+#include "uvmemu_gmmu.h"
 
 /* One fault after preprocessing. */
 struct uvm_fault {
@@ -32,6 +34,7 @@ struct uvm_fault {
 	uint8_t minor;   /* host page in the page cache but not mapped */
 	uint8_t outcome; /* enum uvm_fault_outcome, for traces */
 	uint32_t count;  /* fault messages coalesced into this one */
+	uint64_t not_before; /* a deferred fault waits until then (0: next batch) */
 };
 
 /* A range of one view to wake at replay. */
@@ -40,13 +43,24 @@ struct uvm_wake {
 	uint64_t len;
 };
 
-enum uvm_cmd_kind { UVM_CMD_FREE, UVM_CMD_SHRINK, UVM_CMD_FLUSH, UVM_CMD_CALL, UVM_CMD_STOP };
+enum uvm_cmd_kind {
+	UVM_CMD_FREE,
+	UVM_CMD_SHRINK,
+	UVM_CMD_FLUSH,
+	UVM_CMD_CALL,
+	UVM_CMD_PREFETCH,
+	UVM_CMD_ADVISE,
+	UVM_CMD_STOP,
+};
 
 struct uvm_cmd {
 	enum uvm_cmd_kind kind;
 	uint64_t off, len;
 	void (*fn)(void *arg); /* UVM_CMD_CALL */
 	void *arg;
+	bool to_device;        /* UVM_CMD_PREFETCH */
+	uint8_t set, clear;    /* UVM_CMD_ADVISE: advice bits */
+	bool async;            /* the submitter does not wait; the driver frees it */
 	int result;
 	bool done;
 	struct uvm_cmd *next;
@@ -67,6 +81,10 @@ struct uvm_driver {
 	void *migrate_p;
 
 	struct uvm_tracker tracker;
+	struct uvm_thrash thrash;
+	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
+	bool oversubscribed; /* device memory has been full: an eviction happened */
+	uint64_t ro_copies;  /* REMOTE blocks with a read-only device copy */
 	uintptr_t zeros; /* read-only zero pages, the source of zero-fills */
 
 	/* The batch being serviced. */
@@ -88,6 +106,7 @@ struct uvm_driver {
 	uint64_t launch_seen; /* launches the eviction policy was told about */
 
 	uint64_t batch_t0;    /* when the batch began */
+	uint64_t prefetch_end; /* modelled completion of explicit prefetches */
 	bool halve_accesses, halve_trips; /* a counter field saturated */
 
 	/* Written by other threads. */
@@ -103,11 +122,18 @@ struct uvm_driver {
 
 /* batch.c */
 int uvm_batch_fetch(struct uvm_driver *d);
+/* When the earliest deferred fault is due (UINT64_MAX: none deferred). */
+uint64_t uvm_batch_next_deferred(const struct uvm_driver *d);
 void uvm_batch_preprocess(struct uvm_driver *d);
 void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
 
 /* service.c */
 void uvm_service_batch(struct uvm_driver *d);
+/* Makes blocks [first, first + n) resident on `to` (explicit prefetch). */
+void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device);
+/* Drops REMOTE blocks' read-only copies, so the next access faults again
+ * and counts (when far faults are the access counters' only source). */
+void uvm_service_forget_remote_copies(struct uvm_driver *d);
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
 void uvm_service_evict_all_excess(struct uvm_driver *d);
 
@@ -123,12 +149,29 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n);
 /* Evicts every device-resident block of the victim range. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
+/* Books a transfer on the link; the batch's wake-ups wait for it. */
+void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes);
+/* Residency bookkeeping every operation shares (pool, counts, observers). */
+void uvm_ops_became_resident(struct uvm_driver *d, size_t first, size_t n);
+void uvm_ops_left_device(struct uvm_driver *d, size_t first, size_t n, bool evicted);
+
+/* ops_remote.c - REMOTE (zero-copy) and DUPLICATED (read-mostly) blocks. */
+void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_remote_forget(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
+void uvm_op_host_map_readonly(struct uvm_driver *d, size_t first, size_t n);
 
 /* driver.c */
 uint64_t uvm_driver_elapsed(uint64_t since);
 /* Whether far faults count as accesses (no GMMU accessors do it). */
 bool uvm_driver_counts_faults(const struct uvm_driver *d);
 void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);
+/* Waits for the model, then wakes the threads of the wake list (replay). */
+void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu);
 __attribute__((noreturn)) void uvm_driver_bug(const char *what, size_t block, int err);
 
 #endif

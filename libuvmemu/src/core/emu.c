@@ -138,7 +138,10 @@ void uvm_emu_destroy(struct uvm_emu *e)
 
 /* ------------------------------------------------------------- allocation */
 
-static int alloc_managed(struct uvm_emu *e, size_t size, void **out)
+/* Managed memory, or zero-copy host memory (cudaHostAlloc): the latter lives
+ * in the arena too, with every block pinned on the host, so that the GPU
+ * reaches it through the device view, remotely, charged to the link. */
+static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size, void **out)
 {
 	struct uvm_arena *a = &e->arena;
 	uint64_t len = round_up(size, UVM_VABLOCK_SIZE), off;
@@ -164,18 +167,25 @@ static int alloc_managed(struct uvm_emu *e, size_t size, void **out)
 	pthread_mutex_lock(&a->lock);
 	uvm_space_add(&e->space, off, size, atomic_fetch_add(&e->next_alloc, 1));
 	pthread_mutex_unlock(&a->lock);
+	/* Write-protect on the host view, where the kernel has it, lets a
+	 * read-duplicated block stay readable on the CPU side. */
 	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
-			       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR);
+			       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR |
+				       (e->uffd.shmem_wp ? UFFDIO_REGISTER_MODE_WP : 0));
 	if (!rc)
 		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
 				       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_WP);
 	if (rc)
 		goto forget;
-	r = (struct uvm_range){uvm_host_addr(a, off), size, UVM_PTR_MANAGED, len};
+	if (kind == UVM_PTR_HOST_PINNED)
+		for (size_t b = off >> UVM_BLOCK_SHIFT; b < (off + size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT; b++)
+			e->space.block[b].advice = UVM_ADV_PIN_HOST; /* no fault has seen it yet */
+	r = (struct uvm_range){uvm_host_addr(a, off), size, kind, len};
 	rc = uvm_ranges_add(&e->ranges, &r);
 	if (rc)
 		goto forget;
-	uvm_session_add_managed(e->session, (int64_t)(blocks_of(size) << UVM_BLOCK_SHIFT));
+	if (kind == UVM_PTR_MANAGED)
+		uvm_session_add_managed(e->session, (int64_t)(blocks_of(size) << UVM_BLOCK_SHIFT));
 	*out = (void *)r.base;
 	return 0;
 forget:
@@ -196,7 +206,9 @@ static int free_managed(struct uvm_emu *e, const struct uvm_range *r)
 	if (!rc)
 		rc = uvm_arena_unmap(&e->arena, off, r->mapped);
 	uvm_arena_give(&e->arena, off, r->mapped);
-	uvm_session_add_managed(e->session, -(int64_t)(blocks_of(r->size) << UVM_BLOCK_SHIFT));
+	if (r->kind == UVM_PTR_MANAGED)
+		uvm_session_add_managed(e->session,
+					-(int64_t)(blocks_of(r->size) << UVM_BLOCK_SHIFT));
 	return rc;
 }
 
@@ -235,39 +247,16 @@ unpin:
 	return rc;
 }
 
-static int alloc_host(struct uvm_emu *e, size_t size, void **out)
-{
-	uint64_t len = round_up(size, UVM_PAGE_SIZE);
-	struct uvm_range r;
-	void *p;
-	int rc;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -ENOMEM;
-	rc = uvm_placement_bind(&e->place, (uintptr_t)p, len, e->place.host_node);
-	r = (struct uvm_range){(uintptr_t)p, size, UVM_PTR_HOST_PINNED, len};
-	if (!rc)
-		rc = uvm_ranges_add(&e->ranges, &r);
-	if (rc) {
-		munmap(p, len);
-		return rc;
-	}
-	*out = p;
-	return 0;
-}
-
 int uvm_emu_alloc(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size, void **out)
 {
 	if (size > UVM_ARENA_SIZE)
 		return -ENOMEM;
 	switch (kind) {
 	case UVM_PTR_MANAGED:
-		return alloc_managed(e, size, out);
+	case UVM_PTR_HOST_PINNED:
+		return alloc_managed(e, kind, size, out);
 	case UVM_PTR_DEVICE:
 		return alloc_device(e, size, out);
-	case UVM_PTR_HOST_PINNED:
-		return alloc_host(e, size, out);
 	default:
 		return -EINVAL;
 	}
@@ -281,7 +270,7 @@ int uvm_emu_free(struct uvm_emu *e, enum uvm_ptr_kind kind, void *p)
 	    r.kind != (int)kind)
 		return -EINVAL;
 	uvm_ranges_remove(&e->ranges, r.base, NULL);
-	if (kind == UVM_PTR_MANAGED)
+	if (kind == UVM_PTR_MANAGED || kind == UVM_PTR_HOST_PINNED)
 		return free_managed(e, &r);
 	munmap(p, r.mapped);
 	if (kind == UVM_PTR_DEVICE)

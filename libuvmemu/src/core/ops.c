@@ -30,7 +30,7 @@ static void to_state(struct uvm_driver *d, size_t first, size_t n, enum uvm_bloc
 		uvm_block_move(d->dep.space, b, st);
 }
 
-static void became_resident(struct uvm_driver *d, size_t first, size_t n)
+void uvm_ops_became_resident(struct uvm_driver *d, size_t first, size_t n)
 {
 	struct uvm_space *s = d->dep.space;
 
@@ -49,7 +49,7 @@ static void became_resident(struct uvm_driver *d, size_t first, size_t n)
 	uvm_pool_use(d->dep.pool, (int64_t)n);
 }
 
-static void left_device(struct uvm_driver *d, size_t first, size_t n, bool evicted)
+void uvm_ops_left_device(struct uvm_driver *d, size_t first, size_t n, bool evicted)
 {
 	struct uvm_space *s = d->dep.space;
 
@@ -64,13 +64,15 @@ static void left_device(struct uvm_driver *d, size_t first, size_t n, bool evict
 				d->st.blocks_prefetch_wasted++;
 		}
 		blk->flags &= (uint8_t)~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
+		atomic_fetch_and_explicit(&s->gmmu_state[b], (uint8_t)~UVMEMU_GMMU_WRITTEN,
+					  memory_order_relaxed);
 		s->vablock[uvm_vablock_of(b)].resident--;
 		d->evict->released(d->evict_p, b);
 	}
 	uvm_pool_use(d->dep.pool, -(int64_t)n);
 }
 
-static void book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes)
+void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes)
 {
 	uint64_t end = uvm_link_book(d->dep.link, dir, bytes, uvm_now_ns());
 
@@ -94,7 +96,7 @@ void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
 		uvm_driver_bug("zero-filling device blocks", first, rc);
 	d->st.ns.map += uvm_driver_elapsed(t);
 	to_state(d, first, n, UVM_DEVICE);
-	became_resident(d, first, n);
+	uvm_ops_became_resident(d, first, n);
 	d->st.blocks_zero_filled += n;
 }
 
@@ -117,14 +119,14 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 	if (rc)
 		uvm_driver_bug("copying blocks to the device", first, rc);
 	d->st.ns.copy += uvm_driver_elapsed(t);
-	book(d, UVM_H2D, len);
+	uvm_driver_book(d, UVM_H2D, len);
 
 	t = uvm_now_ns();
 	uvm_tracker_punch(&d->tracker, a->memfd, off, len, first, n, d->seq);
 	d->st.ns.unmap += uvm_driver_elapsed(t);
 
 	to_state(d, first, n, UVM_DEVICE);
-	became_resident(d, first, n);
+	uvm_ops_became_resident(d, first, n);
 	d->st.bytes_h2d += len;
 	d->st.blocks_h2d += n;
 }
@@ -138,7 +140,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 
 	uvm_tracker_settle(&d->tracker, first, n);
 	t = uvm_now_ns();
-	rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_dev_addr(a, off), len, true);
+	rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_dev_addr(a, off), len, true, false);
 	if (rc)
 		uvm_driver_bug("write-protecting device blocks", first, rc);
 	d->st.ns.unmap += uvm_driver_elapsed(t);
@@ -151,14 +153,14 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 	if (rc)
 		uvm_driver_bug("copying blocks back to the host", first, rc);
 	d->st.ns.copy += uvm_driver_elapsed(t);
-	book(d, UVM_D2H, len);
+	uvm_driver_book(d, UVM_D2H, len);
 
 	t = uvm_now_ns();
 	uvm_tracker_dontneed(&d->tracker, uvm_dev_addr(a, off), len, first, n, d->seq);
 	d->st.ns.unmap += uvm_driver_elapsed(t);
 
 	to_state(d, first, n, UVM_HOST);
-	left_device(d, first, n, evicting);
+	uvm_ops_left_device(d, first, n, evicting);
 	d->st.bytes_d2h += len;
 	d->st.blocks_d2h += n;
 }
@@ -185,7 +187,7 @@ void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n)
 
 	/* Pages already mapped answer EEXIST and are skipped one by one. */
 	for (uint64_t p = 0; p < (uint64_t)n << UVM_BLOCK_SHIFT; p += UVM_PAGE_SIZE) {
-		int rc = uvm_uffd_continue(d->dep.uffd, addr + p, UVM_PAGE_SIZE, false);
+		int rc = uvm_uffd_continue(d->dep.uffd, addr + p, UVM_PAGE_SIZE, 0);
 
 		if (rc && rc != -EEXIST)
 			uvm_driver_bug("mapping host pages again", first, rc);
@@ -199,16 +201,22 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 	size_t b = v->first, end = v->first + v->n, evicted = 0;
 
 	while (b < end) {
+		uint8_t st = s->block[b].state;
 		size_t run = 0;
 
-		while (b + run < end && s->block[b + run].state == UVM_DEVICE &&
-		       uvm_vablock_of(b + run) == uvm_vablock_of(b))
-			run++;
-		if (run == 0) {
+		if (st != UVM_DEVICE && st != UVM_DUPLICATED) {
 			b++;
 			continue;
 		}
-		uvm_op_to_host(d, b, run, true);
+		while (b + run < end && s->block[b + run].state == st &&
+		       uvm_vablock_of(b + run) == uvm_vablock_of(b))
+			run++;
+		/* A duplicated block's host copy is valid: it only loses its
+		 * device copy. */
+		if (st == UVM_DEVICE)
+			uvm_op_to_host(d, b, run, true);
+		else
+			uvm_op_dup_to_host(d, b, run, true);
 		evicted += run;
 		b += run;
 	}

@@ -2,51 +2,45 @@
 /*
  * service.c - servicing a preprocessed batch, one vablock at a time.
  *
- * For the GPU faults of a vablock: ask the migration policy about each
- * faulted block, the prefetcher for extra blocks, make room with the
- * eviction policy, then run the operations (zero-fill for EMPTY runs,
- * host-to-device migration for HOST runs). CPU faults of the vablock follow;
- * one on a block the GPU also faulted in this batch waits for the next batch,
- * so the block does not bounce within one batch.
+ * For the GPU faults of a vablock, each faulted block gets one decision, in
+ * the real driver's order (nvidia-uvm-driver.md, "Memory advice"): thrashing
+ * mitigation first (throttle: the fault waits; pinned on the host: read
+ * remotely), then advice (zero-copy memory stays on the host; read-mostly
+ * reads duplicate; a preferred device location migrates; resident nowhere
+ * goes to the preferred location or the faulting side; accessed-by and a
+ * preferred host location map remotely), then writes always migrate, then
+ * the migration policy (first touch, thresholds). The prefetcher adds blocks
+ * to the ones that migrate; the eviction policy makes room; the operations
+ * run per run of blocks. CPU faults of the vablock follow; one on a block the
+ * GPU also faulted in this batch waits for the next batch, so the block does
+ * not bounce within one batch.
  */
 #include "driver_int.h"
 #include "clock.h"
 
 #include <errno.h>
 
-static uint32_t resident_mask(const struct uvm_space *s, size_t first, unsigned nvalid)
+enum action {
+	ACT_NONE,          /* already mapped for this access: stale */
+	ACT_MIGRATE,       /* to the device */
+	ACT_REMOTE,        /* read where it is (zero-copy) */
+	ACT_DUPLICATE,     /* read-only copy on the device too */
+	ACT_DUP_COLLAPSE,  /* a GPU write to a duplicated block */
+	ACT_THROTTLE,      /* thrashing: the fault waits */
+	ACT_N
+};
+
+struct decisions {
+	uint32_t mask[ACT_N];
+	uint64_t until[32]; /* throttled blocks: when they may go */
+};
+
+static uint32_t bit_of(size_t b, size_t first)
 {
-	uint32_t m = 0;
-
-	for (unsigned i = 0; i < nvalid; i++) {
-		uint8_t st = s->block[first + i].state;
-
-		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
-			m |= 1u << i;
-	}
-	return m;
+	return 1u << (b - first);
 }
 
-/* Runs of blocks in one state within `mask`, each handed to its operation. */
-static void run_ops(struct uvm_driver *d, size_t first, uint32_t mask)
-{
-	const struct uvm_space *s = d->dep.space;
-
-	while (mask) {
-		unsigned i = (unsigned)__builtin_ctz(mask), j = i;
-		uint8_t st = s->block[first + i].state;
-
-		while (j + 1 < 32 && (mask >> (j + 1) & 1) && s->block[first + j + 1].state == st)
-			j++;
-		if (st == UVM_EMPTY)
-			uvm_op_zero_fill(d, first + i, j - i + 1);
-		else if (st == UVM_HOST)
-			uvm_op_to_device(d, first + i, j - i + 1);
-		else
-			uvm_driver_bug("migrating a block in an unexpected state", first + i, EINVAL);
-		mask &= ~(uvm_mask_below(j + 1) & ~uvm_mask_below(i));
-	}
-}
+/* ------------------------------------------------------------- room */
 
 /*
  * Evicts until `blocks` more fit. The victims' device unmaps run
@@ -82,6 +76,7 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 		evicted = true;
 	}
 	if (evicted) {
+		d->oversubscribed = true;
 		t = uvm_now_ns();
 		/* Waiting for unmaps inside service counts as unmap time (the
 		 * tracker_wait stage is the end-of-batch wait). */
@@ -97,113 +92,294 @@ void uvm_service_evict_all_excess(struct uvm_driver *d)
 				    .keep_vablock = SIZE_MAX, .allow_in_use = true};
 	struct uvm_victim v;
 
-	while (uvm_pool_excess(d->dep.pool) > 0 && d->evict->pick(d->evict_p, &ctx, &v) == 0)
+	while (uvm_pool_excess(d->dep.pool) > 0 && d->evict->pick(d->evict_p, &ctx, &v) == 0) {
 		uvm_op_evict(d, &v);
+		d->oversubscribed = true;
+	}
 	uvm_tracker_wait_device_unmaps(&d->tracker);
 }
 
-/* What happened to each faulted block of a vablock, for fault outcomes. */
-struct gpu_result {
-	uint32_t stale, zero_filled;
-};
+/* -------------------------------------------------------- decisions */
 
-static struct gpu_result service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted,
-				     uint32_t written)
+static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 {
-	struct gpu_result res = {0};
+	struct uvm_pool snap;
+	struct uvm_migrate_ctx m = {.space = d->dep.space, .block = b, .write = write};
+
+	if (write)
+		return ACT_MIGRATE; /* a store cannot be served remotely without accessors */
+	uvm_pool_snapshot(d->dep.pool, &snap);
+	m.accesses = uvm_counter_accesses(d->dep.space, b);
+	m.trips = uvm_counter_trips(d->dep.space, b);
+	m.capacity_blocks = snap.resolved ? snap.capacity : 0;
+	m.used_blocks = snap.used + snap.pinned;
+	m.oversubscribed = d->oversubscribed;
+	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
+}
+
+static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64_t *until)
+{
+	const struct uvm_block *blk = &d->dep.space->block[b];
+	enum uvm_side pinned_on = UVM_SIDE_NONE;
+	bool newly_pinned;
+
+	switch (blk->state) {
+	case UVM_DEVICE:
+		return ACT_NONE;
+	case UVM_DUPLICATED:
+		return write ? ACT_DUP_COLLAPSE : ACT_NONE;
+	default:
+		break;
+	}
+	switch (uvm_thrash_check(&d->thrash, b, UVM_SIDE_DEVICE, uvm_now_ns(),
+				 uvm_link_dilation(d->dep.link), until, &pinned_on, &newly_pinned)) {
+	case UVM_THRASH_THROTTLE:
+		d->st.thrashing_throttles++;
+		return ACT_THROTTLE;
+	case UVM_THRASH_PIN:
+		d->st.thrashing_pins += newly_pinned;
+		if (pinned_on == UVM_SIDE_HOST && !write && blk->state != UVM_EMPTY)
+			return ACT_REMOTE;
+		break;
+	case UVM_THRASH_NONE:
+		break;
+	}
+	if (blk->advice & UVM_ADV_PIN_HOST) {
+		d->st.remote_write_migrations += write;
+		return write ? ACT_MIGRATE : ACT_REMOTE;
+	}
+	if ((blk->advice & UVM_ADV_READ_MOSTLY) && !write && blk->state == UVM_HOST)
+		return ACT_DUPLICATE;
+	if (blk->advice & UVM_ADV_PREFER_DEVICE)
+		return ACT_MIGRATE;
+	if (blk->state == UVM_EMPTY)
+		return (blk->advice & UVM_ADV_PREFER_HOST) && !write ? ACT_REMOTE : ACT_MIGRATE;
+	if (!write && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
+		return ACT_REMOTE;
+	return migrate_or_remote(d, b, write);
+}
+
+static uint32_t resident_mask(const struct uvm_space *s, size_t first, unsigned nvalid)
+{
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < nvalid; i++) {
+		uint8_t st = s->block[first + i].state;
+
+		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
+			m |= 1u << i;
+	}
+	return m;
+}
+
+/* Prefetch only plain blocks (no advice) that a migration would move. */
+static uint32_t prefetchable(const struct uvm_space *s, size_t first, unsigned nvalid)
+{
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < nvalid; i++) {
+		const struct uvm_block *blk = &s->block[first + i];
+
+		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST) && blk->advice == 0)
+			m |= 1u << i;
+	}
+	return m;
+}
+
+/* ------------------------------------------------------------ operations */
+
+static void migrate_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
+{
+	if (st == UVM_EMPTY)
+		uvm_op_zero_fill(d, b, n);
+	else if (st == UVM_HOST)
+		uvm_op_to_device(d, b, n);
+	else
+		uvm_op_remote_to_device(d, b, n);
+}
+
+static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
+{
+	if (st == UVM_EMPTY)
+		uvm_op_host_fill(d, b, n); /* resident nowhere: the host is preferred */
+	uvm_op_map_remote(d, b, n);
+}
+
+/* Runs the action on each run of blocks of `mask` that share a state. */
+static void run_action(struct uvm_driver *d, size_t first, uint32_t mask, enum action act)
+{
+	const struct uvm_space *s = d->dep.space;
+
+	while (mask) {
+		unsigned i = (unsigned)__builtin_ctz(mask), j = i;
+		uint8_t st = s->block[first + i].state;
+
+		while (j + 1 < 32 && (mask >> (j + 1) & 1) && s->block[first + j + 1].state == st)
+			j++;
+		switch (act) {
+		case ACT_MIGRATE:
+			migrate_run(d, first + i, j - i + 1, st);
+			break;
+		case ACT_REMOTE:
+			remote_run(d, first + i, j - i + 1, st);
+			break;
+		case ACT_DUPLICATE:
+			uvm_op_duplicate(d, first + i, j - i + 1);
+			break;
+		case ACT_DUP_COLLAPSE:
+			uvm_op_dup_to_device(d, first + i, j - i + 1);
+			break;
+		default:
+			break;
+		}
+		mask &= ~(uvm_mask_below(j + 1) & ~uvm_mask_below(i));
+	}
+}
+
+static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask,
+			      enum uvm_side side)
+{
+	double dil = uvm_link_dilation(d->dep.link);
+	uint64_t now = uvm_now_ns();
+
+	for (; mask; mask &= mask - 1)
+		uvm_thrash_record(&d->thrash, first + (size_t)__builtin_ctz(mask), side, now, dil);
+}
+
+/* ------------------------------------------------------------ GPU side */
+
+static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint32_t written,
+			struct decisions *dec)
+{
 	struct uvm_space *s = d->dep.space;
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
 	uint32_t valid = uvm_mask_below(nvalid);
-	uint32_t resident = resident_mask(s, first, nvalid);
-	uint32_t need = faulted & ~resident & valid, extra = 0;
-	struct uvm_prefetch_ctx pctx = {s, vab, faulted, resident, valid};
-	struct uvm_pool snap;
+	uint32_t resident = resident_mask(s, first, nvalid), extra = 0, room;
+	struct uvm_prefetch_ctx pctx = {s, vab, 0, resident, valid};
 	uint64_t t = uvm_now_ns();
 
-	for (uint32_t m = faulted & resident; m; m &= m - 1) {
+	for (uint32_t m = faulted & valid; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+
+		dec->mask[decide_gpu(d, first + i, written >> i & 1, &dec->until[i])] |= 1u << i;
+	}
+	for (uint32_t m = dec->mask[ACT_NONE]; m; m &= m - 1) {
 		size_t b = first + (size_t)__builtin_ctz(m);
 
 		s->block[b].flags &= (uint8_t)~UVM_BF_PREFETCHED;
-		if (written >> __builtin_ctz(m) & 1)
+		if (written & bit_of(b, first))
 			s->block[b].flags |= UVM_BF_WRITTEN;
 		if (d->evict->touched)
-			d->evict->touched(d->evict_p, b, written >> __builtin_ctz(m) & 1);
+			d->evict->touched(d->evict_p, b, written & bit_of(b, first));
 	}
-	d->st.stale_faults += (uint64_t)__builtin_popcount(faulted & resident);
-	res.stale = faulted & resident;
-	for (uint32_t m = need; m; m &= m - 1)
-		if (s->block[first + (size_t)__builtin_ctz(m)].state == UVM_EMPTY)
-			res.zero_filled |= m & -m;
-	uvm_pool_snapshot(d->dep.pool, &snap);
-	for (uint32_t m = need; m; m &= m - 1) {
-		struct uvm_migrate_ctx mctx = {
-			.space = s,
-			.block = first + (size_t)__builtin_ctz(m),
-			.write = written >> __builtin_ctz(m) & 1,
-			.capacity_blocks = snap.resolved ? snap.capacity : 0,
-			.used_blocks = snap.used + snap.pinned,
-		};
-
-		/* Remote mapping arrives with the zero-copy policies; until a
-		 * policy asks for it every block migrates. */
-		(void)d->migrate->decide(d->migrate_p, &mctx);
-	}
-	if (need)
-		extra = d->prefetch->pick(d->prefetch_p, &pctx) & valid & ~resident & ~need;
+	d->st.stale_faults += (uint64_t)__builtin_popcount(dec->mask[ACT_NONE]);
+	/* The prefetcher sees the faults that migrate: blocks read remotely
+	 * or duplicated start no tree walk. */
+	pctx.faulted = dec->mask[ACT_MIGRATE];
+	if (dec->mask[ACT_MIGRATE])
+		extra = d->prefetch->pick(d->prefetch_p, &pctx) & valid & ~resident & ~faulted &
+			prefetchable(s, first, nvalid);
 	d->st.ns.policy += uvm_driver_elapsed(t);
 
-	if (need | extra) {
-		uint32_t want = need | extra;
-
-		if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), vab)) {
+	room = dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUPLICATE];
+	if (room | extra) {
+		if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(room | extra), vab)) {
 			/* No room for the prefetch: bring the faulted blocks alone. */
-			want = need;
 			extra = 0;
-			if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), vab))
+			if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(room), vab))
 				uvm_driver_bug("no device memory for one vablock's faults", first,
 					       ENOSPC);
 		}
-		run_ops(d, first, want);
-		for (uint32_t m = extra; m; m &= m - 1)
-			s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_PREFETCHED;
-		for (uint32_t m = need & written; m; m &= m - 1)
-			s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_WRITTEN;
-		d->st.blocks_prefetched += (uint64_t)__builtin_popcount(extra);
 	}
-	for (uint32_t m = faulted; m; m &= m - 1)
+	run_action(d, first, dec->mask[ACT_MIGRATE] | extra, ACT_MIGRATE);
+	run_action(d, first, dec->mask[ACT_REMOTE], ACT_REMOTE);
+	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
+	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
+	for (uint32_t m = dec->mask[ACT_MIGRATE] & written; m; m &= m - 1)
+		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_WRITTEN;
+	for (uint32_t m = extra; m; m &= m - 1)
+		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_PREFETCHED;
+	d->st.blocks_prefetched += (uint64_t)__builtin_popcount(extra);
+	record_migrations(d, first, dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUP_COLLAPSE],
+			  UVM_SIDE_DEVICE);
+	for (uint32_t m = faulted & ~dec->mask[ACT_THROTTLE]; m; m &= m - 1)
 		uvm_batch_add_wake(d, d->dep.arena->dev + ((first + (size_t)__builtin_ctz(m))
 							   << UVM_BLOCK_SHIFT),
 				   UVM_BLOCK_SIZE);
-	return res;
+}
+
+/* ------------------------------------------------------------ CPU side */
+
+static void defer(struct uvm_driver *d, struct uvm_fault *f, enum uvm_fault_outcome why,
+		  uint64_t until)
+{
+	f->outcome = (uint8_t)why;
+	f->not_before = until;
+	d->deferred[d->ndeferred++] = *f;
+}
+
+static void host_fill(struct uvm_driver *d, size_t b)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t fill = d->host_fill >> UVM_BLOCK_SHIFT;
+	size_t vfirst = uvm_vablock_first(uvm_vablock_of(b));
+	size_t lo, hi, wlo = b - (b - vfirst) % fill, whi = wlo + fill;
+
+	/* First touch of fresh memory: fill the EMPTY run around the fault
+	 * within its aligned --host-fill window, so that initialising an array
+	 * does not cost a round trip per page. */
+	if (whi > vfirst + s->vablock[uvm_vablock_of(b)].nvalid)
+		whi = vfirst + s->vablock[uvm_vablock_of(b)].nvalid;
+	for (lo = b; lo > wlo && s->block[lo - 1].state == UVM_EMPTY; lo--)
+		;
+	for (hi = b + 1; hi < whi && s->block[hi].state == UVM_EMPTY; hi++)
+		;
+	uvm_op_host_fill(d, lo, hi - lo);
 }
 
 static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
-	size_t fill = d->host_fill >> UVM_BLOCK_SHIFT;
-	size_t vfirst = uvm_vablock_first(uvm_vablock_of(b));
-	size_t lo, hi, wlo, whi;
+	enum uvm_side pinned_on;
+	uint64_t until = 0;
+	bool newly_pinned;
 
 	switch (s->block[b].state) {
 	case UVM_DEVICE:
+		/* Pinned on the device or not, the CPU cannot read device
+		 * memory remotely here: only throttling holds it back. */
+		if (uvm_thrash_check(&d->thrash, b, UVM_SIDE_HOST, uvm_now_ns(),
+				     uvm_link_dilation(d->dep.link), &until, &pinned_on,
+				     &newly_pinned) == UVM_THRASH_THROTTLE) {
+			d->st.thrashing_throttles++;
+			defer(d, f, UVM_OUT_THROTTLED, until);
+			return;
+		}
+		d->st.thrashing_pins += newly_pinned;
 		uvm_op_to_host(d, b, 1, false);
+		uvm_thrash_record(&d->thrash, b, UVM_SIDE_HOST, uvm_now_ns(),
+				  uvm_link_dilation(d->dep.link));
 		f->outcome = UVM_OUT_MIGRATED;
 		break;
+	case UVM_DUPLICATED:
+		/* Reads share the host copy read-only where the kernel can
+		 * write-protect it; a write collapses to the host. */
+		if (!f->write && d->dep.uffd->shmem_wp) {
+			uvm_op_host_map_readonly(d, b, 1);
+			f->outcome = UVM_OUT_REMAPPED;
+		} else {
+			uvm_op_dup_to_host(d, b, 1, false);
+			f->outcome = UVM_OUT_MIGRATED;
+		}
+		break;
+	case UVM_REMOTE:
+		uvm_op_remote_to_host(d, b, 1);
+		f->outcome = UVM_OUT_REMAPPED;
+		break;
 	case UVM_EMPTY:
-		/* First touch of fresh memory: fill the EMPTY run around the
-		 * fault within its aligned --host-fill window, so that
-		 * initialising an array does not cost a round trip per page. */
-		wlo = b - (b - vfirst) % fill;
-		whi = wlo + fill;
-		if (whi > vfirst + s->vablock[uvm_vablock_of(b)].nvalid)
-			whi = vfirst + s->vablock[uvm_vablock_of(b)].nvalid;
-		for (lo = b; lo > wlo && s->block[lo - 1].state == UVM_EMPTY; lo--)
-			;
-		for (hi = b + 1; hi < whi && s->block[hi].state == UVM_EMPTY; hi++)
-			;
-		uvm_op_host_fill(d, lo, hi - lo);
+		host_fill(d, b);
 		f->outcome = UVM_OUT_HOST_FILL;
 		break;
 	case UVM_HOST:
@@ -222,18 +398,55 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 	uvm_batch_add_wake(d, d->dep.arena->host + (b << UVM_BLOCK_SHIFT), UVM_BLOCK_SIZE);
 }
 
-static void defer(struct uvm_driver *d, struct uvm_fault *f)
-{
-	f->outcome = UVM_OUT_DEFERRED;
-	d->deferred[d->ndeferred++] = *f;
-}
-
 /* Far faults are the access counters' source when no accessors count. */
 static void count_access(struct uvm_driver *d, const struct uvm_fault *f)
 {
 	if (uvm_driver_counts_faults(d) &&
 	    uvm_counter_add(d->dep.space, f->page >> UVM_BLOCK_SHIFT, f->count))
 		d->halve_accesses = true;
+}
+
+static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, uint32_t bit,
+					  uint8_t state_before)
+{
+	if (dec->mask[ACT_NONE] & bit)
+		return UVM_OUT_STALE;
+	if (dec->mask[ACT_REMOTE] & bit)
+		return UVM_OUT_REMOTE;
+	if (dec->mask[ACT_DUPLICATE] & bit)
+		return UVM_OUT_READ_DUP;
+	if (dec->mask[ACT_THROTTLE] & bit)
+		return UVM_OUT_THROTTLED;
+	return state_before == UVM_EMPTY ? UVM_OUT_ZERO_FILL : UVM_OUT_MIGRATED;
+}
+
+/* The GPU faults [i, j) of vablock vab. */
+static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t vfirst = uvm_vablock_first(vab);
+	uint32_t faulted = 0, written = 0;
+	uint8_t before[32];
+	struct decisions dec = {0};
+
+	for (size_t k = i; k < j; k++) {
+		uint32_t bit = bit_of(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
+
+		faulted |= bit;
+		if (d->fault[k].write)
+			written |= bit;
+		count_access(d, &d->fault[k]);
+	}
+	for (unsigned b = 0; b < 32; b++)
+		before[b] = s->block[vfirst + b].state;
+	service_gpu(d, vab, faulted, written, &dec);
+	for (size_t k = i; k < j; k++) {
+		unsigned idx = (unsigned)((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
+
+		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, 1u << idx, before[idx]);
+		if (dec.mask[ACT_THROTTLE] & (1u << idx))
+			defer(d, &d->fault[k], UVM_OUT_THROTTLED, dec.until[idx]);
+	}
 }
 
 void uvm_service_batch(struct uvm_driver *d)
@@ -244,8 +457,7 @@ void uvm_service_batch(struct uvm_driver *d)
 	while (i < d->nfault) {
 		size_t vab = d->fault[i].page >> UVM_VABLOCK_SHIFT;
 		size_t vfirst = uvm_vablock_first(vab);
-		uint32_t faulted = 0, written = 0;
-		struct gpu_result res;
+		uint32_t gpu_blocks = 0;
 		size_t j = i;
 
 		if (s->vablock[vab].nvalid == 0) {
@@ -263,36 +475,95 @@ void uvm_service_batch(struct uvm_driver *d)
 		}
 		s->vablock[vab].in_batch = d->seq;
 		d->st.vablocks_serviced++;
-		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
-		       d->fault[j].gpu;
-		     j++) {
-			uint32_t bit = 1u << ((d->fault[j].page >> UVM_BLOCK_SHIFT) - vfirst);
-
-			faulted |= bit;
-			if (d->fault[j].write)
-				written |= bit;
-			count_access(d, &d->fault[j]);
+		while (j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
+		       d->fault[j].gpu) {
+			gpu_blocks |= bit_of(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst);
+			j++;
 		}
-		if (faulted) {
-			res = service_gpu(d, vab, faulted, written);
-			for (size_t k = i; k < j; k++) {
-				uint32_t bit = 1u << ((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
-
-				d->fault[k].outcome = res.stale & bit	    ? UVM_OUT_STALE
-						      : res.zero_filled & bit ? UVM_OUT_ZERO_FILL
-									      : UVM_OUT_MIGRATED;
-			}
-		}
+		if (j > i)
+			gpu_faults(d, vab, i, j);
 		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
-			uint32_t bit = 1u << ((d->fault[j].page >> UVM_BLOCK_SHIFT) - vfirst);
-
-			if (faulted & bit)
-				defer(d, &d->fault[j]);
+			if (gpu_blocks & bit_of(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst))
+				defer(d, &d->fault[j], UVM_OUT_DEFERRED, 0);
 			else
 				service_cpu(d, &d->fault[j]);
 		}
 		i = j;
+		if (d->replay == REPLAY_BLOCK)
+			uvm_driver_replay(d, d->batch_t0, true);
 	}
 	for (size_t k = 0; k < d->nfault; k++)
 		uvm_driver_trace_fault(d, &d->fault[k]);
+}
+
+/* ----------------------------------------------------- explicit moves */
+
+void uvm_service_forget_remote_copies(struct uvm_driver *d)
+{
+	struct uvm_space *s = d->dep.space;
+
+	for (size_t v = 0; v < s->nvablocks && d->ro_copies; v++) {
+		size_t first = uvm_vablock_first(v);
+
+		for (size_t b = first; b < first + s->vablock[v].nvalid; b++)
+			if (s->block[b].state == UVM_REMOTE && (s->block[b].flags & UVM_BF_RO_COPY))
+				uvm_op_remote_forget(d, b, 1);
+	}
+}
+
+/* A prefetch to the host: whatever the block's state, its data ends there. */
+static void to_host(struct uvm_driver *d, size_t b)
+{
+	switch (d->dep.space->block[b].state) {
+	case UVM_DEVICE:
+		uvm_op_to_host(d, b, 1, false);
+		break;
+	case UVM_DUPLICATED:
+		uvm_op_dup_to_host(d, b, 1, false);
+		break;
+	case UVM_REMOTE:
+		uvm_op_remote_to_host(d, b, 1);
+		break;
+	case UVM_EMPTY:
+		uvm_op_host_fill(d, b, 1);
+		break;
+	default:
+		break;
+	}
+}
+
+void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device)
+{
+	struct uvm_space *s = d->dep.space;
+
+	for (size_t v = uvm_vablock_of(first); v <= uvm_vablock_of(first + n - 1); v++) {
+		size_t lo = uvm_vablock_first(v), hi = lo + s->vablock[v].nvalid;
+		uint32_t want = 0;
+
+		lo = lo < first ? first : lo;
+		hi = hi > first + n ? first + n : hi;
+		if (lo >= hi)
+			continue;
+		s->vablock[v].in_batch = d->seq;
+		for (size_t b = lo; b < hi; b++) {
+			uint8_t st = s->block[b].state;
+
+			if (to_device && st != UVM_DEVICE && st != UVM_DUPLICATED)
+				want |= bit_of(b, uvm_vablock_first(v));
+			if (!to_device && st != UVM_HOST)
+				want |= bit_of(b, uvm_vablock_first(v));
+		}
+		if (!want)
+			continue;
+		d->st.blocks_prefetch_api += (uint64_t)__builtin_popcount(want);
+		if (to_device) {
+			if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), v))
+				uvm_driver_bug("no device memory for a prefetch of one vablock",
+					       lo, ENOSPC);
+			run_action(d, uvm_vablock_first(v), want, ACT_MIGRATE);
+			continue;
+		}
+		for (uint32_t m = want; m; m &= m - 1)
+			to_host(d, uvm_vablock_first(v) + (size_t)__builtin_ctz(m));
+	}
 }

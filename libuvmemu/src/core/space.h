@@ -45,12 +45,22 @@ enum uvm_block_state {
 #define UVM_BF_PREFETCHED 0x02 /* brought in by the prefetcher, not yet faulted */
 #define UVM_BF_WRITTEN    0x04 /* written by the GPU since it became resident (write
 				* faults; with GMMU accessors, counted stores too) */
+#define UVM_BF_RO_COPY    0x08 /* REMOTE: a read-only copy is mapped on the device */
+
+/* Advice (cudaMemAdvise, zero-copy memory), per block. */
+#define UVM_ADV_PREFER_HOST   0x01
+#define UVM_ADV_PREFER_DEVICE 0x02
+#define UVM_ADV_ACCESSED_BY   0x04 /* the GPU maps it where it is rather than move it */
+#define UVM_ADV_READ_MOSTLY   0x08 /* reads duplicate, a write collapses */
+#define UVM_ADV_PIN_HOST      0x10 /* zero-copy host memory: never migrates */
 
 struct uvm_block {
 	uint8_t state;   /* enum uvm_block_state */
 	uint8_t flags;
 	uint8_t pending; /* asynchronous operations in flight on this block */
 	uint8_t trips;   /* times evicted and brought back (saturates) */
+	uint8_t advice;  /* UVM_ADV_* */
+	uint8_t spare[3];
 };
 
 struct uvm_vablock {

@@ -45,6 +45,7 @@ enum uvm_fault_outcome {
 	UVM_OUT_THROTTLED,  /* thrashing mitigation held it back */
 	UVM_OUT_REMAPPED,   /* host page mapped again (minor fault) */
 	UVM_OUT_FREED,      /* its allocation was freed meanwhile */
+	UVM_OUT_READ_DUP,   /* read-duplicated (read-mostly advice) */
 	UVM_NOUTCOMES
 };
 

@@ -79,6 +79,7 @@ static const struct {
 	{UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM"},
 	{UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP"},
 	{UFFD_FEATURE_THREAD_ID, "THREAD_ID"},
+	{UFFD_FEATURE_WP_HUGETLBFS_SHMEM, "WP_SHMEM"},
 	{UFFD_FEATURE_WP_UNPOPULATED, "WP_UNPOPULATED"},
 	{UFFD_FEATURE_WP_ASYNC, "WP_ASYNC"},
 	{UFFD_FEATURE_MOVE, "MOVE"},
@@ -146,7 +147,8 @@ int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen)
 		}
 	}
 	want = UFFD_FEATURE_MISSING_SHMEM | UFFD_FEATURE_MINOR_SHMEM |
-	       UFFD_FEATURE_PAGEFAULT_FLAG_WP | (supported & UFFD_FEATURE_THREAD_ID);
+	       UFFD_FEATURE_PAGEFAULT_FLAG_WP |
+	       (supported & (UFFD_FEATURE_THREAD_ID | UFFD_FEATURE_WP_HUGETLBFS_SHMEM));
 	fd = open_fd(m, &e[m]);
 	if (fd < 0) {
 		snprintf(err, errlen, "userfaultfd: reopening failed: %s", strerror(e[m]));
@@ -162,6 +164,7 @@ int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen)
 	u->features = supported; /* the report lists everything the kernel has */
 	u->fd = fd;
 	u->user_mode_only = m == VIA_USER_MODE;
+	u->shmem_wp = (supported & UFFD_FEATURE_WP_HUGETLBFS_SHMEM) != 0;
 	u->how = names[m];
 	return 0;
 }
@@ -194,9 +197,20 @@ int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len)
  */
 int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake)
 {
+	return uvm_uffd_copy_ex(u, dst, src, len, wake ? UVM_MAP_WAKE : 0);
+}
+
+int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len,
+		     unsigned flags)
+{
 	while (len) {
-		struct uffdio_copy c = {.dst = dst, .src = src, .len = len,
-					.mode = wake ? 0 : UFFDIO_COPY_MODE_DONTWAKE};
+		struct uffdio_copy c = {
+			.dst = dst,
+			.src = src,
+			.len = len,
+			.mode = (flags & UVM_MAP_WAKE ? 0 : UFFDIO_COPY_MODE_DONTWAKE) |
+				(flags & UVM_MAP_WP ? UFFDIO_COPY_MODE_WP : 0),
+		};
 		int e;
 
 		if (ioctl(u->fd, UFFDIO_COPY, &c) == 0)
@@ -235,11 +249,14 @@ int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
 	return 0;
 }
 
-int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
+int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags)
 {
 	while (len) {
-		struct uffdio_continue c = {.range = {dst, len},
-					    .mode = wake ? 0 : UFFDIO_CONTINUE_MODE_DONTWAKE};
+		struct uffdio_continue c = {
+			.range = {dst, len},
+			.mode = (flags & UVM_MAP_WAKE ? 0 : UFFDIO_CONTINUE_MODE_DONTWAKE) |
+				(flags & UVM_MAP_WP ? UFFDIO_CONTINUE_MODE_WP : 0),
+		};
 		int e;
 
 		if (ioctl(u->fd, UFFDIO_CONTINUE, &c) == 0)
@@ -263,10 +280,15 @@ int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len)
 	return ioctl(u->fd, UFFDIO_WAKE, &r) ? -errno : 0;
 }
 
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect)
+int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect,
+			  bool wake)
 {
-	struct uffdio_writeprotect w = {.range = {start, len},
-					.mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP : 0};
+	struct uffdio_writeprotect w = {
+		.range = {start, len},
+		/* The kernel refuses DONTWAKE with WP: protecting wakes no one. */
+		.mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP
+				: (wake ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE),
+	};
 
 	for (;;) {
 		if (ioctl(u->fd, UFFDIO_WRITEPROTECT, &w) == 0)

@@ -33,6 +33,9 @@
 #ifndef UFFD_USER_MODE_ONLY
 #define UFFD_USER_MODE_ONLY 1
 #endif
+#ifndef UFFDIO_CONTINUE_MODE_WP
+#define UFFDIO_CONTINUE_MODE_WP ((__u64)1 << 1)
+#endif
 #ifndef USERFAULTFD_IOC_NEW
 #define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
 #endif
@@ -41,6 +44,7 @@ struct uvm_uffd {
 	int fd;
 	uint64_t features;   /* what the kernel supports */
 	bool user_mode_only; /* kernel-mode accesses to managed memory get SIGBUS */
+	bool shmem_wp;       /* write-protect on the (shmem) host view works */
 	const char *how;     /* "userfaultfd(2)", "/dev/userfaultfd", ... */
 };
 
@@ -59,13 +63,23 @@ void uvm_uffd_features_str(const struct uvm_uffd *u, char *buf, size_t len);
 int uvm_uffd_register(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_t mode);
 int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len);
 
+/* How a resolving ioctl maps what it resolves. */
+#define UVM_MAP_WAKE 0x1 /* wake the threads waiting on the range now */
+#define UVM_MAP_WP   0x2 /* map write-protected (a read-only copy) */
+
 /* Copies len bytes from src into the missing range dst (maps it). */
 int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake);
+/* The same with UVM_MAP_* flags. */
+int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len,
+		     unsigned flags);
 /* Populates a missing range with zeroes. */
 int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
-/* Maps page-cache pages already present (resolves MINOR faults). */
-int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
+/* Maps page-cache pages already present (resolves MINOR faults); flags
+ * UVM_MAP_*. */
+int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
 int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect);
+/* Protects a range, or lifts the protection (waking writers unless told not to). */
+int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect,
+			  bool wake);
 
 #endif

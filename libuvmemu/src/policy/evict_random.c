@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "policy.h"
+#include "evict_util.h"
 
 #define NOWHERE UINT32_MAX
 
@@ -83,7 +83,7 @@ static bool allowed(const struct evict_random *r, const struct uvm_evict_ctx *ct
 {
 	size_t v = uvm_vablock_of(b);
 
-	if (v == ctx->keep_vablock || r->space->block[b].state != UVM_DEVICE)
+	if (v == ctx->keep_vablock || !uvm_evict_has_copy(r->space, b))
 		return false;
 	return ctx->allow_in_use || r->space->vablock[v].in_batch != ctx->batch;
 }

@@ -43,6 +43,14 @@ struct uvm_evict_ops {
 	const char *name;
 	const char *help;
 	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
+	/*
+	 * Optional; when set, the driver calls it instead of create (which may
+	 * then be NULL). For a policy whose set-up can fail for a reason the
+	 * user must see (a missing or malformed input file): returns NULL with
+	 * one line in err.
+	 */
+	void *(*create_err)(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+			    size_t errlen);
 	void (*destroy)(void *p);
 	/* Block b just became device-resident (its vablock's count includes it). */
 	void (*resident)(void *p, size_t b);
@@ -85,10 +93,12 @@ enum uvm_migrate_decision {
 struct uvm_migrate_ctx {
 	const struct uvm_space *space;
 	size_t block;
-	bool write;
+	bool write;               /* a write always migrates: the driver does not ask */
+	uint32_t accesses;        /* the block's access count (27-bit field) */
+	uint32_t trips;           /* its round trips (times evicted and brought back) */
 	uint64_t capacity_blocks; /* 0: unlimited */
 	uint64_t used_blocks;     /* device blocks in use, pinned included */
-	uint64_t managed_blocks;  /* managed footprint in blocks */
+	bool oversubscribed;      /* device memory has been full (an eviction happened) */
 };
 
 struct uvm_migrate_ops {

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/* age2m.c - the age order of 2 MB vablocks, walked from either end. */
+#include "age2m.h"
+
+#include <errno.h>
+
+#include "evict_util.h"
+
+int uvm_age2m_init(struct uvm_age2m *a, const struct uvm_space *space)
+{
+	a->space = space;
+	return uvm_ilist_init(&a->list, space->nvablocks) ? -ENOMEM : 0;
+}
+
+void uvm_age2m_destroy(struct uvm_age2m *a)
+{
+	uvm_ilist_destroy(&a->list);
+}
+
+void uvm_age2m_resident(struct uvm_age2m *a, size_t b)
+{
+	/* Joins on its first resident block; later ones leave it in place. */
+	uvm_ilist_push(&a->list, (uint32_t)uvm_vablock_of(b));
+}
+
+void uvm_age2m_released(struct uvm_age2m *a, size_t b)
+{
+	size_t v = uvm_vablock_of(b);
+
+	if (a->space->vablock[v].resident == 0)
+		uvm_ilist_remove(&a->list, (uint32_t)v);
+}
+
+int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
+		   struct uvm_victim *out)
+{
+	const struct uvm_space *s = a->space;
+	uint32_t partial = UVM_ILIST_END, in_use = UVM_ILIST_END, choice;
+	uint32_t v = newest_first ? uvm_ilist_last(&a->list) : uvm_ilist_first(&a->list);
+
+	for (; v != UVM_ILIST_END;
+	     v = newest_first ? uvm_ilist_prev(&a->list, v) : uvm_ilist_next(&a->list, v)) {
+		const struct uvm_vablock *vb = &s->vablock[v];
+
+		if (v == ctx->keep_vablock || !uvm_evict_has_device(s, v))
+			continue;
+		if (vb->in_batch == ctx->batch) {
+			if (in_use == UVM_ILIST_END)
+				in_use = v;
+			continue;
+		}
+		if (vb->resident == vb->nvalid) {
+			partial = v; /* fully populated: the best kind */
+			break;
+		}
+		if (partial == UVM_ILIST_END)
+			partial = v;
+	}
+	choice = partial != UVM_ILIST_END ? partial : ctx->allow_in_use ? in_use : UVM_ILIST_END;
+	if (choice == UVM_ILIST_END)
+		return -ENOENT;
+	*out = (struct uvm_victim){uvm_vablock_first(choice), UVM_BLOCKS_PER_VABLOCK};
+	return 0;
+}

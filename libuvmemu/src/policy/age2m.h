@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * age2m.h - the age order of 2 MB vablocks that reverse and cpc walk.
+ *
+ * The same order as lru2m (the NVIDIA driver's used list, by first
+ * residency: a vablock joins the tail when its first block becomes
+ * device-resident, leaves when its last block goes, and accesses do not move
+ * it), with a pick that walks it from either end.
+ */
+#ifndef UVM_AGE2M_H
+#define UVM_AGE2M_H
+
+#include "ilist.h"
+#include "policy.h"
+
+struct uvm_age2m {
+	const struct uvm_space *space;
+	struct uvm_ilist list; /* vablocks, oldest first */
+};
+
+int uvm_age2m_init(struct uvm_age2m *a, const struct uvm_space *space);
+void uvm_age2m_destroy(struct uvm_age2m *a);
+/* The eviction observers, for block b. */
+void uvm_age2m_resident(struct uvm_age2m *a, size_t b);
+void uvm_age2m_released(struct uvm_age2m *a, size_t b);
+/*
+ * The first vablock from the oldest end (newest_first: from the newest end)
+ * that is fully populated and not in use; failing that the first one not in
+ * use; failing that, if ctx allows it, the first one in use. Never the
+ * vablock being serviced, never one with nothing in state DEVICE. The victim
+ * is the whole vablock. -ENOENT when there is none.
+ */
+int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
+		   struct uvm_victim *out);
+
+#endif

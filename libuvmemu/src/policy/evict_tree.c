@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * evict_tree.c - tree-based neighborhood eviction ("TBNe", Ganguly, Zhang,
+ * Yang and Melhem, "Interplay between hardware prefetcher and page eviction
+ * policy in CPU-GPU unified virtual memory", ISCA 2019).
+ *
+ * The rule. The victim is chosen at 64 KB granularity by LRU (the same list
+ * as lru64k: residency time, refreshed when a block is touched). Its leaf is
+ * then taken out of the full binary tree that the tree prefetcher keeps over
+ * the vablock (vablock_tree.h: nvalid leaves rounded up to 2^i, node ranges
+ * cut at the allocation's end), and the walk goes from that leaf to the root
+ * exactly as the prefetcher's does: every node whose occupancy (leaves with
+ * a device copy, the victim no longer counted) is STRICTLY less than half of
+ * its size becomes the candidate region, and the largest such ancestor wins.
+ * The victim is that node's whole run of blocks; the driver evicts the ones
+ * still on the device. When no ancestor qualifies, the victim is the block
+ * alone. Like the prefetcher, one walk per decision: the nodes above a
+ * pre-evicted region are looked at again when their next leaf goes.
+ *
+ * Why "strictly less than half". The paper's text was not at hand; its
+ * patent (US 12,339,779 B2, same authors) defines the policy as evicting a
+ * portion "when a second function evaluates as true, wherein the second
+ * function equals the inverse of the first", the first being the
+ * prefetcher's rule (a non-leaf node more than 50% occupied pulls in the
+ * rest). Read as its mirror - more than half EMPTY empties the rest - the
+ * rule keeps the prefetcher's strictness: a node at exactly half is left
+ * alone by both. Later work describes the effect this gives: it
+ * "dynamically adjusts the eviction granularity based on the eviction
+ * history, similarly to its tree-based prefetching" (UVMMU, 2023) and
+ * "pre-evicts continuous pages in bulk the way they were brought in by the
+ * prefetcher" (CPPE, IPDPS 2020). A fully populated vablock evicted in
+ * address order goes by 64 KB, 64 KB, 128 KB, 256 KB, 512 KB and 1 MB, the
+ * same ramp the prefetcher climbs on a sequential fill. The other reading, "half or less", differs
+ * only at exactly half: a victim whose pair sibling is resident would
+ * always take it along (the pair at 1/2), so 128 KB would be the smallest
+ * eviction from any populated pair (128 KB, 128 KB, 256 KB, ... on the same
+ * vablock). That is a one-character change here (and the tests' expected
+ * runs) should the paper say so. The threshold is the paper's 50%, not
+ * --prefetch-threshold (at 64 KB leaves 50 and 51 decide alike anyway).
+ *
+ * Granularity: 64 KB to the whole vablock, decided per victim. A region
+ * never leaves the victim's vablock, which is neither the vablock being
+ * serviced nor (first pass) in use, so every block of it may go.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "evict_util.h"
+#include "ilist.h"
+#include "vablock_tree.h"
+
+struct evict_tree {
+	const struct uvm_space *space;
+	struct uvm_ilist lru; /* blocks, least recent first */
+};
+
+static void *tree_create(const struct uvm_space *space, const struct uvm_config *cfg)
+{
+	struct evict_tree *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->space = space;
+	if (uvm_ilist_init(&t->lru, space->nblocks)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void tree_destroy(void *p)
+{
+	struct evict_tree *t = p;
+
+	uvm_ilist_destroy(&t->lru);
+	free(t);
+}
+
+static void tree_resident(void *p, size_t b)
+{
+	uvm_ilist_push(&((struct evict_tree *)p)->lru, (uint32_t)b);
+}
+
+static void tree_released(void *p, size_t b)
+{
+	uvm_ilist_remove(&((struct evict_tree *)p)->lru, (uint32_t)b);
+}
+
+static void tree_touched(void *p, size_t b, bool write)
+{
+	uvm_ilist_to_tail(&((struct evict_tree *)p)->lru, (uint32_t)b);
+}
+
+/* The run to evict with block b: the largest sparse ancestor, or b alone. */
+static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
+{
+	size_t v = uvm_vablock_of(b), first = uvm_vablock_first(v);
+	unsigned nvalid = s->vablock[v].nvalid, leaf = (unsigned)(b - first);
+	unsigned levels = uvm_tree_levels(nvalid);
+	uint32_t left = uvm_evict_resident_mask(s, v) & ~(1u << leaf);
+	uint32_t region = 1u << leaf;
+
+	for (unsigned level = 1; level < levels; level++) {
+		uint32_t node = uvm_tree_node(leaf, level, nvalid);
+
+		if (uvm_tree_count(node, left) * 2 < uvm_tree_size(node))
+			region = node;
+	}
+	return (struct uvm_victim){first + (size_t)__builtin_ctz(region), uvm_tree_size(region)};
+}
+
+static int tree_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)
+{
+	const struct evict_tree *t = p;
+
+	for (uint32_t b = uvm_ilist_first(&t->lru); b != UVM_ILIST_END;
+	     b = uvm_ilist_next(&t->lru, b)) {
+		if (uvm_evict_block_ok(ctx, b)) {
+			*v = neighbourhood(t->space, b);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const struct uvm_evict_ops uvm_evict_tree = {
+	.name = "tree",
+	.help = "tree-based neighborhood eviction: the LRU 64 KB block plus the rest of its "
+		"largest less-than-half-resident subtree (Ganguly et al., ISCA 2019)",
+	.create = tree_create,
+	.destroy = tree_destroy,
+	.resident = tree_resident,
+	.released = tree_released,
+	.touched = tree_touched,
+	.pick = tree_pick,
+};

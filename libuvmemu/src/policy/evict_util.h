@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * evict_util.h - the rules every eviction policy applies to a candidate.
+ *
+ * A victim must hold at least one block with a device copy (DEVICE, written
+ * back by uvm_op_evict, or DUPLICATED, whose device copy it drops: the host
+ * copy is valid), must not lie in the vablock being serviced, and must not be
+ * in use by the batch being serviced unless the driver's second pass allows it.
+ */
+#ifndef UVM_EVICT_UTIL_H
+#define UVM_EVICT_UTIL_H
+
+#include "policy.h"
+
+static inline bool uvm_evict_vablock_ok(const struct uvm_evict_ctx *ctx, size_t v)
+{
+	if (v == ctx->keep_vablock)
+		return false;
+	return ctx->allow_in_use || ctx->space->vablock[v].in_batch != ctx->batch;
+}
+
+static inline bool uvm_evict_has_copy(const struct uvm_space *s, size_t b)
+{
+	return s->block[b].state == UVM_DEVICE || s->block[b].state == UVM_DUPLICATED;
+}
+
+static inline bool uvm_evict_block_ok(const struct uvm_evict_ctx *ctx, size_t b)
+{
+	return uvm_evict_has_copy(ctx->space, b) && uvm_evict_vablock_ok(ctx, uvm_vablock_of(b));
+}
+
+/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED), as a mask. */
+static inline uint32_t uvm_evict_resident_mask(const struct uvm_space *s, size_t v)
+{
+	size_t first = uvm_vablock_first(v);
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < s->vablock[v].nvalid; i++) {
+		uint8_t st = s->block[first + i].state;
+
+		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
+			m |= 1u << i;
+	}
+	return m;
+}
+
+/* Whether vablock v holds anything uvm_op_evict can move. */
+static inline bool uvm_evict_has_device(const struct uvm_space *s, size_t v)
+{
+	size_t first = uvm_vablock_first(v);
+
+	for (unsigned i = 0; i < s->vablock[v].nvalid; i++)
+		if (uvm_evict_has_copy(s, first + i))
+			return true;
+	return false;
+}
+
+#endif
