@@ -585,12 +585,26 @@ int uvm_driver_shrink(struct uvm_driver *d)
 	return command(d, UVM_CMD_SHRINK, 0, 0);
 }
 
+static void launch_now(void *arg)
+{
+	struct uvm_driver *d = arg;
+
+	tell_launches(d);
+	uvm_tracker_wait_device_unmaps(&d->tracker);
+}
+
 void uvm_driver_launch(struct uvm_driver *d, uint64_t index)
 {
 	uint64_t cur = atomic_load(&d->launch);
 
 	while (cur < index + 1 && !atomic_compare_exchange_weak(&d->launch, &cur, index + 1))
 		;
+	/* Read-only copies of REMOTE blocks must be gone before the kernel's
+	 * first access, or it would not fault and could not count: tell the
+	 * driver now rather than at its next batch, and wait. */
+	if (atomic_load_explicit(&d->ro_copies, memory_order_relaxed) &&
+	    uvm_driver_counts_faults(d))
+		uvm_driver_call(d, launch_now, d);
 }
 
 void uvm_driver_request_halving(struct uvm_driver *d)

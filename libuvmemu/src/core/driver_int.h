@@ -84,7 +84,8 @@ struct uvm_driver {
 	struct uvm_thrash thrash;
 	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
 	bool oversubscribed; /* device memory has been full: an eviction happened */
-	uint64_t ro_copies;  /* REMOTE blocks with a read-only device copy */
+	_Atomic uint64_t ro_copies; /* REMOTE blocks with a read-only device copy;
+				     * read by launching threads */
 	uintptr_t zeros; /* read-only zero pages, the source of zero-fills */
 
 	/* The batch being serviced. */

@@ -559,11 +559,18 @@ void uvm_emu_calibrated(struct uvm_emu *e)
 	uvm_link_set_dilation(&e->link, d < 1 ? 1 : d);
 }
 
+void uvm_emu_remote_access(struct uvm_emu *e, uint64_t bytes)
+{
+	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
+	uvm_wait_until(uvm_link_book(&e->link, UVM_H2D, bytes, uvm_now_ns()));
+}
+
 void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)
 {
 	struct uvm_pool p;
 
 	uvm_driver_stats(e->driver, out);
+	out->remote_bytes += atomic_load_explicit(&e->remote_accessed, memory_order_relaxed);
 	uvm_pool_snapshot(&e->pool, &p);
 	out->peak_device_bytes = p.peak << UVM_BLOCK_SHIFT;
 }

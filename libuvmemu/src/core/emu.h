@@ -45,6 +45,7 @@ struct uvm_emu {
 	_Atomic uint32_t next_alloc;
 
 	struct uvm_trace *trace;    /* NULL unless traces were asked for */
+	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
 	struct uvm_workers workers; /* thread id -> SM */
 	uint32_t *access_seen;      /* per block: access count at the last launch's end */
 
@@ -93,6 +94,9 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 /* A kernel finished: its trace rows (the kernel, the blocks it touched). */
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index);
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
+/* GMMU accessors read (or wrote) `bytes` of zero-copy data: charges the link
+ * and returns when the modelled transfer would have completed. */
+void uvm_emu_remote_access(struct uvm_emu *e, uint64_t bytes);
 /* Stops the progress line (before the summary is printed). */
 void uvm_emu_progress_stop(struct uvm_emu *e);
 /* Sets the dilation from a calibration (target / measured bandwidth). */

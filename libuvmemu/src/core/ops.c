@@ -10,8 +10,11 @@
  * CPU write made during the copy.
  *
  * Device to host: write-protect the device range first (a GPU write from now
- * on takes a write-protect fault and waits), copy into the host view with
- * UFFDIO_COPY, then MADV_DONTNEED the device range to free its frames.
+ * on takes a write-protect fault and waits), write the data into the host
+ * frames (the page cache; the host view stays unmapped), MADV_DONTNEED the
+ * device range to free its frames, and map the host pages only once the
+ * device copy is gone, so that no GPU load reads a copy older than a CPU
+ * write.
  *
  * Every operation first settles its blocks (waits for asynchronous unmaps
  * still in flight on them), charges its bytes to the link, and keeps the
@@ -23,6 +26,7 @@
 
 #include <errno.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static void to_state(struct uvm_driver *d, size_t first, size_t n, enum uvm_block_state st)
 {
@@ -131,6 +135,27 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 	d->st.blocks_h2d += n;
 }
 
+/* Writes the device copy into the page cache without mapping the host view:
+ * the CPU must not see (and write) the host copy while the device copy is
+ * still readable, or a GPU load could read stale data after a CPU write. */
+static void write_back(struct uvm_driver *d, uint64_t off, uint64_t len, size_t first)
+{
+	const struct uvm_arena *a = d->dep.arena;
+	uint64_t done = 0;
+
+	while (done < len) {
+		ssize_t w = pwrite(a->memfd, (const void *)(uvm_dev_addr(a, off) + done),
+				   len - done, (off_t)(off + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			uvm_driver_bug("writing device blocks back to host frames", first,
+				       w < 0 ? errno : EIO);
+		done += (uint64_t)w;
+	}
+}
+
 void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 {
 	const struct uvm_arena *a = d->dep.arena;
@@ -145,19 +170,23 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 		uvm_driver_bug("write-protecting device blocks", first, rc);
 	d->st.ns.unmap += uvm_driver_elapsed(t);
 
-	/* CPU threads waiting on these pages may go as soon as the data lands
-	 * for an eviction; a CPU fault's own migration wakes at replay. */
 	t = uvm_now_ns();
-	rc = uvm_uffd_copy(d->dep.uffd, uvm_host_addr(a, off), uvm_dev_addr(a, off), len,
-			   evicting || d->wake_at_copy);
-	if (rc)
-		uvm_driver_bug("copying blocks back to the host", first, rc);
+	write_back(d, off, len, first);
 	d->st.ns.copy += uvm_driver_elapsed(t);
 	uvm_driver_book(d, UVM_D2H, len);
 
 	t = uvm_now_ns();
 	uvm_tracker_dontneed(&d->tracker, uvm_dev_addr(a, off), len, first, n, d->seq);
-	d->st.ns.unmap += uvm_driver_elapsed(t);
+	if (!evicting) {
+		/* A CPU thread waits on this block: its pages are mapped once
+		 * the device copy is gone (an eviction's are mapped at the CPU's
+		 * next fault, which settles first as well). */
+		uvm_tracker_settle(&d->tracker, first, n);
+		d->st.ns.unmap += uvm_driver_elapsed(t);
+		uvm_op_host_remap(d, first, n);
+	} else {
+		d->st.ns.unmap += uvm_driver_elapsed(t);
+	}
 
 	to_state(d, first, n, UVM_HOST);
 	uvm_ops_left_device(d, first, n, evicting);
@@ -183,7 +212,12 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n)
 {
 	uintptr_t addr = uvm_host_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT);
-	uint64_t t = uvm_now_ns();
+	uint64_t t;
+
+	/* An eviction's device unmap may still be in flight: the host copy is
+	 * mapped only once the device copy is gone. */
+	uvm_tracker_settle(&d->tracker, first, n);
+	t = uvm_now_ns();
 
 	/* Pages already mapped answer EEXIST and are skipped one by one. */
 	for (uint64_t p = 0; p < (uint64_t)n << UVM_BLOCK_SHIFT; p += UVM_PAGE_SIZE) {

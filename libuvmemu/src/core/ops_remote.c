@@ -217,15 +217,10 @@ void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evict
 	uint64_t off = (uint64_t)first << UVM_BLOCK_SHIFT, len = (uint64_t)n << UVM_BLOCK_SHIFT;
 	int rc;
 
+	/* Nothing to write back: the host copy is valid. The device copy goes
+	 * before the host pages become writable again. */
 	uvm_tracker_settle(&d->tracker, first, n);
-	if (evicting) {
-		/* Nothing to write back: the host copy is valid. The frames are
-		 * free before anything is copied in (see make_room). */
-		uvm_tracker_dontneed(&d->tracker, uvm_dev_addr(d->dep.arena, off), len, first, n,
-				     d->seq);
-	} else {
-		drop_device_copy(d, first, n);
-	}
+	drop_device_copy(d, first, n);
 	if (d->dep.uffd->shmem_wp) {
 		rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len, false,
 					   false);

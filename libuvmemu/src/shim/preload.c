@@ -25,10 +25,28 @@ static struct preload {
 	struct uvm_emu *emu;
 } g = {.once = PTHREAD_ONCE_INIT};
 
-/* GMMU accessors call this without a context when a counter saturates. */
+/* GMMU accessors call these without a context. */
 static void halve(void)
 {
 	uvm_driver_request_halving(g.emu->driver);
+}
+
+/*
+ * Remote sectors an executor thread read but has not yet charged. Charging
+ * books the link under its lock and may sleep, far too much per 32-byte
+ * load; a thread instead charges every REMOTE_CHUNK bytes, once, and stalls
+ * for their modelled time then. Per thread, so no lock is taken per access.
+ */
+#define REMOTE_CHUNK 4096u
+static _Thread_local uint32_t remote_owed;
+
+static void remote_read(uintptr_t dev_addr, size_t bytes)
+{
+	remote_owed += (uint32_t)bytes;
+	if (remote_owed >= REMOTE_CHUNK) {
+		uvm_emu_remote_access(g.emu, remote_owed);
+		remote_owed = 0;
+	}
 }
 
 static void start(void)
@@ -41,6 +59,7 @@ static void start(void)
 		exit(2);
 	}
 	g.emu->gmmu.halve = halve;
+	g.emu->gmmu.remote_read = remote_read;
 }
 
 static struct uvm_emu *emu(void)

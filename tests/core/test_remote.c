@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: blocks the GPU reads where they are. Zero-copy (pin-host and
+ * the threshold policies) maps a read-only device copy charged as remote
+ * bytes, moves nothing, stays coherent with CPU writes, and migrates on a GPU
+ * write; with far faults as the only access count, a block read in enough
+ * launches reaches the threshold and migrates. Read-mostly advice duplicates
+ * and collapses on the first write from either side; preferred location and
+ * accessed-by decide where faults land; explicit prefetches move data both
+ * ways ahead of any fault; zero-copy host memory (cudaHostAlloc) is read
+ * remotely. Data is checked everywhere.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "harness.h"
+
+#define BYTES (1u << 20) /* 16 blocks */
+#define WORDS (BYTES / sizeof(uint64_t))
+
+static void fill(uint64_t *host, uint64_t salt)
+{
+	for (size_t i = 0; i < WORDS; i++)
+		host[i] = i * 31 + salt;
+}
+
+static size_t check(const volatile uint64_t *p, uint64_t salt)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < WORDS; i++)
+		bad += p[i] != i * 31 + salt;
+	return bad;
+}
+
+static void launch(struct th_emu *t, uint64_t index)
+{
+	struct uvmemu_launch l = {.kernel = "test", .grid = {1, 1, 1}, .block = {1, 1, 1}};
+
+	assert_int_equal(uvm_emu_kernel_begin(t->e, index, &l), 0);
+}
+
+static void test_pin_host_reads_remotely(void **state)
+{
+	static const char *const opts[] = {"migrate=pin-host", "link=unlimited", "fault-latency=0",
+					   NULL};
+	struct th_emu t;
+	uint64_t *host, *dev;
+	struct uvm_stats st;
+
+	th_start(&t, opts);
+	host = th_managed(&t, BYTES);
+	dev = th_dev(&t, host);
+	fill(host, 1);
+	assert_int_equal(check(dev, 1), 0);
+	st = th_stats(&t);
+	assert_int_equal(st.bytes_h2d, 0);
+	assert_int_equal(st.blocks_remote, BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(st.remote_bytes, BYTES);
+	assert_int_equal(st.peak_device_bytes, 0); /* read-only copies are not device memory */
+	/* The CPU writes: the stale device copies go, the GPU sees the new data. */
+	fill(host, 2);
+	assert_int_equal(check(dev, 2), 0);
+	/* A GPU write migrates the block it lands in. */
+	dev[0] = 7;
+	assert_int_equal(th_stats(&t).blocks_h2d, 1);
+	assert_int_equal(host[0], 7);
+	th_stop(&t);
+}
+
+static void test_threshold_counts_launches(void **state)
+{
+	static const char *const opts[] = {"migrate=always", "ts=3", "link=unlimited",
+					   "fault-latency=0", NULL};
+	struct th_emu t;
+	uint64_t *host, *dev;
+
+	th_start(&t, opts);
+	host = th_managed(&t, BYTES);
+	dev = th_dev(&t, host);
+	fill(host, 3);
+	/* Launch k reads everything: far faults count once per launch (the
+	 * copies of the previous launch are dropped), so the third read reaches
+	 * t_s = 3 and migrates. */
+	for (uint64_t k = 0; k < 3; k++) {
+		launch(&t, k);
+		assert_int_equal(check(dev, 3), 0);
+		assert_int_equal(th_stats(&t).blocks_h2d, k < 2 ? 0 : BYTES / UVM_BLOCK_SIZE);
+	}
+	assert_int_equal(th_stats(&t).blocks_remote, 2 * BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(check(host, 3), 0);
+	th_stop(&t);
+}
+
+static void test_read_mostly_duplicates(void **state)
+{
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	struct th_emu t;
+	uint64_t *host, *dev;
+	struct uvm_stats st;
+
+	th_start(&t, opts);
+	host = th_managed(&t, BYTES);
+	dev = th_dev(&t, host);
+	fill(host, 4);
+	assert_int_equal(uvm_emu_advise(t.e, host, BYTES, cudaMemAdviseSetReadMostly, 0), 0);
+	assert_int_equal(check(dev, 4), 0);
+	st = th_stats(&t);
+	assert_int_equal(st.blocks_duplicated, BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(st.peak_device_bytes, BYTES); /* duplicates are device memory */
+	/* Both sides read their own copy; a CPU write collapses to the host. */
+	assert_int_equal(check(host, 4), 0);
+	host[1] = 99;
+	assert_int_equal(dev[1], 99);
+	/* A GPU write collapses to the device. */
+	dev[WORDS - 1] = 42;
+	assert_int_equal(host[WORDS - 1], 42);
+	th_stop(&t);
+}
+
+static void test_preferred_location_and_accessed_by(void **state)
+{
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	struct th_emu t;
+	uint64_t *a, *b, *c;
+	struct uvm_stats st;
+
+	th_start(&t, opts);
+	a = th_managed(&t, BYTES);
+	b = th_managed(&t, BYTES);
+	c = th_managed(&t, BYTES);
+	fill(a, 5);
+	fill(b, 6);
+	fill(c, 7);
+	assert_int_equal(uvm_emu_advise(t.e, a, BYTES, cudaMemAdviseSetPreferredLocation,
+					cudaCpuDeviceId), 0);
+	assert_int_equal(uvm_emu_advise(t.e, b, BYTES, cudaMemAdviseSetAccessedBy, 0), 0);
+	assert_int_equal(uvm_emu_advise(t.e, c, BYTES, cudaMemAdviseSetPreferredLocation, 0), 0);
+	assert_int_equal(check(th_dev(&t, a), 5), 0);
+	assert_int_equal(check(th_dev(&t, b), 6), 0);
+	assert_int_equal(check(th_dev(&t, c), 7), 0);
+	st = th_stats(&t);
+	/* a and b stay on the host, read remotely; c moved. */
+	assert_int_equal(st.blocks_remote, 2 * BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(st.blocks_h2d, BYTES / UVM_BLOCK_SIZE);
+	/* Unset: the next far fault migrates a. */
+	assert_int_equal(uvm_emu_advise(t.e, a, BYTES, cudaMemAdviseUnsetPreferredLocation, 0), 0);
+	a[0] = 1; /* a CPU touch drops the remote copy of block 0 */
+	assert_int_equal(((volatile uint64_t *)th_dev(&t, a))[0], 1);
+	assert_int_equal(th_stats(&t).blocks_h2d, BYTES / UVM_BLOCK_SIZE + 1);
+	th_stop(&t);
+}
+
+static void test_prefetch_both_ways(void **state)
+{
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	struct th_emu t;
+	uint64_t *host, *dev;
+	struct uvm_stats before, after;
+
+	th_start(&t, opts);
+	host = th_managed(&t, BYTES);
+	dev = th_dev(&t, host);
+	fill(host, 8);
+	assert_int_equal(uvm_emu_prefetch(t.e, host, BYTES, 0), 0);
+	assert_int_equal(uvm_emu_synchronize(t.e), 0);
+	before = th_stats(&t);
+	assert_int_equal(before.blocks_prefetch_api, BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(before.bytes_h2d, BYTES);
+	assert_int_equal(check(dev, 8), 0);
+	after = th_stats(&t);
+	assert_int_equal(after.gpu_faults, before.gpu_faults); /* nothing faulted */
+	/* Back to the host: the CPU reads without faults. */
+	assert_int_equal(uvm_emu_prefetch(t.e, dev, BYTES, cudaCpuDeviceId), 0);
+	assert_int_equal(uvm_emu_synchronize(t.e), 0);
+	assert_int_equal(check(host, 8), 0);
+	assert_int_equal(th_stats(&t).cpu_faults, after.cpu_faults);
+	assert_int_equal(th_stats(&t).bytes_d2h, BYTES);
+	/* A range outside any allocation is refused. */
+	assert_int_equal(uvm_emu_prefetch(t.e, host, 2 * BYTES, 0), -EINVAL);
+	th_stop(&t);
+}
+
+static void test_zero_copy_host_memory(void **state)
+{
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	struct th_emu t;
+	uint64_t *host, *dev;
+	struct uvm_stats st;
+
+	th_start(&t, opts);
+	assert_int_equal(uvm_emu_alloc(t.e, UVM_PTR_HOST_PINNED, BYTES, (void **)&host), 0);
+	assert_int_equal(uvm_emu_classify(t.e, host), UVM_PTR_HOST_PINNED);
+	dev = th_dev(&t, host);
+	fill(host, 9);
+	assert_int_equal(check(dev, 9), 0);
+	st = th_stats(&t);
+	assert_int_equal(st.blocks_remote, BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(st.bytes_h2d, 0);
+	/* Zero-copy memory is no managed footprint. */
+	assert_int_equal(atomic_load(&t.session.managed_bytes), 0);
+	assert_int_equal(uvm_emu_free(t.e, UVM_PTR_HOST_PINNED, host), 0);
+	th_stop(&t);
+}
+
+static void test_duplicates_evicted_under_pressure(void **state)
+{
+	static const char *const opts[] = {"device-mem=2M", "link=unlimited", "fault-latency=0",
+					   NULL};
+	struct th_emu t;
+	uint64_t *ro, *rw;
+	size_t n = (4u << 20) / sizeof(uint64_t);
+
+	th_start(&t, opts);
+	ro = th_managed(&t, 4u << 20);
+	rw = th_managed(&t, 4u << 20);
+	for (size_t i = 0; i < n; i++)
+		ro[i] = rw[i] = i;
+	assert_int_equal(uvm_emu_advise(t.e, ro, 4u << 20, cudaMemAdviseSetReadMostly, 0), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		volatile uint64_t *dro = th_dev(&t, ro), *drw = th_dev(&t, rw);
+
+		for (size_t i = 0; i < n; i += 512) {
+			assert_int_equal(dro[i], i);
+			drw[i] += dro[i];
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(rw[i], i % 512 ? i : 3 * i);
+	assert_true(th_stats(&t).blocks_evicted > 0);
+	th_stop(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pin_host_reads_remotely),
+		cmocka_unit_test(test_threshold_counts_launches),
+		cmocka_unit_test(test_read_mostly_duplicates),
+		cmocka_unit_test(test_preferred_location_and_accessed_by),
+		cmocka_unit_test(test_prefetch_both_ways),
+		cmocka_unit_test(test_zero_copy_host_memory),
+		cmocka_unit_test(test_duplicates_evicted_under_pressure),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: the real driver's heuristics. A block that one thread bounces
+ * between CPU and GPU is detected as thrashing: the side that does not hold it
+ * is throttled for a nap, and after enough throttle periods the block is
+ * pinned and the GPU reads it remotely; the data stays exact throughout. Every
+ * replay policy (block, batch, batch_flush, once) services concurrent CPU and
+ * GPU writers without losing a write.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "harness.h"
+
+static void test_ping_pong_throttled_then_pinned(void **state)
+{
+	/* A long lapse keeps the test independent of scheduling delays. */
+	static const char *const opts[] = {
+		"thrashing=on",	       "thrashing-threshold=3", "thrashing-lapse=200ms",
+		"thrashing-nap=1",     "thrashing-pin-threshold=2", "thrashing-pin=50",
+		"link=unlimited",      "fault-latency=0",	 NULL};
+	struct th_emu t;
+	volatile uint64_t *host, *dev;
+	struct uvm_stats st;
+
+	th_start(&t, opts);
+	host = th_managed(&t, 64u << 10);
+	dev = th_dev(&t, (void *)host);
+	host[0] = 1;
+	for (uint64_t i = 0; i < 12; i++) {
+		assert_int_equal(dev[0], 2 * i + 1); /* GPU reads: the block moves in */
+		host[0] = 2 * i + 2;                  /* CPU writes: back out */
+		host[0]++;
+	}
+	st = th_stats(&t);
+	printf("throttles %llu, pins %llu, remote %llu, h2d %llu\n",
+	       (unsigned long long)st.thrashing_throttles, (unsigned long long)st.thrashing_pins,
+	       (unsigned long long)st.blocks_remote, (unsigned long long)st.blocks_h2d);
+	assert_true(st.thrashing_throttles > 0);
+	assert_true(st.thrashing_pins > 0);
+	assert_true(st.blocks_remote > 0); /* pinned on the host: read remotely */
+	assert_int_equal(host[0], 25);
+	th_stop(&t);
+}
+
+#define WORDS (2u << 20) / sizeof(uint64_t)
+
+struct shared {
+	uint64_t *host, *dev;
+	_Atomic size_t lost;
+};
+
+static void writer(int w, void *arg)
+{
+	struct shared *s = arg;
+	uint64_t *mem = w < 2 ? s->host : s->dev;
+	size_t lost = 0;
+
+	for (uint64_t r = 1; r <= 6; r++)
+		for (size_t i = (size_t)w; i < WORDS; i += 6) {
+			lost += mem[i] != (r - 1) * i;
+			mem[i] = r * i;
+		}
+	atomic_fetch_add(&s->lost, lost);
+}
+
+static void replay_mode(const char *mode)
+{
+	const char *opts[] = {mode, "device-mem=2M", "link=unlimited", "fault-latency=20us", NULL};
+	struct th_emu t;
+	struct shared s = {0};
+
+	th_start(&t, opts);
+	s.host = th_managed(&t, 2 * WORDS * sizeof(uint64_t));
+	s.dev = th_dev(&t, s.host);
+	th_parallel(6, writer, &s);
+	assert_int_equal(atomic_load(&s.lost), 0);
+	for (size_t i = 0; i < WORDS; i++)
+		assert_int_equal(s.host[i], 6 * i);
+	assert_true(th_stats(&t).batches > 0);
+	th_stop(&t);
+}
+
+static void test_replay_block(void **state)
+{
+	replay_mode("replay=block");
+}
+
+static void test_replay_batch(void **state)
+{
+	replay_mode("replay=batch");
+}
+
+static void test_replay_batch_flush(void **state)
+{
+	replay_mode("replay=batch_flush");
+}
+
+static void test_replay_once(void **state)
+{
+	replay_mode("replay=once");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ping_pong_throttled_then_pinned),
+		cmocka_unit_test(test_replay_block),
+		cmocka_unit_test(test_replay_batch),
+		cmocka_unit_test(test_replay_batch_flush),
+		cmocka_unit_test(test_replay_once),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
