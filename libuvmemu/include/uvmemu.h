@@ -39,6 +39,9 @@ extern "C" {
 /* Allocates managed memory; *ptr is the host-view pointer. */
 int uvmemu_malloc_managed(void **ptr, size_t size);
 int uvmemu_free(void *ptr);
+/* Names the allocation containing p in traces (allocations.csv) and plots,
+ * e.g. "edges"; natively there are no traces and nothing is recorded. */
+void uvmemu_label(const void *p, const char *name);
 /* True when p points into a live managed allocation (host view). */
 bool uvmemu_is_managed(const void *p);
 /* Whether this process runs under the emulator (libuvmemu.so) or natively. */

@@ -170,6 +170,7 @@ void *wl_managed(const struct wl *w, size_t bytes, const char *what)
 			w->name, bytes, what, cudaGetErrorString(e));
 		exit(1);
 	}
+	uvmemu_label(p, what); /* names the data structure in traces and plots */
 	return p;
 }
 

@@ -20,6 +20,12 @@ int uvmemu_free(void *ptr)
 	return uvm_rt_free(UVM_PTR_MANAGED, ptr);
 }
 
+void uvmemu_label(const void *p, const char *name)
+{
+	if (p && name)
+		uvm_rt_label(p, name);
+}
+
 bool uvmemu_is_managed(const void *p)
 {
 	return uvm_rt_classify(p) == UVM_PTR_MANAGED;

@@ -44,6 +44,8 @@ int uvm_rt_host_unregister(void *p);
  * addresses of managed memory count as UVM_PTR_MANAGED. */
 enum uvm_ptr_kind uvm_rt_classify(const void *p);
 
+void uvm_rt_label(const void *p, const char *name);
+
 /* `kind` was checked (0..4) and pointers are not NULL. */
 int uvm_rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
 int uvm_rt_memset(void *p, int value, size_t n);

@@ -186,6 +186,9 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 		goto forget;
 	if (kind == UVM_PTR_MANAGED)
 		uvm_session_add_managed(e->session, (int64_t)(blocks_of(size) << UVM_BLOCK_SHIFT));
+	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
+			     kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
+			     off >> UVM_BLOCK_SHIFT, size, "");
 	*out = (void *)r.base;
 	return 0;
 forget:
@@ -486,6 +489,21 @@ void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 		uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
 	uvm_trace_kernel(e->trace, index, &l, begin, uvm_now_ns());
 	pthread_mutex_unlock(&e->lock);
+}
+
+void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
+{
+	uintptr_t a = (uintptr_t)uvm_emu_host_ptr(e, p);
+	struct uvm_range r;
+	uint64_t off;
+
+	if (uvm_ranges_find(&e->ranges, a, &r) ||
+	    (r.kind != UVM_PTR_MANAGED && r.kind != UVM_PTR_HOST_PINNED))
+		return;
+	off = r.base - e->arena.host;
+	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
+			     r.kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
+			     off >> UVM_BLOCK_SHIFT, r.size, name);
 }
 
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)

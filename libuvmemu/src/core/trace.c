@@ -14,7 +14,10 @@
  * driver produces, so the queue fills only when the disk stalls. */
 #define QUEUE_RECORDS 32768
 
-enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL };
+enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL, REC_ALLOC };
+
+/* The files a trace writes; F_RECORD is --record-trace's copy of the accesses. */
+enum { F_BATCHES, F_FAULTS, F_ACCESSES, F_KERNELS, F_ALLOCS, F_RECORD, F_COUNT };
 
 struct rec {
 	uint8_t type;
@@ -37,13 +40,18 @@ struct rec {
 			size_t shared;
 			char kernel[48];
 		} kernel;
+		struct {
+			uint64_t first, bytes;
+			uint32_t id;
+			char kind[12], name[48];
+		} alloc;
 	};
 };
 
 struct uvm_trace {
 	char dir[256];
 	uint64_t start_ns;
-	FILE *batches, *faults, *accesses, *kernels, *record;
+	FILE *file[F_COUNT];
 
 	pthread_t writer;
 	pthread_mutex_t lock;
@@ -76,20 +84,20 @@ static void write_batch(struct uvm_trace *t, const struct rec *r)
 {
 	const struct uvm_stats *st = &r->batch.st;
 
-	fprintf(t->batches, "%" PRIu64 ",%s,%.9f", r->batch.seq,
+	fprintf(t->file[F_BATCHES], "%" PRIu64 ",%s,%.9f", r->batch.seq,
 		r->batch.kind == UVM_TRACE_BATCH ? "batch" : "eviction",
 		secs(r->batch.start_ns - t->start_ns));
 #define UVMEMU_STAT(id, unit, help)
-#define UVMEMU_TIME(id, help) fprintf(t->batches, ",%.9f", secs(st->ns.id));
+#define UVMEMU_TIME(id, help) fprintf(t->file[F_BATCHES], ",%.9f", secs(st->ns.id));
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-#define UVMEMU_STAT(id, unit, help) fprintf(t->batches, ",%" PRIu64, st->id);
+#define UVMEMU_STAT(id, unit, help) fprintf(t->file[F_BATCHES], ",%" PRIu64, st->id);
 #define UVMEMU_TIME(id, help)
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-	fprintf(t->batches, ",%d\n", st->blocks_evicted > 0);
+	fprintf(t->file[F_BATCHES], ",%d\n", st->blocks_evicted > 0);
 }
 
 static void write_rec(struct uvm_trace *t, const struct rec *r)
@@ -103,7 +111,7 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 
 		if (r->fault.launch != UINT64_MAX)
 			snprintf(launch, sizeof(launch), "%" PRIu64, r->fault.launch);
-		fprintf(t->faults,
+		fprintf(t->file[F_FAULTS],
 			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32 "\n",
 			secs(r->fault.t_ns), r->fault.gpu ? "gpu" : "cpu", r->fault.page,
 			r->fault.page >> 16, r->fault.write ? "write" : "read", r->fault.tid,
@@ -114,7 +122,7 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 	}
 	case REC_ACCESS:
 		for (int i = 0; i < 2; i++) {
-			FILE *f = i ? t->record : t->accesses;
+			FILE *f = t->file[i ? F_RECORD : F_ACCESSES];
 
 			if (f)
 				fprintf(f, "%" PRIu64 ",%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s\n",
@@ -123,8 +131,13 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 					r->access.gmmu ? "gmmu" : "faults");
 		}
 		break;
+	case REC_ALLOC:
+		fprintf(t->file[F_ALLOCS], "%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+			r->alloc.id, r->alloc.kind, r->alloc.first,
+			(r->alloc.bytes + 65535) >> 16, r->alloc.bytes, r->alloc.name);
+		break;
 	case REC_KERNEL:
-		fprintf(t->kernels, "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
+		fprintf(t->file[F_KERNELS], "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
 			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
 			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
 			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
@@ -161,9 +174,9 @@ static void *writer_main(void *arg)
 		t->written += n;
 		if (t->head == t->tail) {
 			pthread_mutex_unlock(&t->lock);
-			for (FILE **f = &t->batches; f <= &t->record; f++)
-				if (*f)
-					fflush(*f);
+			for (int i = 0; i < F_COUNT; i++)
+				if (t->file[i])
+					fflush(t->file[i]);
 			pthread_mutex_lock(&t->lock);
 			pthread_cond_broadcast(&t->drained);
 		}
@@ -261,20 +274,22 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 			goto fail;
 		}
 		batch_header(header, sizeof(header));
-		if (!(t->batches = open_csv(dir, "batches.csv", header, err, errlen)) ||
-		    !(t->kernels = open_csv(dir, "kernels.csv",
+		if (!(t->file[F_BATCHES] = open_csv(dir, "batches.csv", header, err, errlen)) ||
+		    !(t->file[F_KERNELS] = open_csv(dir, "kernels.csv",
 					    "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
 					    "block_z,shared_bytes,begin_s,end_s\n",
 					    err, errlen)) ||
-		    !(t->accesses = open_csv(dir, "accesses.csv", access_header, err, errlen)))
+		    !(t->file[F_ACCESSES] = open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
+		    !(t->file[F_ALLOCS] = open_csv(dir, "allocations.csv",
+					   "alloc,kind,first_block,blocks,bytes,name\n", err, errlen)))
 			goto fail;
-		if (faults && !(t->faults = open_csv(dir, "faults.csv",
+		if (faults && !(t->file[F_FAULTS] = open_csv(dir, "faults.csv",
 						     "time_s,side,page,block,access,tid,sm,launch,"
 						     "outcome,count\n",
 						     err, errlen)))
 			goto fail;
 	}
-	if (*rec && !(t->record = open_csv(NULL, rec, access_header, err, errlen)))
+	if (*rec && !(t->file[F_RECORD] = open_csv(NULL, rec, access_header, err, errlen)))
 		goto fail;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->nonempty, NULL);
@@ -286,9 +301,9 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 	*out = t;
 	return 0;
 fail:
-	for (FILE **f = &t->batches; f <= &t->record; f++)
-		if (*f)
-			fclose(*f);
+	for (int i = 0; i < F_COUNT; i++)
+		if (t->file[i])
+			fclose(t->file[i]);
 	free(t->q);
 	free(t);
 	return -EIO;
@@ -317,9 +332,9 @@ void uvm_trace_close(struct uvm_trace *t)
 	pthread_cond_signal(&t->nonempty);
 	pthread_mutex_unlock(&t->lock);
 	pthread_join(t->writer, NULL);
-	for (FILE **f = &t->batches; f <= &t->record; f++)
-		if (*f)
-			fclose(*f);
+	for (int i = 0; i < F_COUNT; i++)
+		if (t->file[i])
+			fclose(t->file[i]);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->nonempty);
 	pthread_cond_destroy(&t->drained);
@@ -331,12 +346,12 @@ void uvm_trace_close(struct uvm_trace *t)
 
 bool uvm_trace_wants_faults(const struct uvm_trace *t)
 {
-	return t && t->faults;
+	return t && t->file[F_FAULTS];
 }
 
 bool uvm_trace_wants_accesses(const struct uvm_trace *t)
 {
-	return t && (t->accesses || t->record);
+	return t && (t->file[F_ACCESSES] || t->file[F_RECORD]);
 }
 
 void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq,
@@ -344,7 +359,7 @@ void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq
 {
 	struct rec r = {.type = REC_BATCH};
 
-	if (!t || !t->batches)
+	if (!t || !t->file[F_BATCHES])
 		return;
 	r.batch.seq = seq;
 	r.batch.start_ns = start_ns;
@@ -384,7 +399,7 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 {
 	struct rec r = {.type = REC_KERNEL};
 
-	if (!t || !t->kernels)
+	if (!t || !t->file[F_KERNELS])
 		return;
 	r.kernel.launch = launch;
 	r.kernel.begin_ns = begin_ns;
@@ -393,6 +408,23 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.block = l->block;
 	r.kernel.shared = l->shared_bytes;
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
+	push(t, &r);
+}
+
+void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
+			  uint64_t bytes, const char *name)
+{
+	struct rec r = {.type = REC_ALLOC};
+
+	if (!t || !t->file[F_ALLOCS])
+		return;
+	r.alloc.id = id;
+	r.alloc.first = first;
+	r.alloc.bytes = bytes;
+	snprintf(r.alloc.kind, sizeof(r.alloc.kind), "%s", kind);
+	/* A name with a comma would break the row. */
+	for (size_t i = 0; i + 1 < sizeof(r.alloc.name) && name[i]; i++)
+		r.alloc.name[i] = name[i] == ',' ? ';' : name[i];
 	push(t, &r);
 }
 

@@ -9,6 +9,8 @@
  *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end
  *   DIR/accesses.csv  per launch, the blocks it touched and how often
  *                     (from far faults, or from the GMMU accessors)
+ *   DIR/allocations.csv  one row per allocation (and per label given it):
+ *                     id, kind, first block, blocks, bytes, name
  *   DIR/faults.csv    with --trace-faults on: one row per fault and outcome
  * --record-trace FILE writes the access rows to FILE as well (the input of
  * --evict opt in a later run).
@@ -78,6 +80,8 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 		      uint64_t block, uint64_t count, bool from_gmmu);
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
 		      uint64_t begin_ns, uint64_t end_ns);
+void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
+			  uint64_t bytes, const char *name);
 
 /* Rows written and records dropped so far; the directory (or ""). */
 void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped);

@@ -119,6 +119,11 @@ enum uvm_ptr_kind uvm_rt_classify(const void *p)
 	return (enum uvm_ptr_kind)r.kind;
 }
 
+/* Labels name allocations in traces; a native run writes none. */
+void uvm_rt_label(const void *p, const char *name)
+{
+}
+
 int uvm_rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
 	memmove(dst, src, n);

@@ -104,6 +104,11 @@ enum uvm_ptr_kind uvm_rt_classify(const void *p)
 	return uvm_emu_classify(emu(), p);
 }
 
+void uvm_rt_label(const void *p, const char *name)
+{
+	uvm_emu_label(emu(), p, name);
+}
+
 int uvm_rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
 	return uvm_emu_memcpy(emu(), dst, src, n, kind);
