@@ -566,6 +566,7 @@ void uvm_driver_stop(struct uvm_driver *d)
 		close(d->evfd);
 	if (d->zeros)
 		munmap((void *)d->zeros, UVM_VABLOCK_SIZE);
+	free(d->thrash_stats.alloc);
 	free(d->fault);
 	free(d->deferred);
 	free(d->wake);
@@ -623,6 +624,18 @@ void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out)
 {
 	pthread_mutex_lock(&d->stats_lock);
 	*out = d->totals;
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
+{
+	pthread_mutex_lock(&d->stats_lock);
+	*out = d->thrash_stats;
+	out->alloc = malloc((out->nalloc ? out->nalloc : 1) * sizeof(*out->alloc));
+	if (out->alloc)
+		memcpy(out->alloc, d->thrash_stats.alloc, out->nalloc * sizeof(*out->alloc));
+	else
+		out->nalloc = 0;
 	pthread_mutex_unlock(&d->stats_lock);
 }
 

@@ -28,6 +28,18 @@
 
 struct uvm_driver;
 
+/* Thrashing per allocation and the round-trip histogram, for the report. */
+#define UVM_MAX_TRIPS 256
+struct uvm_alloc_thrash {
+	uint64_t returns;  /* evicted blocks brought back */
+	uint64_t blocks;   /* distinct blocks that came back at least once */
+};
+struct uvm_thrash_stats {
+	uint64_t trips[UVM_MAX_TRIPS]; /* blocks by round trips, for blocks with at least one */
+	struct uvm_alloc_thrash *alloc;  /* by allocation id */
+	size_t nalloc;
+};
+
 /* What the driver works on; owned by the emulator instance. */
 struct uvm_driver_deps {
 	struct uvm_uffd *uffd;
@@ -73,6 +85,8 @@ void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta);
 /* The totals published so far, without waiting for the driver (may lag a
  * batch behind: for progress lines). */
 void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out);
+/* A copy of the thrashing statistics; free out->alloc afterwards. */
+void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out);
 /* The run's totals so far. */
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 /* Why unmaps run synchronously ("" when they use io_uring). */

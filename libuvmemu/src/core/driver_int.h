@@ -117,8 +117,9 @@ struct uvm_driver {
 	pthread_cond_t cmd_cond;
 	struct uvm_cmd *cmd_head, *cmd_tail;
 
-	pthread_mutex_t stats_lock; /* guards totals */
+	pthread_mutex_t stats_lock; /* guards totals and what follows */
 	struct uvm_stats totals;
+	struct uvm_thrash_stats thrash_stats;
 };
 
 /* batch.c */

@@ -133,10 +133,33 @@ void uvm_emu_destroy(struct uvm_emu *e)
 	uvm_link_destroy(&e->link);
 	uvm_ranges_destroy(&e->ranges);
 	pthread_mutex_destroy(&e->lock);
+	free(e->alloc_info);
 	free(e);
 }
 
 /* ------------------------------------------------------------- allocation */
+
+/* Remembers an allocation's size and name for the report's thrashing table. */
+static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, const char *name)
+{
+	pthread_mutex_lock(&e->lock);
+	if (id >= e->nalloc_info) {
+		size_t n = id + 64;
+		struct uvm_alloc_info *a = realloc(e->alloc_info, n * sizeof(*a));
+
+		if (!a) {
+			pthread_mutex_unlock(&e->lock);
+			return;
+		}
+		memset(a + e->nalloc_info, 0, (n - e->nalloc_info) * sizeof(*a));
+		e->alloc_info = a;
+		e->nalloc_info = n;
+	}
+	e->alloc_info[id].bytes = bytes;
+	if (*name)
+		snprintf(e->alloc_info[id].name, sizeof(e->alloc_info[id].name), "%s", name);
+	pthread_mutex_unlock(&e->lock);
+}
 
 /* Managed memory, or zero-copy host memory (cudaHostAlloc): the latter lives
  * in the arena too, with every block pinned on the host, so that the GPU
@@ -189,6 +212,7 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
 			     kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
 			     off >> UVM_BLOCK_SHIFT, size, "");
+	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, size, "");
 	*out = (void *)r.base;
 	return 0;
 forget:
@@ -504,6 +528,7 @@ void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
 	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
 			     r.kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
 			     off >> UVM_BLOCK_SHIFT, r.size, name);
+	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, r.size, name);
 }
 
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)

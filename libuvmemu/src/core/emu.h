@@ -58,6 +58,12 @@ struct uvm_emu {
 		char name[48];
 	} kernel; /* the kernel running (kernels run one at a time, in order) */
 
+	struct uvm_alloc_info {
+		char name[48];
+		uint64_t bytes;
+	} *alloc_info; /* by allocation id: what it is called, how large */
+	size_t nalloc_info;
+
 	pthread_t progress;
 	bool progress_on, progress_stop;
 	pthread_cond_t progress_cond;

@@ -5,6 +5,7 @@
  * the model could not be honoured.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "emu.h"
 #include "units.h"
@@ -30,6 +31,40 @@ static void model_of(struct uvm_emu *e, struct model *m)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* Round trips per block and thrashing per allocation (the adaptive-migration
+ * paper's "pages thrashed" comparison). */
+static void json_thrashing(struct uvm_emu *e, struct uvm_json *j)
+{
+	struct uvm_thrash_stats t;
+	char key[16];
+
+	uvm_driver_thrash_stats(e->driver, &t);
+	uvm_json_object(j, "round_trips");
+	for (int k = 1; k < UVM_MAX_TRIPS; k++) {
+		if (!t.trips[k])
+			continue;
+		snprintf(key, sizeof(key), "%d", k);
+		uvm_json_u64(j, key, t.trips[k]);
+	}
+	uvm_json_close(j, '}');
+	uvm_json_array(j, "allocations");
+	pthread_mutex_lock(&e->lock);
+	for (size_t i = 0; i < e->nalloc_info; i++) {
+		if (!e->alloc_info[i].bytes)
+			continue;
+		uvm_json_object(j, NULL);
+		uvm_json_u64(j, "id", i);
+		uvm_json_str(j, "name", e->alloc_info[i].name);
+		uvm_json_u64(j, "bytes", e->alloc_info[i].bytes);
+		uvm_json_u64(j, "thrashed_blocks", i < t.nalloc ? t.alloc[i].returns : 0);
+		uvm_json_u64(j, "distinct_blocks_thrashed", i < t.nalloc ? t.alloc[i].blocks : 0);
+		uvm_json_close(j, '}');
+	}
+	pthread_mutex_unlock(&e->lock);
+	uvm_json_close(j, ']');
+	free(t.alloc);
+}
+
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 {
 	struct uvm_emu *e = ctx;
@@ -39,6 +74,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
+	json_thrashing(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
 	uvm_json_num(j, "link_bandwidth_bytes_per_s", e->link.unlimited ? 0 : e->link.bandwidth);

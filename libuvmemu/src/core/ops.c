@@ -25,6 +25,8 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -32,6 +34,33 @@ static void to_state(struct uvm_driver *d, size_t first, size_t n, enum uvm_bloc
 {
 	for (size_t b = first; b < first + n; b++)
 		uvm_block_move(d->dep.space, b, st);
+}
+
+/* A block of allocation `alloc` came back after `trips` earlier returns. */
+static void thrashed(struct uvm_driver *d, uint32_t alloc, uint8_t trips)
+{
+	struct uvm_thrash_stats *t = &d->thrash_stats;
+
+	pthread_mutex_lock(&d->stats_lock);
+	if (alloc >= t->nalloc) {
+		size_t n = alloc + 64;
+		struct uvm_alloc_thrash *a = realloc(t->alloc, n * sizeof(*a));
+
+		if (!a) {
+			pthread_mutex_unlock(&d->stats_lock);
+			return; /* the per-allocation breakdown goes; totals stay exact */
+		}
+		memset(a + t->nalloc, 0, (n - t->nalloc) * sizeof(*a));
+		t->alloc = a;
+		t->nalloc = n;
+	}
+	t->alloc[alloc].returns++;
+	t->alloc[alloc].blocks += trips == 0;
+	if (trips > 0)
+		t->trips[trips]--;
+	if (trips + 1 < UVM_MAX_TRIPS)
+		t->trips[trips + 1]++;
+	pthread_mutex_unlock(&d->stats_lock);
 }
 
 void uvm_ops_became_resident(struct uvm_driver *d, size_t first, size_t n)
@@ -43,6 +72,7 @@ void uvm_ops_became_resident(struct uvm_driver *d, size_t first, size_t n)
 
 		if (blk->flags & UVM_BF_EVICTED) {
 			d->st.thrashed_blocks++;
+			thrashed(d, s->vablock[uvm_vablock_of(b)].alloc, blk->trips);
 			if (blk->trips < UINT8_MAX)
 				blk->trips++;
 			blk->flags &= (uint8_t)~UVM_BF_EVICTED;
