@@ -47,17 +47,21 @@
 extern "C" {
 #endif
 
+/* Public entry points stay visible when the library builds with
+ * -fvisibility=hidden. */
+#pragma GCC visibility push(default)
+
 /* --------------------------------------------------------------- the CTA */
 
 struct emu_cta {
 	dim3 block_idx, block_dim, grid_dim; /* read them as blockIdx, blockDim, gridDim */
-	unsigned nthreads;    /* block_dim.x * block_dim.y * block_dim.z */
-	unsigned sm;          /* the SM (worker group) running this CTA */
-	void *shared;         /* dynamic shared memory (extern __shared__), 16-byte aligned */
-	size_t shared_bytes;  /* its size, as given at launch */
-	uint64_t launch;      /* launch index of the kernel */
+	unsigned nthreads;		     /* block_dim.x * block_dim.y * block_dim.z */
+	unsigned sm;			     /* the SM (worker group) running this CTA */
+	void *shared;	     /* dynamic shared memory (64-byte aligned), NULL if none */
+	size_t shared_bytes; /* its size, as given at launch */
+	uint64_t launch;     /* launch index of the kernel */
 	const struct uvmemu_view_map *views; /* for EMU_DEV */
-	const struct uvmemu_gmmu *gmmu;      /* for the GMMU accessors */
+	const struct uvmemu_gmmu *gmmu;	     /* for the GMMU accessors */
 };
 
 typedef void (*emu_kernel_fn)(const struct emu_cta *cta, const void *args);
@@ -73,6 +77,12 @@ struct emu_kernel {
  * struct emu_kernel) whose body sees `args` (const args_type *) and the CTA
  * built-ins. EMU_KERNEL_DECLARE(name, args_type) declares one defined in
  * another file.
+ *
+ * `args` points to a copy of the arguments local to the CTA: the compiler then
+ * knows that the kernel's stores cannot change them and keeps the pointers in
+ * registers across the thread loop. Read through a pointer it cannot prove
+ * unaliased, every args->p[i] would reload args->p; that alone made the stream
+ * triad twice as slow.
  */
 #define EMU_KERNEL_DECLARE(name, args_type)                                                        \
 	typedef args_type name##_args_t;                                                           \
@@ -80,33 +90,36 @@ struct emu_kernel {
 
 #define EMU_KERNEL(name, args_type)                                                                \
 	typedef args_type name##_args_t;                                                           \
-	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args);           \
+	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args);            \
 	static void name##_entry(const struct emu_cta *cta, const void *a)                         \
 	{                                                                                          \
-		name##_body(cta, (const args_type *)a);                                            \
+		const args_type args_copy_ = *(const args_type *)a;                                \
+		name##_body(cta, &args_copy_);                                                     \
 	}                                                                                          \
 	const struct emu_kernel name = {#name, name##_entry, sizeof(args_type)};                   \
 	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args)
 
 /* CTA built-ins, usable anywhere `emu_cta_` is in scope (kernel bodies, and
  * device functions that take EMU_DEVICE_PARAMS). */
-#define blockIdx  (emu_cta_->block_idx)
-#define blockDim  (emu_cta_->block_dim)
-#define gridDim   (emu_cta_->grid_dim)
+#define blockIdx	  (emu_cta_->block_idx)
+#define blockDim	  (emu_cta_->block_dim)
+#define gridDim		  (emu_cta_->grid_dim)
 #define EMU_DEVICE_PARAMS const struct emu_cta *emu_cta_
-#define EMU_DEVICE_ARGS   emu_cta_
+#define EMU_DEVICE_ARGS	  emu_cta_
 
 /*
  * One loop over the CTA's threads in x-fastest order; the body sees
  * `threadIdx` (const dim3). EMU_RETURN ends this thread's part of the loop
  * (what `return` does in a CUDA thread); `continue` and `break` do the same.
+ * A body need not use threadIdx (a loop that only counts threads is fine).
  */
 #define EMU_FOR_THREADS                                                                            \
 	for (unsigned emu_tz_ = 0; emu_tz_ < blockDim.z; emu_tz_++)                                \
 		for (unsigned emu_ty_ = 0; emu_ty_ < blockDim.y; emu_ty_++)                        \
 			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < blockDim.x;            \
 			     emu_tx_++, emu_once_ = 1)                                             \
-				for (const dim3 threadIdx = {emu_tx_, emu_ty_, emu_tz_};           \
+				for (const dim3 threadIdx                                          \
+				     __attribute__((unused)) = {emu_tx_, emu_ty_, emu_tz_};        \
 				     emu_once_; emu_once_ = 0)
 #define EMU_RETURN continue
 
@@ -137,14 +150,19 @@ static inline dim3 emu_dim3(unsigned x, unsigned y, unsigned z)
 
 /*
  * Launches `kernel` asynchronously on the default stream. `args` points to its
- * argument struct (kernel->args_size bytes), copied before the call returns.
- * Returns cudaErrorInvalidConfiguration for a zero or oversized grid or block
- * (more than 1024 threads per CTA), cudaErrorInvalidValue for shared memory
- * above the per-CTA limit or a NULL kernel; kernel faults are reported by
- * cudaDeviceSynchronize() and cudaGetLastError().
+ * argument struct (kernel->args_size bytes, at most 4 KB), copied before the
+ * call returns. Returns cudaErrorInvalidConfiguration for a zero or oversized
+ * grid or block (CUDA's limits: grid x < 2^31, y and z <= 65535; block x and
+ * y <= 1024, z <= 64, at most 1024 threads per CTA), cudaErrorInvalidValue
+ * for shared memory above the per-CTA limit (48 KB, CUDA's limit without the
+ * opt-in attribute), a NULL kernel or missing arguments, and
+ * cudaErrorNotSupported when called from inside a kernel; such errors are
+ * also recorded for cudaGetLastError(). Kernel faults (an invalid pointer:
+ * cudaErrorIllegalAddress) are reported by cudaDeviceSynchronize() and
+ * cudaGetLastError(); the process goes on.
  */
-cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block,
-		       size_t shared_bytes, const void *args);
+cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
+		       const void *args);
 
 /* Typed launch: the trailing arguments initialise the kernel's argument struct
  * (positionally or with designators), so types are checked by the compiler. */
@@ -152,16 +170,17 @@ cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block,
 	emu_launch(&(kernel), (grid), (block), (shared_bytes), &(kernel##_args_t){__VA_ARGS__})
 
 /* The CUDA-style entry (cudaLaunchKernel's shape): `args` is the argument
- * struct; only the default stream (0) is accepted. */
-cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 gridDim, dim3 blockDim,
-			    const void *args, size_t sharedMem, cudaStream_t stream);
+ * struct; only the default stream (0) is accepted, another gives
+ * cudaErrorInvalidResourceHandle. */
+cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 grid, dim3 block, const void *args,
+			    size_t sharedMem, cudaStream_t stream);
 
 /* The resolved executor configuration, for reports and tests. */
 struct emu_info {
 	unsigned sms, ctas_per_sm, workers;
 	const char *dispatch; /* "asc", "desc" or "switch" */
 	bool pinned;
-	bool gmmu;            /* accessors built in */
+	bool gmmu; /* accessors built in */
 	size_t max_shared_bytes;
 };
 void emu_get_info(struct emu_info *info);
@@ -209,18 +228,18 @@ void emu_get_info(struct emu_info *info);
 	static inline T emu_atomic_min_##sfx(T *p, T v)                                            \
 	{                                                                                          \
 		T old = atomic_load_explicit((_Atomic T *)p, memory_order_relaxed);                \
-		while (v < old && !atomic_compare_exchange_weak_explicit(                          \
-					  (_Atomic T *)p, &old, v, memory_order_relaxed,           \
-					  memory_order_relaxed))                                   \
+		while (v < old && !atomic_compare_exchange_weak_explicit((_Atomic T *)p, &old, v,  \
+									 memory_order_relaxed,     \
+									 memory_order_relaxed))    \
 			;                                                                          \
 		return old;                                                                        \
 	}                                                                                          \
 	static inline T emu_atomic_max_##sfx(T *p, T v)                                            \
 	{                                                                                          \
 		T old = atomic_load_explicit((_Atomic T *)p, memory_order_relaxed);                \
-		while (v > old && !atomic_compare_exchange_weak_explicit(                          \
-					  (_Atomic T *)p, &old, v, memory_order_relaxed,           \
-					  memory_order_relaxed))                                   \
+		while (v > old && !atomic_compare_exchange_weak_explicit((_Atomic T *)p, &old, v,  \
+									 memory_order_relaxed,     \
+									 memory_order_relaxed))    \
 			;                                                                          \
 		return old;                                                                        \
 	}
@@ -255,8 +274,8 @@ EMU_ATOMIC_INT_OPS(unsigned long long, u64)
 		_Atomic U *q = (_Atomic U *)(void *)p;                                             \
 		U old = atomic_load_explicit(q, memory_order_relaxed);                             \
 		while (!atomic_compare_exchange_weak_explicit(                                     \
-			q, &old, emu_fbits_##sfx(emu_bitsf_##sfx(old) + v), memory_order_relaxed,  \
-			memory_order_relaxed))                                                     \
+		    q, &old, emu_fbits_##sfx(emu_bitsf_##sfx(old) + v), memory_order_relaxed,      \
+		    memory_order_relaxed))                                                         \
 			;                                                                          \
 		return emu_bitsf_##sfx(old);                                                       \
 	}                                                                                          \
@@ -267,15 +286,14 @@ EMU_ATOMIC_INT_OPS(unsigned long long, u64)
 	static inline F emu_atomic_exch_##sfx(F *p, F v)                                           \
 	{                                                                                          \
 		return emu_bitsf_##sfx(atomic_exchange_explicit(                                   \
-			(_Atomic U *)(void *)p, emu_fbits_##sfx(v), memory_order_relaxed));        \
+		    (_Atomic U *)(void *)p, emu_fbits_##sfx(v), memory_order_relaxed));            \
 	}                                                                                          \
 	static inline F emu_atomic_cas_##sfx(F *p, F expected, F desired)                          \
 	{                                                                                          \
 		U e = emu_fbits_##sfx(expected);                                                   \
-		atomic_compare_exchange_strong_explicit((_Atomic U *)(void *)p, &e,                \
-							emu_fbits_##sfx(desired),                  \
-							memory_order_relaxed,                      \
-							memory_order_relaxed);                     \
+		atomic_compare_exchange_strong_explicit(                                           \
+		    (_Atomic U *)(void *)p, &e, emu_fbits_##sfx(desired), memory_order_relaxed,    \
+		    memory_order_relaxed);                                                         \
 		return emu_bitsf_##sfx(e);                                                         \
 	}                                                                                          \
 	static inline F emu_atomic_min_##sfx(F *p, F v)                                            \
@@ -314,15 +332,15 @@ EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
 		 long *: emu_atomic_##op##_il, unsigned long *: emu_atomic_##op##_ul,               \
 		 long long *: emu_atomic_##op##_i64, unsigned long long *: emu_atomic_##op##_u64)
 
-#define atomicAdd(p, v)     EMU_ATOMIC_DISPATCH_ALL(add, p)((p), (v))
-#define atomicSub(p, v)     EMU_ATOMIC_DISPATCH_ALL(sub, p)((p), (v))
-#define atomicExch(p, v)    EMU_ATOMIC_DISPATCH_ALL(exch, p)((p), (v))
-#define atomicMin(p, v)     EMU_ATOMIC_DISPATCH_ALL(min, p)((p), (v))
-#define atomicMax(p, v)     EMU_ATOMIC_DISPATCH_ALL(max, p)((p), (v))
-#define atomicCAS(p, e, d)  EMU_ATOMIC_DISPATCH_ALL(cas, p)((p), (e), (d))
-#define atomicAnd(p, v)     EMU_ATOMIC_DISPATCH_INT(and, p)((p), (v))
-#define atomicOr(p, v)      EMU_ATOMIC_DISPATCH_INT(or, p)((p), (v))
-#define atomicXor(p, v)     EMU_ATOMIC_DISPATCH_INT(xor, p)((p), (v))
+#define atomicAdd(p, v)	   EMU_ATOMIC_DISPATCH_ALL(add, p)((p), (v))
+#define atomicSub(p, v)	   EMU_ATOMIC_DISPATCH_ALL(sub, p)((p), (v))
+#define atomicExch(p, v)   EMU_ATOMIC_DISPATCH_ALL(exch, p)((p), (v))
+#define atomicMin(p, v)	   EMU_ATOMIC_DISPATCH_ALL(min, p)((p), (v))
+#define atomicMax(p, v)	   EMU_ATOMIC_DISPATCH_ALL(max, p)((p), (v))
+#define atomicCAS(p, e, d) EMU_ATOMIC_DISPATCH_ALL(cas, p)((p), (e), (d))
+#define atomicAnd(p, v)	   EMU_ATOMIC_DISPATCH_INT(and, p)((p), (v))
+#define atomicOr(p, v)	   EMU_ATOMIC_DISPATCH_INT(or, p)((p), (v))
+#define atomicXor(p, v)	   EMU_ATOMIC_DISPATCH_INT(xor, p)((p), (v))
 
 /* ---------------------------------------------------------- GMMU accessors */
 
@@ -368,13 +386,14 @@ static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p)
 	return p;
 }
 
-#define ld_global(p)                                                                               \
-	(*(const __typeof__(*(p)) *)emu_gmmu_load(emu_cta_->gmmu, (p), sizeof(*(p))))
+#define ld_global(p)	(*(const __typeof__(*(p)) *)emu_gmmu_load(emu_cta_->gmmu, (p), sizeof(*(p))))
 #define st_global(p, v) (*(__typeof__(&*(p)))emu_gmmu_store(emu_cta_->gmmu, (p)) = (v))
 #else
-#define ld_global(p)    (*(p))
+#define ld_global(p)	(*(p))
 #define st_global(p, v) (*(p) = (v))
 #endif
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

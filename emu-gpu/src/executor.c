@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * executor.c - the process-wide executor: configuration, the worker pool and
+ * the default stream (launch queue, kernel start and completion, synchronize).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+
+#include "executor.h"
+
+/*
+ * The one executor instance. A process has one GPU and one default stream, and
+ * the runtime's cudaDeviceSynchronize() reaches us through a plain function
+ * pointer, so the state is a single static object rather than a handle.
+ */
+struct eg_executor eg = {
+    .cfg_once = PTHREAD_ONCE_INIT,
+    .pool_once = PTHREAD_ONCE_INIT,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .changed = PTHREAD_COND_INITIALIZER,
+};
+
+static void resolve_config(void)
+{
+	struct eg_config *c = &eg.cfg;
+	const char *order = uvmemu_option_str("dispatch");
+
+	c->gpu = eg_gpu_find(uvmemu_option_str("gpu"));
+	if (!c->gpu) {
+		/* The runtime validated the value against the same list. */
+		fprintf(stderr, "emu-gpu: internal error: no preset for --gpu %s\n",
+			uvmemu_option_str("gpu"));
+		abort();
+	}
+	c->sms = (unsigned)uvmemu_option_int("sms");
+	if (c->sms == 0)
+		c->sms = c->gpu->sms;
+	c->ctas_per_sm = (unsigned)uvmemu_option_int("ctas-per-sm");
+	c->workers = c->sms * c->ctas_per_sm;
+	c->order = strcmp(order, "desc") == 0	  ? EG_DESC
+		   : strcmp(order, "switch") == 0 ? EG_SWITCH
+						  : EG_ASC;
+	c->order_name = c->order == EG_DESC ? "desc" : c->order == EG_SWITCH ? "switch" : "asc";
+	c->pin = strcmp(uvmemu_option_str("pin"), "on") == 0;
+	c->calibrate = uvmemu_option_double("dilation") == 0.0;
+}
+
+const struct eg_config *eg_config(void)
+{
+	pthread_once(&eg.cfg_once, resolve_config);
+	return &eg.cfg;
+}
+
+/* Workers free their own per-thread resources on the way out. */
+static void stop_workers(unsigned started)
+{
+	atomic_store(&eg.shutdown, true);
+	eg_workers_wake(UINT_MAX);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(eg.workers[i].thread, NULL);
+}
+
+static void start_pool(void)
+{
+	const struct eg_config *cfg = eg_config();
+	unsigned started = 0;
+	int err;
+
+	eg.gmmu = uvmemu_gmmu_get();
+	eg.slots = aligned_alloc(EG_CACHELINE, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
+	eg.workers = calloc(cfg->workers, sizeof(*eg.workers));
+	err = -ENOMEM;
+	if (!eg.slots || !eg.workers)
+		goto err;
+	memset(eg.slots, 0, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
+	err = eg_fault_install();
+	if (err)
+		goto err;
+	for (; started < cfg->workers; started++) {
+		struct eg_worker *w = &eg.workers[started];
+
+		w->id = started;
+		/* Consecutive workers go to different SMs, as a GPU spreads CTAs. */
+		w->sm = started % cfg->sms;
+		w->slot = started / cfg->sms;
+		err = eg_worker_start(w);
+		if (err)
+			goto err_workers;
+	}
+	/* Every worker has named its SM to the memory system before any kernel
+	 * runs, and none is still starting up when the process exits. */
+	pthread_mutex_lock(&eg.lock);
+	while (eg.registered < started)
+		pthread_cond_wait(&eg.changed, &eg.lock);
+	pthread_mutex_unlock(&eg.lock);
+	if (cfg->pin) {
+		err = eg_pin_workers(eg.workers, cfg->workers);
+		if (err)
+			fprintf(stderr,
+				"emu-gpu: --pin on: cannot pin workers (%s); running unpinned\n",
+				strerror(-err));
+		eg.pinned = !err;
+	}
+	atomic_store(&eg.ready, true);
+	if (cfg->calibrate)
+		eg_calibrate(cfg);
+	return;
+
+err_workers:
+	stop_workers(started);
+err:
+	fprintf(stderr, "emu-gpu: cannot start %u workers (sms %u x ctas-per-sm %u) after %u: %s\n",
+		cfg->workers, cfg->sms, cfg->ctas_per_sm, started, strerror(-err));
+	free(eg.workers);
+	free(eg.slots);
+	eg.workers = NULL;
+	eg.slots = NULL;
+	eg.pool_error = err == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInitializationError;
+}
+
+cudaError_t eg_pool_start(void)
+{
+	pthread_once(&eg.pool_once, start_pool);
+	return eg.pool_error;
+}
+
+static struct eg_kernel *slot_of(uint64_t seq)
+{
+	return &eg.slots[seq % EG_QUEUE_DEPTH];
+}
+
+/* Runs when the stream reaches k; called without eg.lock. */
+static void start_kernel(struct eg_kernel *k)
+{
+	if (!k->internal) {
+		struct uvmemu_launch l = {.kernel = k->kernel->name,
+					  .grid = k->grid,
+					  .block = k->block,
+					  .shared_bytes = k->shared_bytes};
+
+		k->index = uvmemu_kernel_begin(&l);
+	}
+	atomic_store(&eg.current, k->seq + 1);
+	eg_workers_wake(1);
+}
+
+/* Translates every 8-byte word of the copied arguments that holds a managed
+ * host-view pointer; the struct's own alignment makes pointer members land on
+ * those words. Natively the range is empty and nothing changes. */
+static void translate_args(struct eg_kernel *k, size_t size)
+{
+	if (k->views.host_lo == k->views.host_hi)
+		return;
+	for (size_t off = 0; off + sizeof(uint64_t) <= size; off += sizeof(uint64_t)) {
+		void *p;
+
+		memcpy(&p, k->args + off, sizeof(p));
+		p = uvmemu_view_to_device(&k->views, p);
+		memcpy(k->args + off, &p, sizeof(p));
+	}
+}
+
+static void fill_slot(struct eg_kernel *k, uint64_t seq, const struct emu_kernel *kernel, dim3 grid,
+		      dim3 block, size_t shared_bytes, const void *args, bool internal,
+		      const struct uvmemu_view_map *views)
+{
+	bool desc = eg.cfg.order == EG_DESC;
+
+	if (!internal && eg.cfg.order == EG_SWITCH)
+		desc = eg.ordinal & 1; /* launch 0 ascending, 1 descending, ... */
+	if (!internal)
+		eg.ordinal++;
+	k->kernel = kernel;
+	k->grid = grid;
+	k->block = block;
+	k->nthreads = block.x * block.y * block.z;
+	k->shared_bytes = shared_bytes;
+	k->ncta = (uint64_t)grid.x * grid.y * grid.z;
+	k->seq = seq;
+	k->index = 0;
+	k->desc = desc;
+	k->internal = internal;
+	atomic_store_explicit(&k->abort, false, memory_order_relaxed);
+	atomic_store_explicit(&k->error, cudaSuccess, memory_order_relaxed);
+	atomic_store_explicit(&k->next, 0, memory_order_relaxed);
+	atomic_store_explicit(&k->chunk, 1, memory_order_relaxed);
+	atomic_store_explicit(&k->done, 0, memory_order_relaxed);
+	k->views = *views;
+	memcpy(k->args, args, kernel->args_size);
+	translate_args(k, kernel->args_size);
+}
+
+cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
+		      const void *args, bool internal)
+{
+	struct uvmemu_view_map views = {0};
+	struct eg_kernel *k;
+	uint64_t seq;
+	bool start;
+
+	/* The calibration kernel works on ordinary memory: no translation. */
+	if (!internal)
+		uvmemu_get_view_map(&views);
+	pthread_mutex_lock(&eg.lock);
+	seq = eg.submitted;
+	/* The slot is free once the launch EG_QUEUE_DEPTH earlier completed... */
+	while (seq >= EG_QUEUE_DEPTH && eg.completed <= seq - EG_QUEUE_DEPTH)
+		pthread_cond_wait(&eg.changed, &eg.lock);
+	k = slot_of(seq);
+	/* ...and the workers that ran it have let go (they need no lock for that,
+	 * and only the last few instructions of their loop remain). */
+	while (atomic_load(&k->active) != 0)
+		sched_yield();
+	fill_slot(k, seq, kernel, grid, block, shared_bytes, args, internal, &views);
+	start = eg.completed == eg.submitted;
+	eg.submitted++;
+	pthread_mutex_unlock(&eg.lock);
+	if (start)
+		start_kernel(k);
+	return cudaSuccess;
+}
+
+void eg_complete_kernel(struct eg_kernel *k)
+{
+	struct eg_kernel *next = NULL;
+	cudaError_t e = (cudaError_t)atomic_load(&k->error);
+
+	if (!k->internal)
+		uvmemu_kernel_end(k->index);
+	atomic_store(&eg.current, 0);
+	pthread_mutex_lock(&eg.lock);
+	if (e != cudaSuccess && eg.error == cudaSuccess)
+		eg.error = e;
+	eg.completed++;
+	if (eg.completed < eg.submitted)
+		next = slot_of(eg.completed);
+	pthread_cond_broadcast(&eg.changed);
+	pthread_mutex_unlock(&eg.lock);
+	if (next)
+		start_kernel(next);
+}
+
+cudaError_t eg_wait_idle(void)
+{
+	cudaError_t e;
+
+	pthread_mutex_lock(&eg.lock);
+	while (eg.completed != eg.submitted)
+		pthread_cond_wait(&eg.changed, &eg.lock);
+	e = eg.error;
+	eg.error = cudaSuccess;
+	pthread_mutex_unlock(&eg.lock);
+	return e;
+}
+
+/* cudaDeviceSynchronize() lands here through the runtime. */
+static cudaError_t synchronize(void)
+{
+	/* A kernel waiting for the stream it runs on would wait for itself. */
+	if (eg_self())
+		return cudaErrorNotSupported;
+	return eg_wait_idle();
+}
+
+static const struct uvmemu_executor executor = {
+    .name = "emu-gpu",
+    .synchronize = synchronize,
+};
+
+__attribute__((constructor)) static void emugpu_load(void)
+{
+	uvmemu_executor_attach(&executor);
+}
+
+/*
+ * At exit, idle workers are stopped and joined. If kernels are still queued
+ * (the program exits without synchronizing, which CUDA allows) the workers are
+ * left to die with the process: waiting could hang on a memory system that is
+ * already shutting down.
+ */
+__attribute__((destructor)) static void emugpu_unload(void)
+{
+	bool idle;
+
+	if (!eg.slots)
+		return;
+	pthread_mutex_lock(&eg.lock);
+	idle = eg.completed == eg.submitted;
+	pthread_mutex_unlock(&eg.lock);
+	if (!idle)
+		return;
+	stop_workers(eg.cfg.workers);
+	free(eg.workers);
+	free(eg.slots);
+	eg.workers = NULL;
+	eg.slots = NULL;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pin.c - --pin on: bind SM workers to cores with hwloc.
+ *
+ * Worker w runs on core first + w % usable, so the workers of one SM spread
+ * over the cores in turn. With more than two cores, core 0 (hwloc's logical
+ * index 0) is left to the driver thread and the rest of the process; with one
+ * or two cores reserving one would halve the executor, so the workers use all
+ * of them and share with the driver.
+ */
+#include <errno.h>
+#include <hwloc.h>
+
+#include "executor.h"
+
+int eg_pin_workers(struct eg_worker *workers, unsigned n)
+{
+	hwloc_topology_t topo;
+	unsigned first, usable;
+	int cores, err = 0;
+
+	if (hwloc_topology_init(&topo))
+		return -ENOMEM;
+	err = -EINVAL;
+	if (hwloc_topology_load(topo))
+		goto out;
+	cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	if (cores <= 0)
+		goto out;
+	first = cores > 2 ? 1 : 0;
+	usable = (unsigned)cores - first;
+	err = 0;
+	for (unsigned i = 0; i < n && !err; i++) {
+		hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, first + i % usable);
+
+		if (!core || hwloc_set_thread_cpubind(topo, workers[i].thread, core->cpuset,
+						      HWLOC_CPUBIND_THREAD))
+			err = -EINVAL;
+	}
+out:
+	hwloc_topology_destroy(topo);
+	return err;
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * worker.c - an SM slot: a thread that runs one CTA at a time.
+ *
+ * Workers sleep on a futex and wake when a kernel starts. Joining a kernel and
+ * taking CTAs are lock-free, so that a hundred workers on two cores do not
+ * queue on a mutex at every launch:
+ *
+ *   join   read eg.current (seq + 1 of the running kernel), take a reference
+ *          on its slot (active++), and re-read eg.current. If it changed, the
+ *          kernel ended in between and the slot may already hold a later
+ *          launch: drop the reference, touch nothing else. A launcher reuses a
+ *          slot only after its kernel completed and active is 0, so a
+ *          reference taken while eg.current still named the kernel keeps the
+ *          slot intact (both sides use sequentially consistent operations).
+ *   run    take tickets from `next` until the grid is exhausted; ticket t is
+ *          CTA t in ascending order, n-1-t in descending order, so CTA k is
+ *          handed out before CTA k+1 (or k-1), and a worker runs the CTAs of
+ *          one hand-out in that order.
+ *   leave  add the CTAs this worker finished to done in one operation; the
+ *          worker that brings done to the grid size completes the kernel.
+ *          Then active--.
+ *
+ * Hand-out size. A GPU hands out one CTA at a time, and so does a worker at
+ * the start of each kernel. Every hand-out writes the one `next` counter,
+ * and between cores that cache line costs about 60-100 ns: for CTAs of a few
+ * hundred simple threads (a stream triad CTA of 256 floats takes ~150 ns) the
+ * counter, and CTAs alternating between cores at 1 KB steps, made the executor
+ * three times slower than plain C. So the hand-out doubles, up to CHUNK_MAX
+ * CTAs, while a doubled hand-out would still finish within CHUNK_TARGET_NS,
+ * and falls back to one CTA as soon as one takes more than twice that: a CTA
+ * that takes a far fault (tens of microseconds at least) or a long CTA is
+ * handed out alone, as a GPU would, and only CTAs that run at memory speed are
+ * grouped. A hand-out stays a run of consecutive tickets, so the dispatch
+ * order holds.
+ *
+ * Waking. A kernel's start wakes one worker, and every worker that joins a
+ * kernel with CTAs left wakes one more: there is always one spare worker
+ * runnable while CTAs remain. When a worker blocks on a far fault, the core
+ * it frees runs the spare, which takes the next CTA and wakes the next spare,
+ * so up to every slot can end up waiting on faults at once, and their faults
+ * gather into the driver's batches. A kernel that never faults wakes a few
+ * workers, not a hundred threads for two cores.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "executor.h"
+
+#define CHUNK_TARGET_NS 20000
+#define CHUNK_MAX	256
+
+/* Initial-exec: the fault handler reads it, and must not allocate. */
+static _Thread_local struct eg_worker *self __attribute__((tls_model("initial-exec")));
+
+struct eg_worker *eg_self(void)
+{
+	return self;
+}
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+{
+	/* EAGAIN (the word moved on) and EINTR both mean: look again. */
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word, unsigned n)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n > INT_MAX ? INT_MAX : (int)n, NULL, NULL, 0);
+}
+
+void eg_workers_wake(unsigned n)
+{
+	atomic_fetch_add(&eg.wake, 1);
+	futex_wake(&eg.wake, n);
+}
+
+static struct eg_kernel *join(uint64_t *last)
+{
+	uint64_t cur = atomic_load(&eg.current);
+	struct eg_kernel *k;
+
+	if (cur == 0 || cur == *last)
+		return NULL;
+	k = &eg.slots[(cur - 1) % EG_QUEUE_DEPTH];
+	atomic_fetch_add(&k->active, 1);
+	if (atomic_load(&eg.current) != cur) {
+		atomic_fetch_sub(&k->active, 1);
+		return NULL;
+	}
+	*last = cur;
+	/* Keep one spare worker on its way while CTAs are left (see the top). */
+	if (atomic_load_explicit(&k->next, memory_order_relaxed) < k->ncta)
+		futex_wake(&eg.wake, 1);
+	return k;
+}
+
+static void set_block_idx(struct emu_cta *cta, const struct eg_kernel *k, uint64_t c)
+{
+	cta->block_idx.x = (unsigned)(c % k->grid.x);
+	c /= k->grid.x;
+	cta->block_idx.y = (unsigned)(c % k->grid.y);
+	cta->block_idx.z = (unsigned)(c / k->grid.y);
+}
+
+static uint64_t cta_of(const struct eg_kernel *k, uint64_t ticket)
+{
+	return k->desc ? k->ncta - 1 - ticket : ticket;
+}
+
+/*
+ * The CTAs of tickets [first, end), in order. The recovery point is set once
+ * for the chunk; the position lives in the worker (memory, not a local), so
+ * that after a fault's siglongjmp it names the CTA that faulted. The rest of
+ * the chunk is then skipped, as the whole kernel is.
+ */
+static void run_chunk(struct eg_worker *w, struct eg_kernel *k, struct emu_cta *cta, uint64_t first,
+		      uint64_t end)
+{
+	w->ticket = first;
+	if (sigsetjmp(w->recover, 0)) {
+		uint64_t c = cta_of(k, w->ticket);
+
+		w->in_cta = 0;
+		eg_fault_recovered(w, k, c);
+		if (!k->internal)
+			uvmemu_cta_end(k->index, (unsigned)c, w->sm);
+		return;
+	}
+	for (; w->ticket < end; w->ticket++) {
+		uint64_t c = cta_of(k, w->ticket);
+
+		if (atomic_load_explicit(&k->abort, memory_order_relaxed))
+			return;
+		set_block_idx(cta, k, c);
+		if (!k->internal)
+			uvmemu_cta_begin(k->index, (unsigned)c, w->sm);
+		w->in_cta = 1;
+		atomic_signal_fence(memory_order_seq_cst);
+		k->kernel->fn(cta, k->args);
+		atomic_signal_fence(memory_order_seq_cst);
+		w->in_cta = 0;
+		if (!k->internal)
+			uvmemu_cta_end(k->index, (unsigned)c, w->sm);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The kernel's hand-out size after a hand-out of `ran` CTAs (of `size` asked
+ * for) took `ns` (see the top). It is one value per kernel, so that a slow CTA
+ * anywhere sends every worker back to single CTAs at once, and a fresh kernel
+ * on a hundred workers reaches its full size after a few hand-outs, not a few
+ * per worker. Races between workers only cost a doubling or a reset.
+ */
+static void resize_chunk(struct eg_kernel *k, uint32_t size, uint64_t ran, uint64_t ns)
+{
+	if (ns > 2 * CHUNK_TARGET_NS) {
+		if (size != 1)
+			atomic_store_explicit(&k->chunk, 1, memory_order_relaxed);
+	} else if (ran == size && 2 * ns <= CHUNK_TARGET_NS && size < CHUNK_MAX) {
+		atomic_compare_exchange_strong_explicit(&k->chunk, &size, 2 * size,
+							memory_order_relaxed, memory_order_relaxed);
+	}
+}
+
+static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
+{
+	struct emu_cta cta = {
+	    .block_dim = k->block,
+	    .grid_dim = k->grid,
+	    .nthreads = k->nthreads,
+	    .sm = w->sm,
+	    .shared = k->shared_bytes ? w->shared : NULL,
+	    .shared_bytes = k->shared_bytes,
+	    .launch = k->index,
+	    .views = &k->views,
+	    .gmmu = eg.gmmu,
+	};
+	uint64_t mine = 0;
+
+	w->kernel = k;
+	for (;;) {
+		uint32_t size = atomic_load_explicit(&k->chunk, memory_order_relaxed);
+		uint64_t t = atomic_fetch_add_explicit(&k->next, size, memory_order_relaxed);
+		uint64_t end = t + size < k->ncta ? t + size : k->ncta;
+		uint64_t t0;
+
+		if (t >= k->ncta)
+			break;
+		t0 = now_ns();
+		run_chunk(w, k, &cta, t, end);
+		/* Skipped CTAs of an aborted kernel count as done too. */
+		mine += end - t;
+		resize_chunk(k, size, end - t, now_ns() - t0);
+	}
+	w->kernel = NULL;
+	/* acq_rel: the finisher sees every CTA's stores (the release sequence of
+	 * done), and synchronize() sees them through eg.lock. */
+	if (mine &&
+	    atomic_fetch_add_explicit(&k->done, mine, memory_order_acq_rel) + mine == k->ncta)
+		eg_complete_kernel(k);
+	atomic_fetch_sub(&k->active, 1);
+}
+
+/*
+ * Workers are throughput threads: SCHED_BATCH keeps a woken worker from
+ * preempting one that is running a CTA (it runs when a core frees: a worker
+ * blocks on a far fault or its time slice ends), and the driver thread, a
+ * normal thread, still preempts workers at once. Without it, each spare woken
+ * during a kernel preempted a running worker in mid hand-out. Unprivileged
+ * threads may always choose it; if refused, the default policy is only slower.
+ */
+static void set_batch_policy(void)
+{
+	struct sched_param none = {0};
+
+	pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
+}
+
+static void *worker_main(void *arg)
+{
+	struct eg_worker *w = arg;
+	uint64_t last = 0;
+
+	self = w;
+	eg_fault_thread_enter(w);
+	set_batch_policy();
+
+	uvmemu_worker_register(w->sm, w->slot);
+	pthread_mutex_lock(&eg.lock);
+	eg.registered++;
+	pthread_cond_broadcast(&eg.changed);
+	pthread_mutex_unlock(&eg.lock);
+	for (;;) {
+		uint32_t gen = atomic_load(&eg.wake);
+		struct eg_kernel *k = join(&last);
+
+		if (k) {
+			run_kernel(w, k);
+			continue;
+		}
+		if (atomic_load(&eg.shutdown))
+			break;
+		futex_wait(&eg.wake, gen);
+	}
+	eg_fault_thread_leave(w);
+	free(w->shared);
+	w->shared = NULL;
+	return NULL;
+}
+
+int eg_worker_start(struct eg_worker *w)
+{
+	pthread_attr_t attr;
+	int err;
+
+	w->shared = aligned_alloc(EG_CACHELINE, EG_MAX_SHARED);
+	if (!w->shared)
+		return -ENOMEM;
+	err = eg_fault_thread_init(w);
+	if (err)
+		goto err_shared;
+	err = -pthread_attr_init(&attr);
+	if (err)
+		goto err_fault;
+	err = -pthread_attr_setstacksize(&attr, EG_STACK_SIZE);
+	if (!err)
+		err = -pthread_create(&w->thread, &attr, worker_main, w);
+	pthread_attr_destroy(&attr);
+	if (err)
+		goto err_fault;
+	return 0;
+
+err_fault:
+	eg_fault_thread_free(w);
+err_shared:
+	free(w->shared);
+	w->shared = NULL;
+	return err;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Description: wrong options to backprop, nw and atax each print exactly one
+# line that names the offending option, and exit with status 2.
+# usage: bad-options.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$1
+# The runtime's end-of-run summary would add a line of its own.
+export UVMEMU_SUMMARY=off
+fail=0
+
+# expect_error WORKLOAD NAMED ARGS...: the run must exit 2 and print one line
+# (stdout and stderr together) that contains NAMED.
+expect_error() {
+	local name=$1 named=$2 out rc lines
+	shift 2
+	out=$("$build/bin/$name" "$@" 2>&1)
+	rc=$?
+	lines=$(printf '%s' "$out" | grep -c '')
+	if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qF -- "$named" <<<"$out"; then
+		echo "FAIL: $name $*: exit $rc, $lines lines, expected exit 2 and one line naming '$named':"
+		echo "$out"
+		fail=1
+	else
+		echo "ok: $name $*: $out"
+	fi
+}
+
+for name in backprop nw atax; do
+	[ -x "$build/bin/$name" ] || { echo "FAIL: $build/bin/$name not built"; exit 1; }
+	expect_error $name --bogus --bogus
+	expect_error $name --footprint --footprint 12Q
+	expect_error $name --footprint --footprint 0
+	expect_error $name --footprint --footprint 3
+	expect_error $name --footprint --footprint 64T
+	expect_error $name --footprint --footprint
+	expect_error $name --seed --seed -3
+done
+
+expect_error backprop --inputs --inputs 17
+expect_error backprop --inputs --inputs abc
+expect_error backprop --inputs --inputs 0
+expect_error backprop --inputs --inputs 134217728
+expect_error backprop --inputs --inputs 1024 --footprint 24M
+
+expect_error nw --n --n 100
+expect_error nw --n --n -16
+expect_error nw --n --n 65536
+expect_error nw --n --footprint 24M --n 1440
+expect_error nw --penalty --penalty x
+expect_error nw --penalty --penalty -1
+expect_error nw --penalty --penalty 10001
+expect_error nw 2048 2048
+
+expect_error atax --nx --nx 0
+expect_error atax --ny --ny 12.5
+expect_error atax --nx --nx 2097152
+expect_error atax --nx --nx 65536 --ny 65536
+expect_error atax --ny --footprint 24M --ny 1024
+
+exit $fail

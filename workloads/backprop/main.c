@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - backprop: options and network size, then generate, run the
+ * training step (the region of interest) and check it bit for bit.
+ */
+#include "backprop.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define BP_DEFAULT_INPUTS 65536 /* the size of Rodinia's run script */
+
+/* The multiple of 16 input units whose arrays come closest to `bytes`
+ * (the footprint grows by 144 bytes per input unit). */
+static int inputs_for_footprint(const struct wl *w, uint64_t bytes)
+{
+	const double per_input =
+	    (double)(bp_footprint_bytes(BP_HEIGHT * 2) - bp_footprint_bytes(BP_HEIGHT)) / BP_HEIGHT;
+	const double fixed = (double)bp_footprint_bytes(BP_HEIGHT) - per_input * BP_HEIGHT;
+	long long in = llround(((double)bytes - fixed) / per_input / BP_HEIGHT) * BP_HEIGHT;
+
+	if (in < BP_HEIGHT)
+		wl_usage_error(w,
+			       "--footprint %" PRIu64 ": too small for backprop (at least %" PRIu64
+			       " bytes)",
+			       bytes, bp_footprint_bytes(BP_HEIGHT));
+	if (in > BP_MAX_INPUTS)
+		wl_usage_error(w,
+			       "--footprint %" PRIu64 ": too large for backprop (at most %" PRIu64
+			       " bytes)",
+			       bytes, bp_footprint_bytes(BP_MAX_INPUTS));
+	return (int)in;
+}
+
+static void allocate(const struct wl *w, struct bp_dev *dev, int in)
+{
+	const size_t weights = bp_weights_count(in) * sizeof(float);
+
+	dev->input = wl_managed(w, ((size_t)in + 1) * sizeof(float), "the input units");
+	dev->output_hidden = wl_managed(w, (BP_HIDDEN + 1) * sizeof(float), "output_hidden");
+	dev->weights = wl_managed(w, weights, "the weights");
+	dev->partial = wl_managed(w, (size_t)in * sizeof(float), "the partial sums");
+	dev->prev_weights = wl_managed(w, weights, "the previous weight changes");
+	dev->hidden_delta = wl_managed(w, (BP_HIDDEN + 1) * sizeof(float), "hidden_delta");
+}
+
+static void release(const struct wl *w, struct bp_dev *dev)
+{
+	WL_CHECK(w, cudaFree(dev->input));
+	WL_CHECK(w, cudaFree(dev->output_hidden));
+	WL_CHECK(w, cudaFree(dev->weights));
+	WL_CHECK(w, cudaFree(dev->partial));
+	WL_CHECK(w, cudaFree(dev->prev_weights));
+	WL_CHECK(w, cudaFree(dev->hidden_delta));
+}
+
+int main(int argc, char **argv)
+{
+	long long inputs = 0;
+	const struct wl_opt opts[] = {
+	    {"inputs", WL_INT, &inputs, BP_HEIGHT, BP_MAX_INPUTS,
+	     "input units n_in, a multiple of 16 (default 65536)"},
+	    {0},
+	};
+	struct bp_dev dev;
+	struct bp_net net;
+	struct wl w;
+	dim3 grid;
+	bool pass;
+	int in;
+
+	wl_init(&w, "backprop", "Rodinia backprop: one training step of an n_in -> 16 -> 1 network",
+		argc, argv, opts);
+	if (w.footprint && inputs)
+		wl_usage_error(&w, "--footprint and --inputs both set the problem size; give one");
+	if (inputs % BP_HEIGHT)
+		wl_usage_error(&w, "--inputs '%lld': expected a multiple of %d", inputs, BP_HEIGHT);
+	if (w.footprint)
+		in = inputs_for_footprint(&w, w.footprint);
+	else
+		in = inputs ? (int)inputs : BP_DEFAULT_INPUTS;
+
+	allocate(&w, &dev, in);
+	wl_footprint(&w, bp_footprint_bytes(in));
+	uvmemu_report_value("inputs", in);
+	grid = bp_grid(in / BP_HEIGHT);
+	wl_log(&w, "%d inputs: 2 launches of a %u x %u grid of %dx%d-thread CTAs", in, grid.x,
+	       grid.y, BP_WIDTH, BP_HEIGHT);
+
+	bp_generate(&net, in, dev.input, dev.weights, dev.prev_weights, w.seed);
+
+	uvmemu_roi_begin();
+	WL_CHECK(&w, bp_gpu(&dev, &net));
+	uvmemu_roi_end();
+	wl_log(&w, "output error %.6g, hidden error %.6g", net.out_err, net.hid_err);
+
+	pass = bp_check(&w, &dev, w.seed, in);
+	release(&w, &dev);
+	return wl_finish(&w, pass);
+}

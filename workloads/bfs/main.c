@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - Rodinia bfs: breadth-first search, level-synchronous, on a
+ * graphgen-style random graph or a real input file.
+ *
+ * Per level the host clears the managed "over" flag, launches kernel 1
+ * (expand the frontier) and kernel 2 (commit it), waits, and reads the flag:
+ * the CPU and the GPU touch the flag's page in turn every level, as in the
+ * original.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bfs.h"
+
+/* Rodinia's largest standard input, graph1MW_6, has a million nodes. */
+#define BFS_DEFAULT_NODES 1000000
+
+/* The managed arrays, in host view. */
+struct bfs_data {
+	struct bfs_node *nodes;
+	int32_t *edges;
+	bool *mask, *updating, *visited;
+	int32_t *cost;
+	bool *over;
+	uint64_t bytes;
+};
+
+/* Managed bytes for n nodes and e arcs: nodes, edges, 3 flags and cost per
+ * node, the "over" flag. */
+static uint64_t bfs_bytes(int64_t n, int64_t e)
+{
+	return (uint64_t)n * (sizeof(struct bfs_node) + 3 * sizeof(bool) + sizeof(int32_t)) +
+	       (uint64_t)e * sizeof(int32_t) + sizeof(bool);
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void load_graph(const struct wl *w, struct wl_graph *g, long long nodes, const char *input)
+{
+	if (!!w->footprint + !!nodes + !!input > 1)
+		wl_usage_error(w, "give at most one of --footprint, --nodes and --input");
+	if (input) {
+		wl_graph_read(w, g, input, false);
+		return;
+	}
+	if (w->footprint) {
+		/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
+		uint64_t per_node = bfs_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool);
+
+		nodes = (long long)(w->footprint / per_node);
+		if (nodes < 1 || nodes > WL_GRAPH_GEN_MAX_NODES)
+			wl_usage_error(
+			    w, "--footprint %" PRIu64 ": accepted %" PRIu64 " to %" PRIu64 " bytes",
+			    w->footprint, per_node, per_node * WL_GRAPH_GEN_MAX_NODES);
+	}
+	wl_graph_generate(w, g, nodes ? (int32_t)nodes : BFS_DEFAULT_NODES, w->seed, false);
+}
+
+/* Allocates the managed arrays and fills them on the host (CPU first touch),
+ * with node 0 as the source, as the original's readers do. */
+static void bfs_setup(const struct wl *w, const struct wl_graph *g, struct bfs_data *d)
+{
+	int32_t n = g->nodes;
+
+	d->nodes = wl_managed(w, (size_t)n * sizeof(*d->nodes), "nodes");
+	d->edges = wl_managed(w, (size_t)g->arcs * sizeof(*d->edges), "edges");
+	d->mask = wl_managed(w, (size_t)n * sizeof(bool), "mask");
+	d->updating = wl_managed(w, (size_t)n * sizeof(bool), "updating mask");
+	d->visited = wl_managed(w, (size_t)n * sizeof(bool), "visited");
+	d->cost = wl_managed(w, (size_t)n * sizeof(int32_t), "cost");
+	d->over = wl_managed(w, sizeof(bool), "over flag");
+	d->bytes = bfs_bytes(n, g->arcs);
+
+	for (int32_t u = 0; u < n; u++) {
+		d->nodes[u].start = g->offset[u];
+		d->nodes[u].degree = g->offset[u + 1] - g->offset[u];
+		d->mask[u] = false;
+		d->updating[u] = false;
+		d->visited[u] = false;
+		d->cost[u] = -1;
+	}
+	memcpy(d->edges, g->dest, (size_t)g->arcs * sizeof(*d->edges));
+	d->mask[0] = true;
+	d->visited[0] = true;
+	d->cost[0] = 0;
+}
+
+/* The GPU part: two launches per level until a level adds no node. Returns
+ * the number of levels run (the last one finds the frontier empty). */
+static int32_t bfs_run(const struct wl *w, const struct bfs_data *d, int32_t n)
+{
+	dim3 grid =
+	    emu_dim3((unsigned)((n + MAX_THREADS_PER_BLOCK - 1) / MAX_THREADS_PER_BLOCK), 1, 1);
+	/* A graph smaller than one CTA gets one CTA of n threads, as in Rodinia. */
+	dim3 block =
+	    emu_dim3(n < MAX_THREADS_PER_BLOCK ? (unsigned)n : MAX_THREADS_PER_BLOCK, 1, 1);
+	int32_t levels = 0;
+	bool over;
+
+	do {
+		*d->over = false;
+		WL_CHECK(w, EMU_LAUNCH(bfs_kernel1, grid, block, 0, .nodes = d->nodes,
+				       .edges = d->edges, .mask = d->mask, .updating = d->updating,
+				       .visited = d->visited, .cost = d->cost, .no_of_nodes = n));
+		WL_CHECK(w, EMU_LAUNCH(bfs_kernel2, grid, block, 0, .mask = d->mask,
+				       .updating = d->updating, .visited = d->visited,
+				       .over = d->over, .no_of_nodes = n));
+		WL_CHECK(w, cudaDeviceSynchronize());
+		over = *d->over;
+		levels++;
+	} while (over);
+	return levels;
+}
+
+static void bfs_free(const struct wl *w, struct bfs_data *d)
+{
+	void *all[] = {d->nodes, d->edges, d->mask, d->updating, d->visited, d->cost, d->over};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		WL_CHECK(w, cudaFree(all[i]));
+}
+
+int main(int argc, char **argv)
+{
+	long long nodes = 0;
+	const char *input = NULL;
+	const struct wl_opt opts[] = {
+	    {"nodes", WL_INT, &nodes, 1, WL_GRAPH_GEN_MAX_NODES,
+	     "generate a random graph of N nodes (default 1000000)"},
+	    {"input", WL_STR, &input, 0, 0,
+	     "read a graph: Rodinia text, DIMACS-9 .gr or PACE-2016 .gr(.xz)"},
+	    {NULL},
+	};
+	struct wl w;
+	struct wl_graph g;
+	struct bfs_data d;
+	int32_t *want, levels, reached = 0;
+	double t;
+	bool pass;
+
+	wl_init(&w, "bfs", "Rodinia bfs: level-synchronous breadth-first search from node 0.", argc,
+		argv, opts);
+	load_graph(&w, &g, nodes, input);
+	bfs_setup(&w, &g, &d);
+	wl_footprint(&w, d.bytes);
+	wl_log(&w, "%s graph: %" PRId32 " nodes, %" PRId32 " arcs", wl_graph_origin_name(g.origin),
+	       g.nodes, g.arcs);
+
+	uvmemu_roi_begin();
+	t = now();
+	levels = bfs_run(&w, &d, g.nodes);
+	t = now() - t;
+	uvmemu_roi_end();
+
+	want = malloc((size_t)g.nodes * sizeof(int32_t));
+	if (!want) {
+		fprintf(stderr, "bfs: out of memory for the reference\n");
+		return 1;
+	}
+	bfs_reference(&g, 0, want);
+	pass = wl_check_i32(&w, "cost", d.cost, want, (size_t)g.nodes);
+	for (int32_t u = 0; u < g.nodes; u++)
+		reached += want[u] >= 0;
+	wl_log(&w, "%" PRId32 " levels, %" PRId32 " nodes reached, kernels %.3f s", levels, reached,
+	       t);
+	uvmemu_report_value("nodes", g.nodes);
+	uvmemu_report_value("arcs", g.arcs);
+	uvmemu_report_value("levels", levels);
+	free(want);
+	bfs_free(&w, &d);
+	wl_graph_free(&g);
+	return wl_finish(&w, pass);
+}

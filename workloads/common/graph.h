@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph.h - graphs for the graph workloads (bfs, sssp): a host-side CSR, the
+ * Rodinia graphgen-style random generator and readers for the real inputs.
+ *
+ * The CSR lives in ordinary (not managed) memory: each workload copies it into
+ * its own managed layout, and the CPU reference reads it here, so checking a
+ * result never touches the pages the GPU part works on.
+ */
+#ifndef WL_GRAPH_H
+#define WL_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wl.h"
+
+/* Node and arc counts stay below 2^31: the kernels index with int, as the
+ * originals do. */
+#define WL_GRAPH_MAX_ARCS INT32_MAX
+
+enum wl_graph_origin {
+	WL_GRAPH_GENERATED, /* wl_graph_generate */
+	WL_GRAPH_RODINIA,   /* Rodinia text: N, "offset degree" x N, source, E, "dest weight" x E */
+	WL_GRAPH_DIMACS,    /* DIMACS-9 shortest path: p sp N M, a u v w (directed arcs) */
+	WL_GRAPH_PACE,	    /* PACE-2016: p tw N M, u v (undirected, unweighted) */
+};
+
+/*
+ * Compressed sparse rows: the arcs leaving node u are dest[offset[u]] ..
+ * dest[offset[u + 1] - 1], in the order the generator or the file gave them.
+ * weight is NULL when the caller did not ask for weights.
+ */
+struct wl_graph {
+	int32_t nodes;
+	int32_t arcs;
+	int32_t *offset;     /* nodes + 1 entries */
+	int32_t *dest;	     /* arcs entries, each in [0, nodes) */
+	int32_t *weight;     /* arcs entries, each >= 0, or NULL */
+	int32_t max_weight;  /* no arc weighs more (0 without weights) */
+	int32_t file_source; /* the source a Rodinia file names (0 otherwise) */
+	enum wl_graph_origin origin;
+	bool hashed_weights; /* weights derived with wl_graph_hash_weight (PACE) */
+};
+
+/*
+ * The Rodinia graphgen-style random graph, deterministic for a seed: node i
+ * draws k uniform in 2..4 and adds k edges to uniform random nodes j
+ * (duplicates and self loops allowed) with a weight uniform in 1..10, each
+ * stored as the two arcs i->j and j->i, so the average degree is about 6.
+ * Exits with a message if `nodes` is out of range or memory runs out.
+ */
+void wl_graph_generate(const struct wl *w, struct wl_graph *g, int32_t nodes, uint64_t seed,
+		       bool weights);
+
+/* Largest node count wl_graph_generate accepts (its arcs must fit in int). */
+#define WL_GRAPH_GEN_MAX_NODES (WL_GRAPH_MAX_ARCS / 8)
+/* Expected arcs per node of the generated graph: 2 x mean(2, 3, 4). */
+#define WL_GRAPH_GEN_ARCS_PER_NODE 6
+
+/*
+ * Reads `path`, recognising the format from its content: an xz stream is
+ * decompressed first; then a first line "p sp" is DIMACS-9, "p tw" PACE-2016,
+ * and a number the Rodinia text format. Node ids of DIMACS and PACE files are
+ * 1-based and become 0-based. PACE edges are stored in both directions with
+ * wl_graph_hash_weight weights. A malformed file ends the program with one
+ * line "NAME: PATH:LINE: what is wrong" and exit status 2.
+ */
+void wl_graph_read(const struct wl *w, struct wl_graph *g, const char *path, bool weights);
+
+/* The weight 1..100 given to the unweighted edge {u, v} (ids as in the file):
+ * a hash of the two endpoints, the same in both directions. */
+int32_t wl_graph_hash_weight(int64_t u, int64_t v);
+
+/* A one-word name of the origin, for logs. */
+const char *wl_graph_origin_name(enum wl_graph_origin origin);
+
+void wl_graph_free(struct wl_graph *g);
+
+#endif

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - ra: HPCC RandomAccess. A table of `size` 64-bit words, Table[i] = i,
+ * takes 4 * size updates (HPCC's rule; --updates changes it)
+ * Table[ran mod size] ^= ran from `streams` streams
+ * of HPCC's generator (ra.h), one stream per GPU thread, in one kernel launch.
+ * atomicXor makes every update land, so the result is exact; the CPU check
+ * replays the whole run as one sequential stream from x^1 into a reference
+ * table, which also checks each thread's jump to its start.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "emugpu.h"
+#include "ra.h"
+#include "wl.h"
+
+#define RA_DEFAULT_LOG2 22
+#define RA_MAX_WORDS	(1ll << 40)
+
+struct ra_args {
+	uint64_t *table;
+	uint64_t size, mask; /* mask = size - 1 for a power of two, else 0 */
+	uint64_t updates;
+	uint64_t streams;
+};
+
+EMU_KERNEL(ra_update, struct ra_args)
+{
+	EMU_FOR_THREADS {
+		uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+		uint64_t first, last, ran;
+
+		if (s >= args->streams)
+			EMU_RETURN;
+		/* Stream s does updates [first, last) of the run. */
+		first = args->updates * s / args->streams;
+		last = args->updates * (s + 1) / args->streams;
+		ran = ra_start(first);
+		for (uint64_t m = first; m < last; m++) {
+			ran = ra_step(ran);
+			atomicXor(&args->table[ra_index(ran, args->size, args->mask)], ran);
+		}
+	}
+}
+
+static void reference(uint64_t *ref, uint64_t size, uint64_t mask, uint64_t updates)
+{
+	uint64_t ran = 1;
+
+	for (uint64_t i = 0; i < size; i++)
+		ref[i] = i;
+	for (uint64_t m = 0; m < updates; m++) {
+		ran = ra_step(ran);
+		ref[ra_index(ran, size, mask)] ^= ran;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	long long log2_size = 0, streams = 128, block = 1, updates = 0;
+	const struct wl_opt opts[] = {
+	    {"log2-size", WL_INT, &log2_size, 1, 40,
+	     "table of 2^k words (default 22; --footprint sizes it to the byte)"},
+	    {"streams", WL_INT, &streams, 1, 1 << 24,
+	     "generator streams = GPU threads (default "
+	     "128, HPCC's)"},
+	    {"block", WL_INT, &block, 1, 1024, "threads per CTA (default 1: see README)"},
+	    {"updates", WL_INT, &updates, 1, 1ll << 50,
+	     "table updates (default 4 per table word, HPCC's rule)"},
+	    {NULL},
+	};
+	struct ra_args a;
+	struct wl w;
+	uint64_t *table, *ref;
+	bool pass;
+
+	wl_init(&w, "ra", "HPCC RandomAccess: random XOR updates of a 64-bit table", argc, argv,
+		opts);
+	if (w.footprint && log2_size)
+		wl_usage_error(&w, "give --footprint or --log2-size, not both");
+	a.size = w.footprint ? w.footprint / sizeof(uint64_t)
+			     : 1ull << (log2_size ? log2_size : RA_DEFAULT_LOG2);
+	if (a.size < 1 || a.size > (uint64_t)RA_MAX_WORDS)
+		wl_usage_error(&w, "--footprint gives %" PRIu64 " words; accepted 1 to %lld",
+			       a.size, RA_MAX_WORDS);
+	a.mask = (a.size & (a.size - 1)) == 0 ? a.size - 1 : 0;
+	a.updates = updates ? (uint64_t)updates : 4 * a.size;
+	a.streams = (uint64_t)streams;
+
+	table = wl_managed(&w, a.size * sizeof(uint64_t), "table");
+	a.table = table;
+	wl_footprint(&w, a.size * sizeof(uint64_t));
+	uvmemu_report_value("table_words", (double)a.size);
+	uvmemu_report_value("updates", (double)a.updates);
+	uvmemu_report_value("streams", (double)a.streams);
+	for (uint64_t i = 0; i < a.size; i++)
+		table[i] = i;
+
+	uvmemu_roi_begin();
+	WL_CHECK(
+	    &w, emu_launch(
+		    &ra_update,
+		    emu_dim3((unsigned)((a.streams + (uint64_t)block - 1) / (uint64_t)block), 1, 1),
+		    emu_dim3((unsigned)block, 1, 1), 0, &a));
+	WL_CHECK(&w, cudaDeviceSynchronize());
+	uvmemu_roi_end();
+
+	ref = malloc(a.size * sizeof(uint64_t));
+	if (!ref) {
+		fprintf(stderr, "ra: out of memory for the reference table\n");
+		return 1;
+	}
+	reference(ref, a.size, a.mask, a.updates);
+	pass = wl_check_u64(&w, "table", table, ref, a.size);
+	free(ref);
+	WL_CHECK(&w, cudaFree(table));
+	return wl_finish(&w, pass);
+}

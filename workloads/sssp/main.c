@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - sssp: Harish-Narayanan style Bellman-Ford rounds (the
+ * Lonestar-style GPU baseline), on a graphgen-style random graph or a real
+ * road network.
+ *
+ * Per round the host clears the managed "changed" flag, launches kernel 1
+ * (relax the frontier's arcs) and kernel 2 (commit and re-mark), waits, and
+ * reads the flag: the CPU and the GPU touch the flag's page in turn every
+ * round.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sssp.h"
+
+/* The random graph size the original was run on: 2^20 nodes. */
+#define SSSP_DEFAULT_NODES (1 << 20)
+
+/* Generated weights are at most 10, so that many nodes keep every path
+ * length below SSSP_INF (see load_graph). */
+#define SSSP_MAX_GEN_NODES (SSSP_INF / 10 - 1)
+
+/* The managed arrays, in host view. */
+struct sssp_data {
+	int32_t *nodes, *edges, *weights;
+	bool *mask;
+	int32_t *cost, *updating_cost;
+	bool *changed;
+	uint64_t bytes;
+};
+
+/* Managed bytes for n nodes and e arcs: node offset, mask, cost and
+ * updating cost per node, destination and weight per arc, the flag. */
+static uint64_t sssp_bytes(int64_t n, int64_t e)
+{
+	return (uint64_t)n * (3 * sizeof(int32_t) + sizeof(bool)) +
+	       (uint64_t)e * 2 * sizeof(int32_t) + sizeof(bool);
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void load_graph(const struct wl *w, struct wl_graph *g, long long nodes, const char *input)
+{
+	if (!!w->footprint + !!nodes + !!input > 1)
+		wl_usage_error(w, "give at most one of --footprint, --nodes and --input");
+	if (input) {
+		wl_graph_read(w, g, input, true);
+	} else {
+		if (w->footprint) {
+			/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
+			uint64_t per_node =
+			    sssp_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool);
+
+			nodes = (long long)(w->footprint / per_node);
+			if (nodes < 1 || nodes > SSSP_MAX_GEN_NODES)
+				wl_usage_error(w,
+					       "--footprint %" PRIu64 ": accepted %" PRIu64
+					       " to %" PRIu64 " bytes",
+					       w->footprint, per_node,
+					       per_node * SSSP_MAX_GEN_NODES);
+		}
+		wl_graph_generate(w, g, nodes ? (int32_t)nodes : SSSP_DEFAULT_NODES, w->seed, true);
+	}
+	/* A path has at most nodes - 1 arcs; its length and one more arc must
+	 * stay below SSSP_INF in int, the originals' distance type. */
+	if ((int64_t)g->max_weight * g->nodes >= SSSP_INF)
+		wl_usage_error(w,
+			       "%s: weights up to %" PRId32 " over %" PRId32
+			       " nodes could overflow 32-bit distances",
+			       input ? input : "generated graph", g->max_weight, g->nodes);
+}
+
+/* Allocates the managed arrays and fills them on the host (CPU first touch);
+ * node 0 is the source. */
+static void sssp_setup(const struct wl *w, const struct wl_graph *g, struct sssp_data *d)
+{
+	int32_t n = g->nodes;
+
+	d->nodes = wl_managed(w, (size_t)n * sizeof(int32_t), "nodes");
+	d->edges = wl_managed(w, (size_t)g->arcs * sizeof(int32_t), "edges");
+	d->weights = wl_managed(w, (size_t)g->arcs * sizeof(int32_t), "weights");
+	d->mask = wl_managed(w, (size_t)n * sizeof(bool), "mask");
+	d->cost = wl_managed(w, (size_t)n * sizeof(int32_t), "cost");
+	d->updating_cost = wl_managed(w, (size_t)n * sizeof(int32_t), "updating cost");
+	d->changed = wl_managed(w, sizeof(bool), "changed flag");
+	d->bytes = sssp_bytes(n, g->arcs);
+
+	memcpy(d->nodes, g->offset, (size_t)n * sizeof(int32_t));
+	memcpy(d->edges, g->dest, (size_t)g->arcs * sizeof(int32_t));
+	memcpy(d->weights, g->weight, (size_t)g->arcs * sizeof(int32_t));
+	for (int32_t u = 0; u < n; u++) {
+		d->mask[u] = false;
+		d->cost[u] = SSSP_INF;
+		d->updating_cost[u] = SSSP_INF;
+	}
+	d->mask[0] = true;
+	d->cost[0] = 0;
+	d->updating_cost[0] = 0;
+}
+
+/* The GPU part: two launches per round until a round changes no distance.
+ * Returns the number of rounds run (the last one changes nothing). */
+static int32_t sssp_run(const struct wl *w, const struct sssp_data *d, const struct wl_graph *g)
+{
+	int32_t n = g->nodes;
+	dim3 grid =
+	    emu_dim3((unsigned)((n + MAX_THREADS_PER_BLOCK - 1) / MAX_THREADS_PER_BLOCK), 1, 1);
+	/* A graph smaller than one CTA gets one CTA of n threads. */
+	dim3 block =
+	    emu_dim3(n < MAX_THREADS_PER_BLOCK ? (unsigned)n : MAX_THREADS_PER_BLOCK, 1, 1);
+	int32_t rounds = 0;
+	bool changed;
+
+	do {
+		*d->changed = false;
+		WL_CHECK(w, EMU_LAUNCH(sssp_kernel1, grid, block, 0, .nodes = d->nodes,
+				       .edges = d->edges, .weights = d->weights, .mask = d->mask,
+				       .cost = d->cost, .updating_cost = d->updating_cost,
+				       .no_of_nodes = n, .edge_list_size = g->arcs));
+		WL_CHECK(w, EMU_LAUNCH(sssp_kernel2, grid, block, 0, .mask = d->mask,
+				       .cost = d->cost, .updating_cost = d->updating_cost,
+				       .changed = d->changed, .no_of_nodes = n));
+		WL_CHECK(w, cudaDeviceSynchronize());
+		changed = *d->changed;
+		rounds++;
+	} while (changed);
+	return rounds;
+}
+
+static void sssp_free(const struct wl *w, struct sssp_data *d)
+{
+	void *all[] = {d->nodes, d->edges,	   d->weights, d->mask,
+		       d->cost,	 d->updating_cost, d->changed};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		WL_CHECK(w, cudaFree(all[i]));
+}
+
+int main(int argc, char **argv)
+{
+	long long nodes = 0;
+	const char *input = NULL;
+	const struct wl_opt opts[] = {
+	    {"nodes", WL_INT, &nodes, 1, WL_GRAPH_GEN_MAX_NODES,
+	     "generate a random graph of N nodes (default 1048576)"},
+	    {"input", WL_STR, &input, 0, 0,
+	     "read a graph: Rodinia text, DIMACS-9 .gr or PACE-2016 .gr(.xz)"},
+	    {NULL},
+	};
+	struct wl w;
+	struct wl_graph g;
+	struct sssp_data d;
+	int32_t *want, rounds, reached = 0;
+	double t;
+	bool pass;
+
+	wl_init(&w, "sssp", "sssp: Harish-style single-source shortest paths from node 0.", argc,
+		argv, opts);
+	load_graph(&w, &g, nodes, input);
+	sssp_setup(&w, &g, &d);
+	wl_footprint(&w, d.bytes);
+	wl_log(&w, "%s graph: %" PRId32 " nodes, %" PRId32 " arcs, weights up to %" PRId32 "%s",
+	       wl_graph_origin_name(g.origin), g.nodes, g.arcs, g.max_weight,
+	       g.hashed_weights ? " (hashed from the endpoints)" : "");
+
+	uvmemu_roi_begin();
+	t = now();
+	rounds = sssp_run(&w, &d, &g);
+	t = now() - t;
+	uvmemu_roi_end();
+
+	want = malloc((size_t)g.nodes * sizeof(int32_t));
+	if (!want) {
+		fprintf(stderr, "sssp: out of memory for the reference\n");
+		return 1;
+	}
+	sssp_reference(&g, 0, want);
+	pass = wl_check_i32(&w, "distance", d.cost, want, (size_t)g.nodes);
+	for (int32_t u = 0; u < g.nodes; u++)
+		reached += want[u] != SSSP_INF;
+	wl_log(&w, "%" PRId32 " rounds, %" PRId32 " nodes reached, kernels %.3f s", rounds, reached,
+	       t);
+	uvmemu_report_value("nodes", g.nodes);
+	uvmemu_report_value("arcs", g.arcs);
+	uvmemu_report_value("rounds", rounds);
+	free(want);
+	sssp_free(&w, &d);
+	wl_graph_free(&g);
+	return wl_finish(&w, pass);
+}

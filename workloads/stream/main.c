@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - stream: McCalpin's STREAM triad, z = 3x + y on float arrays, one
+ * thread per element, launched --iters times (STREAM's NTIMES) with a
+ * synchronize after each launch, as STREAM times each pass. Pure streaming.
+ */
+#include <stdlib.h>
+
+#include "triad.h"
+#include "wl.h"
+
+#define STREAM_DEFAULT (1u << 22)
+#define STREAM_MAX     (1ll << 40)
+
+int main(int argc, char **argv)
+{
+	long long n = 0, iters = 10;
+	const struct wl_opt opts[] = {
+	    {"n", WL_INT, &n, 1, STREAM_MAX, "elements per array (default 4194304)"},
+	    {"iters", WL_INT, &iters, 1, 1000000, "triad passes (default 10, STREAM's NTIMES)"},
+	    {NULL},
+	};
+	struct wl w;
+	struct wl_rng rng;
+	float *x, *y, *z, *ref;
+	bool pass;
+
+	wl_init(&w, "stream", "STREAM triad z = 3x + y on float arrays", argc, argv, opts);
+	if (w.footprint && n)
+		wl_usage_error(&w, "give --footprint or --n, not both");
+	if (w.footprint)
+		n = (long long)(w.footprint / (3 * sizeof(float)));
+	if (!n)
+		n = STREAM_DEFAULT;
+	if (n < 1 || n > STREAM_MAX)
+		wl_usage_error(&w, "--footprint gives %lld elements; accepted 1 to %lld", n,
+			       STREAM_MAX);
+
+	x = wl_managed(&w, (size_t)n * sizeof(float), "x");
+	y = wl_managed(&w, (size_t)n * sizeof(float), "y");
+	z = wl_managed(&w, (size_t)n * sizeof(float), "z");
+	wl_footprint(&w, 3 * (uint64_t)n * sizeof(float));
+	uvmemu_report_value("n", (double)n);
+	uvmemu_report_value("iters", (double)iters);
+
+	wl_rng_seed(&rng, w.seed);
+	for (long long i = 0; i < n; i++) {
+		x[i] = (float)wl_rng_unit(&rng);
+		y[i] = (float)wl_rng_unit(&rng);
+		z[i] = -1.0f;
+	}
+
+	uvmemu_roi_begin();
+	for (long long it = 0; it < iters; it++) {
+		WL_CHECK(&w,
+			 EMU_LAUNCH(
+			     stream_triad,
+			     emu_dim3((unsigned)((n + STREAM_THREADS - 1) / STREAM_THREADS), 1, 1),
+			     emu_dim3(STREAM_THREADS, 1, 1), 0, x, y, z, n));
+		WL_CHECK(&w, cudaDeviceSynchronize());
+	}
+	uvmemu_roi_end();
+
+	/* Every pass writes the same z; the CPU's float arithmetic, in the same
+	 * order and without contraction (ISO C mode), gives the same bits. */
+	ref = malloc((size_t)n * sizeof(float));
+	if (!ref) {
+		fprintf(stderr, "stream: out of memory for the reference\n");
+		return 1;
+	}
+	for (long long i = 0; i < n; i++)
+		ref[i] = STREAM_SCALAR * x[i] + y[i];
+	pass = wl_check_f32_exact(&w, "z", z, ref, (size_t)n);
+	free(ref);
+	WL_CHECK(&w, cudaFree(x));
+	WL_CHECK(&w, cudaFree(y));
+	WL_CHECK(&w, cudaFree(z));
+	return wl_finish(&w, pass);
+}
