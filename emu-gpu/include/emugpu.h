@@ -25,11 +25,19 @@
  *	cudaDeviceSynchronize();
  *
  * Launches are asynchronous and run in order on the one default stream. The
- * argument struct is copied at launch, and every managed (host-view) pointer
- * in it - at any 8-byte-aligned offset - is translated to the device view, so
- * that the kernel's accesses take GPU far faults under the emulator. Pointers
- * a kernel reads out of memory are translated with EMU_DEV(p). Natively
- * translation is the identity and kernels run unchanged.
+ * argument struct is copied at launch, and every pointer in it - at any
+ * 8-byte-aligned offset - into a live managed (or zero-copy) allocation is
+ * translated to the device view, so that the kernel's accesses take GPU far
+ * faults under the emulator. Pointers a kernel reads out of memory are
+ * translated with EMU_DEV(p). Natively translation is the identity and kernels
+ * run unchanged. Keep pointers as pointers and sizes as 64-bit fields where
+ * you can: a word made of two packed ints that happened to equal an address
+ * inside a live allocation would be translated too (the lookup makes it all
+ * but impossible, not impossible).
+ *
+ * A thread loop that walks memory (a column pass: one thread per column,
+ * each looping over rows) reads like a GPU when EMU_FOR_THREADS sits inside
+ * the loop over rows, so that the CTA's threads step together as a warp does.
  */
 #ifndef EMUGPU_H
 #define EMUGPU_H

@@ -148,9 +148,15 @@ static void start_kernel(struct eg_kernel *k)
 	eg_workers_wake(1);
 }
 
-/* Translates every 8-byte word of the copied arguments that holds a managed
- * host-view pointer; the struct's own alignment makes pointer members land on
- * those words. Natively the range is empty and nothing changes. */
+/*
+ * Translates every 8-byte word of the copied arguments that points into a
+ * live managed allocation; the struct's own alignment makes pointer members
+ * land on those words. A word that is not a pointer (two packed ints, say)
+ * could fall in the managed address range, but pointing into a live
+ * allocation as well takes a value the program almost never holds: the
+ * allocation lookup is what keeps such words unchanged. Natively the range
+ * is empty and nothing changes.
+ */
 static void translate_args(struct eg_kernel *k, size_t size)
 {
 	if (k->views.host_lo == k->views.host_hi)
@@ -159,6 +165,9 @@ static void translate_args(struct eg_kernel *k, size_t size)
 		void *p;
 
 		memcpy(&p, k->args + off, sizeof(p));
+		if ((uintptr_t)p < k->views.host_lo || (uintptr_t)p >= k->views.host_hi ||
+		    !uvmemu_has_device_view(p))
+			continue;
 		p = uvmemu_view_to_device(&k->views, p);
 		memcpy(k->args + off, &p, sizeof(p));
 	}
@@ -269,6 +278,10 @@ static cudaError_t synchronize(void)
 static const struct uvmemu_executor executor = {
     .name = "emu-gpu",
     .synchronize = synchronize,
+#ifdef EMUGPU_GMMU
+    /* Accessors count every access: the memory system stops counting faults. */
+    .gmmu_accessors = true,
+#endif
 };
 
 __attribute__((constructor)) static void emugpu_load(void)

@@ -44,6 +44,10 @@ int uvmemu_free(void *ptr);
 void uvmemu_label(const void *p, const char *name);
 /* True when p points into a live managed allocation (host view). */
 bool uvmemu_is_managed(const void *p);
+/* True when GPU code reaches the live allocation containing p through the
+ * device view (managed memory and zero-copy host memory under emulation);
+ * always false natively. Executors translate such pointers at launch. */
+bool uvmemu_has_device_view(const void *p);
 /* Whether this process runs under the emulator (libuvmemu.so) or natively. */
 bool uvmemu_is_emulated(void);
 

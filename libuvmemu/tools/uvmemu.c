@@ -21,6 +21,7 @@
 #include "config.h"
 #include "emu.h"
 #include "placement.h"
+#include "plot.h"
 #include "tracker.h"
 #include "uffd.h"
 
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: uvmemu run [options] -- PROGRAM [ARGS...]\n"
 		   "       uvmemu info\n"
+		   "       uvmemu plot DIR | --compare [--out PREFIX] REPORT.json...  (figures; "
+		   "uvmemu plot --help)\n"
 		   "       uvmemu --help | --version\n\n"
 		   "Runs PROGRAM (linked to libuvmemu_native.so) with GPU unified memory "
 		   "emulated:\nmanaged memory takes real page faults, migrates between host "
@@ -199,7 +202,9 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (strcmp(argv[1], "info") == 0)
 		return cmd_info();
-	fprintf(stderr, "uvmemu: unknown command '%s'; commands are run, info (uvmemu --help)\n",
+	if (strcmp(argv[1], "plot") == 0)
+		return uvm_cmd_plot(argc - 2, argv + 2);
+	fprintf(stderr, "uvmemu: unknown command '%s'; commands are run, info, plot (uvmemu --help)\n",
 		argv[1]);
 	return 2;
 }

@@ -2,10 +2,11 @@
 /*
  * Description: the device view and the GMMU accessors. Natively both are
  * empty, so this program supplies its own: a "host view" buffer H whose
- * device view is a second buffer D, and a GMMU table over D with one block
- * marked REMOTE (its loads go to H, "host data"). It checks that a launch
- * translates every 8-byte word of the arguments that lies in H and nothing
- * else, that EMU_DEV translates pointers read from memory, and (built with
+ * device view is a second buffer D, a live allocation that covers H but its
+ * last page, and a GMMU table over D with one block marked REMOTE (its loads
+ * go to H, "host data"). It checks that a launch translates every 8-byte word
+ * of the arguments that points into the live allocation and nothing else (a
+ * word in H's last page, outside any allocation, stays as it is), that EMU_DEV translates pointers read from memory, and (built with
  * EMUGPU_GMMU) that ld_global/st_global count accesses per 64 KB block, read
  * REMOTE blocks from host data in 32-byte sectors and ask for a halving when
  * a counter nears saturation.
@@ -32,6 +33,13 @@ void uvmemu_get_view_map(struct uvmemu_view_map *map)
 	map->host_lo = (uintptr_t)host_view;
 	map->host_hi = (uintptr_t)host_view + SIZE;
 	map->device_offset = (intptr_t)((uintptr_t)device_view - (uintptr_t)host_view);
+}
+
+/* The live allocation: all of H but its last page. */
+bool uvmemu_has_device_view(const void *p)
+{
+	return (uintptr_t)p >= (uintptr_t)host_view &&
+	       (uintptr_t)p < (uintptr_t)host_view + SIZE - UVMEMU_PAGE_SIZE;
 }
 
 static _Atomic uint32_t counters[BLOCKS];
@@ -71,6 +79,7 @@ struct views_args {
 	uint64_t *outside; /* not in H: unchanged */
 	uint32_t pair[2];  /* one 8-byte word, not in H: unchanged */
 	float **table;	   /* in H, holds host-view pointers */
+	uint64_t gap;	   /* in H, in no live allocation: unchanged */
 };
 
 EMU_KERNEL(look, struct views_args)
@@ -85,6 +94,7 @@ EMU_KERNEL(look, struct views_args)
 		args->outside[4] = (uint64_t)(uintptr_t)args->table;
 		q = EMU_DEV(args->table[0]);
 		args->outside[5] = (uint64_t)(uintptr_t)q;
+		args->outside[6] = args->gap;
 		*q = 5.0f;
 		args->p[0] = 7.0f;
 	}
@@ -93,7 +103,7 @@ EMU_KERNEL(look, struct views_args)
 static void test_argument_translation(void **state)
 {
 	uintptr_t h = (uintptr_t)host_view, d = (uintptr_t)device_view;
-	uint64_t outside[6] = {0};
+	uint64_t outside[7] = {0};
 	float **table_h = (float **)(host_view + 1024), **table_d = (float **)(device_view + 1024);
 
 	/* The table holds a host-view pointer; the device view sees the same data. */
@@ -101,7 +111,7 @@ static void test_argument_translation(void **state)
 	table_d[0] = table_h[0];
 	assert_int_equal(EMU_LAUNCH(look, emu_dim3(1, 1, 1), emu_dim3(1, 1, 1), 0,
 				    (float *)(host_view + 64), h + 8, outside,
-				    {0x12345678u, 0x9abcdef0u}, table_h),
+				    {0x12345678u, 0x9abcdef0u}, table_h, h + SIZE - 8),
 			 cudaSuccess);
 	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
 	assert_true(outside[0] == d + 64);
@@ -110,6 +120,7 @@ static void test_argument_translation(void **state)
 	assert_true(outside[3] == 0x123456789abcdef0ull);
 	assert_true(outside[4] == d + 1024);
 	assert_true(outside[5] == d + 2048);
+	assert_true(outside[6] == h + SIZE - 8);
 	/* The kernel wrote through the device view only. */
 	assert_true(*(float *)(device_view + 64) == 7.0f);
 	assert_true(*(float *)(device_view + 2048) == 5.0f);

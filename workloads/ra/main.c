@@ -4,9 +4,13 @@
  * takes 4 * size updates (HPCC's rule; --updates changes it)
  * Table[ran mod size] ^= ran from `streams` streams
  * of HPCC's generator (ra.h), one stream per GPU thread, in one kernel launch.
- * atomicXor makes every update land, so the result is exact; the CPU check
- * replays the whole run as one sequential stream from x^1 into a reference
- * table, which also checks each thread's jump to its start.
+ * atomicXor makes every update land, so the result is exact. A second kernel,
+ * the verification pass, reads the whole table once on the GPU and folds it
+ * into per-thread XOR checksums: a read-only sweep, the phase where
+ * zero-copy and threshold migration differ from migrating on first touch.
+ * The CPU check replays the whole run as one sequential stream from x^1 into
+ * a reference table, which also checks each thread's jump to its start, and
+ * compares both the table and the GPU's checksum with it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,6 +48,31 @@ EMU_KERNEL(ra_update, struct ra_args)
 	}
 }
 
+/* The verification pass: CTA c folds slab c of the table; its threads stride
+ * by the CTA size so that a warp's loads are adjacent, as on a GPU. */
+#define RA_CHECK_THREADS 256
+#define RA_CHECK_SLABS	 64
+
+struct ra_check_args {
+	const uint64_t *table;
+	uint64_t *sums; /* one per thread */
+	uint64_t size;
+};
+
+EMU_KERNEL(ra_checksum, struct ra_check_args)
+{
+	uint64_t slab = (args->size + gridDim.x - 1) / gridDim.x;
+	uint64_t lo = blockIdx.x * slab, hi = lo + slab < args->size ? lo + slab : args->size;
+
+	EMU_FOR_THREADS {
+		uint64_t sum = 0;
+
+		for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x)
+			sum ^= ld_global(&args->table[i]);
+		args->sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+	}
+}
+
 static void reference(uint64_t *ref, uint64_t size, uint64_t mask, uint64_t updates)
 {
 	uint64_t ran = 1;
@@ -71,8 +100,9 @@ int main(int argc, char **argv)
 	    {NULL},
 	};
 	struct ra_args a;
+	struct ra_check_args c;
 	struct wl w;
-	uint64_t *table, *ref;
+	uint64_t *table, *ref, *sums, gpu_sum = 0, ref_sum = 0;
 	bool pass;
 
 	wl_init(&w, "ra", "HPCC RandomAccess: random XOR updates of a 64-bit table", argc, argv,
@@ -89,8 +119,10 @@ int main(int argc, char **argv)
 	a.streams = (uint64_t)streams;
 
 	table = wl_managed(&w, a.size * sizeof(uint64_t), "table");
+	sums = wl_managed(&w, RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t), "checksums");
 	a.table = table;
-	wl_footprint(&w, a.size * sizeof(uint64_t));
+	c = (struct ra_check_args){table, sums, a.size};
+	wl_footprint(&w, a.size * sizeof(uint64_t) + RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t));
 	uvmemu_report_value("table_words", (double)a.size);
 	uvmemu_report_value("updates", (double)a.updates);
 	uvmemu_report_value("streams", (double)a.streams);
@@ -103,8 +135,12 @@ int main(int argc, char **argv)
 		    &ra_update,
 		    emu_dim3((unsigned)((a.streams + (uint64_t)block - 1) / (uint64_t)block), 1, 1),
 		    emu_dim3((unsigned)block, 1, 1), 0, &a));
+	WL_CHECK(&w, emu_launch(&ra_checksum, emu_dim3(RA_CHECK_SLABS, 1, 1),
+				emu_dim3(RA_CHECK_THREADS, 1, 1), 0, &c));
 	WL_CHECK(&w, cudaDeviceSynchronize());
 	uvmemu_roi_end();
+	for (size_t i = 0; i < RA_CHECK_SLABS * RA_CHECK_THREADS; i++)
+		gpu_sum ^= sums[i];
 
 	ref = malloc(a.size * sizeof(uint64_t));
 	if (!ref) {
@@ -112,8 +148,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	reference(ref, a.size, a.mask, a.updates);
+	for (uint64_t i = 0; i < a.size; i++)
+		ref_sum ^= ref[i];
 	pass = wl_check_u64(&w, "table", table, ref, a.size);
+	if (gpu_sum != ref_sum) {
+		fprintf(stderr, "ra: GPU checksum %#" PRIx64 ", expected %#" PRIx64 "\n", gpu_sum,
+			ref_sum);
+		pass = false;
+	}
 	free(ref);
+	WL_CHECK(&w, cudaFree(sums));
 	WL_CHECK(&w, cudaFree(table));
 	return wl_finish(&w, pass);
 }

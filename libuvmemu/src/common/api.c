@@ -31,6 +31,16 @@ bool uvmemu_is_managed(const void *p)
 	return uvm_rt_classify(p) == UVM_PTR_MANAGED;
 }
 
+bool uvmemu_has_device_view(const void *p)
+{
+	enum uvm_ptr_kind k;
+
+	if (!uvm_rt_emulated())
+		return false;
+	k = uvm_rt_classify(p);
+	return k == UVM_PTR_MANAGED || k == UVM_PTR_HOST_PINNED;
+}
+
 bool uvmemu_is_emulated(void)
 {
 	return uvm_rt_emulated();

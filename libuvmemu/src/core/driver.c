@@ -214,6 +214,7 @@ static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 
 		if (blk->state == UVM_REMOTE && (blk->flags & UVM_BF_RO_COPY))
 			d->ro_copies--;
+		d->remote_blocks -= blk->state == UVM_REMOTE;
 		if (blk->state != UVM_DEVICE && blk->state != UVM_DUPLICATED)
 			continue;
 		/* The frames go with the views; only the books change here. */
@@ -411,6 +412,28 @@ void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg)
 	submit(d, &c);
 }
 
+/* How often REMOTE blocks' access counts are checked when GMMU accessors
+ * count (hardware access counters notify the driver in about this time). */
+#define COUNTER_SCAN_NS 1000000u
+
+static uint64_t counter_scan_due(const struct uvm_driver *d)
+{
+	if (!d->remote_blocks || uvm_driver_counts_faults(d))
+		return UINT64_MAX;
+	return d->next_counter_scan;
+}
+
+static void counter_scan(struct uvm_driver *d)
+{
+	uint64_t t = uvm_now_ns();
+
+	d->seq++;
+	d->model_end = t;
+	uvm_service_counter_migrations(d);
+	publish(d, UVM_TRACE_EVICTION, t);
+	d->next_counter_scan = uvm_now_ns() + COUNTER_SCAN_NS;
+}
+
 static void *driver_main(void *arg)
 {
 	struct uvm_driver *d = arg;
@@ -423,11 +446,13 @@ static void *driver_main(void *arg)
 			{uvm_tracker_fd(&d->tracker), POLLIN, 0},
 		};
 		nfds_t n = d->tracker.inflight ? 3 : 2;
-		uint64_t due = uvm_batch_next_deferred(d);
+		uint64_t due = uvm_batch_next_deferred(d), scan = counter_scan_due(d);
 		struct timespec ts, *timeout = NULL;
 		uint64_t now = uvm_now_ns();
 		int rc;
 
+		if (scan < due)
+			due = scan;
 		if (due != UINT64_MAX) {
 			uint64_t wait = due > now ? due - now : 0;
 
@@ -442,7 +467,9 @@ static void *driver_main(void *arg)
 			break;
 		if (n == 3 && p[2].revents)
 			uvm_tracker_reap(&d->tracker);
-		if (p[0].revents || (due != UINT64_MAX && uvm_now_ns() >= due))
+		if (scan != UINT64_MAX && uvm_now_ns() >= scan)
+			counter_scan(d);
+		if (p[0].revents || (due != UINT64_MAX && due != scan && uvm_now_ns() >= due))
 			run_batch(d);
 	}
 	return NULL;
@@ -637,6 +664,22 @@ void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 	else
 		out->nalloc = 0;
 	pthread_mutex_unlock(&d->stats_lock);
+}
+
+static void read_remote_blocks(void *arg)
+{
+	struct uvm_driver *d = ((void **)arg)[0];
+
+	*(uint64_t *)((void **)arg)[1] = d->remote_blocks;
+}
+
+uint64_t uvm_driver_remote_blocks(struct uvm_driver *d)
+{
+	uint64_t n = 0;
+	void *arg[2] = {d, &n};
+
+	uvm_driver_call(d, read_remote_blocks, arg);
+	return n;
 }
 
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out)

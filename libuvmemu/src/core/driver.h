@@ -87,6 +87,8 @@ void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta);
 void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out);
 /* A copy of the thrashing statistics; free out->alloc afterwards. */
 void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out);
+/* Blocks mapped remotely (zero-copy) now. */
+uint64_t uvm_driver_remote_blocks(struct uvm_driver *d);
 /* The run's totals so far. */
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 /* Why unmaps run synchronously ("" when they use io_uring). */

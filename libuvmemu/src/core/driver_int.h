@@ -86,6 +86,8 @@ struct uvm_driver {
 	bool oversubscribed; /* device memory has been full: an eviction happened */
 	_Atomic uint64_t ro_copies; /* REMOTE blocks with a read-only device copy;
 				     * read by launching threads */
+	uint64_t remote_blocks;     /* blocks in state REMOTE */
+	uint64_t next_counter_scan; /* when REMOTE blocks' counts are checked next */
 	uintptr_t zeros; /* read-only zero pages, the source of zero-fills */
 
 	/* The batch being serviced. */
@@ -136,6 +138,10 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
 /* Drops REMOTE blocks' read-only copies, so the next access faults again
  * and counts (when far faults are the access counters' only source). */
 void uvm_service_forget_remote_copies(struct uvm_driver *d);
+/* Access-counter-driven migration: REMOTE blocks whose count now meets the
+ * migration policy's threshold move to the device (GMMU accessors count
+ * their remote reads without faulting, so nothing else would notice). */
+void uvm_service_counter_migrations(struct uvm_driver *d);
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
 void uvm_service_evict_all_excess(struct uvm_driver *d);
 

@@ -531,6 +531,13 @@ void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
 	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, r.size, name);
 }
 
+bool uvm_emu_counts_faults(struct uvm_emu *e)
+{
+	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
+
+	return !ex || !ex->gmmu_accessors;
+}
+
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)
 {
 	uvm_workers_add(&e->workers, (uint32_t)syscall(SYS_gettid), sm);

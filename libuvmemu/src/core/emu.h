@@ -114,6 +114,8 @@ void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out);
 /* The device memory capacity in bytes (0: unlimited or not resolved yet). */
 uint64_t uvm_emu_device_mem(struct uvm_emu *e);
 
+/* Whether far faults are the access counters' only source (no GMMU accessors). */
+bool uvm_emu_counts_faults(struct uvm_emu *e);
 /* Report sections: model, placement, features. */
 void uvm_emu_report_json(void *ctx, struct uvm_json *j);
 void uvm_emu_report_text(void *ctx, FILE *f);

@@ -74,6 +74,8 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
+	uvm_json_u64(j, "remote_blocks", uvm_driver_remote_blocks(e->driver));
+	uvm_json_str(j, "access_counts", uvm_emu_counts_faults(e) ? "far faults" : "gmmu accessors");
 	json_thrashing(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
@@ -158,6 +160,9 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 				(unsigned long long)dropped);
 		fputc('\n', f);
 	}
+	if (uvm_emu_counts_faults(e))
+		fprintf(f, "  note    access counts are fault-based (far faults only; build emu-gpu "
+			   "with -DEMUGPU_GMMU=ON to count every access)\n");
 	if (e->uffd.user_mode_only)
 		fprintf(f, "  note    userfaultfd is user-mode only: system calls that read or write "
 			   "managed memory fail\n");

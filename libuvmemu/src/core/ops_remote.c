@@ -77,6 +77,8 @@ void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
 	if (s->block[first].state == UVM_HOST)
 		zap_host(d, off, len, first);
 	ro_copy(d, off, len, first);
+	for (size_t b = first; b < first + n; b++)
+		d->remote_blocks += s->block[b].state != UVM_REMOTE;
 	set_state(d, first, n, UVM_REMOTE);
 	for (size_t b = first; b < first + n; b++) {
 		d->ro_copies += !(s->block[b].flags & UVM_BF_RO_COPY);
@@ -134,6 +136,7 @@ void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)
 	}
 	gmmu_bits(d, first, n, 0, UVMEMU_GMMU_REMOTE | UVMEMU_GMMU_PINNED);
 	set_state(d, first, n, UVM_DEVICE);
+	d->remote_blocks -= n;
 	uvm_ops_became_resident(d, first, n);
 	d->st.blocks_h2d += n;
 }
@@ -164,6 +167,7 @@ void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n)
 	}
 	gmmu_bits(d, first, n, 0, UVMEMU_GMMU_REMOTE | UVMEMU_GMMU_PINNED);
 	set_state(d, first, n, UVM_HOST);
+	d->remote_blocks -= n;
 	uvm_op_host_remap(d, first, n);
 }
 

@@ -532,6 +532,33 @@ static void to_host(struct uvm_driver *d, size_t b)
 	}
 }
 
+void uvm_service_counter_migrations(struct uvm_driver *d)
+{
+	struct uvm_space *s = d->dep.space;
+	uint64_t seen = 0;
+
+	for (size_t v = 0; v < s->nvablocks && seen < d->remote_blocks; v++) {
+		size_t first = uvm_vablock_first(v);
+		uint32_t want = 0;
+
+		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
+			if (s->block[b].state != UVM_REMOTE)
+				continue;
+			seen++;
+			if (!(s->block[b].advice & UVM_ADV_PIN_HOST) &&
+			    migrate_or_remote(d, b, false) == ACT_MIGRATE)
+				want |= bit_of(b, first);
+		}
+		if (!want)
+			continue;
+		s->vablock[v].in_batch = d->seq;
+		if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), v))
+			continue; /* nothing may be evicted now: try again at the next scan */
+		run_action(d, first, want, ACT_MIGRATE);
+		d->st.blocks_counter_migrated += (uint64_t)__builtin_popcount(want);
+	}
+}
+
 void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device)
 {
 	struct uvm_space *s = d->dep.space;
