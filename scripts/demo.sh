@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # demo.sh - build uvmemu and run a small oversubscribed workload under
-# emulation: HPCC RandomAccess on 96 MiB of managed memory with device memory
+# emulation: HPCC RandomAccess on 64 MiB of managed memory with device memory
 # for two thirds of it, printing the run's report.
 set -eu
 cd "$(dirname "$0")/.."
@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 uvmemu_deps
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
-echo "== uvmemu run --oversub 1.5 -- build/bin/ra --footprint 96M"
-build/bin/uvmemu run --oversub 1.5 --report build/demo-report.json -- build/bin/ra --footprint 96M
+echo "== uvmemu run --oversub 1.5 -- build/bin/ra --footprint 64M --updates 200000"
+build/bin/uvmemu run --oversub 1.5 --report build/demo-report.json -- build/bin/ra --footprint 64M --updates 200000
 echo "== JSON report: build/demo-report.json"

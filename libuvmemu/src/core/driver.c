@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "placement.h"
 
 uint64_t uvm_driver_elapsed(uint64_t since)
 {
@@ -439,6 +440,8 @@ static void *driver_main(void *arg)
 	struct uvm_driver *d = arg;
 
 	pthread_setname_np(pthread_self(), "uvmemu-driver");
+	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == 1) /* off|on */
+		d->pinned = uvm_placement_pin_driver() == 1;
 	for (;;) {
 		struct pollfd p[3] = {
 			{d->dep.uffd->fd, POLLIN, 0},

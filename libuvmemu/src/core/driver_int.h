@@ -70,6 +70,7 @@ struct uvm_driver {
 	struct uvm_driver_deps dep;
 	pthread_t thread;
 	bool started;
+	bool pinned; /* the driver has a core of its own (--pin on, > 2 cores) */
 	int evfd; /* command doorbell */
 
 	/* Policies (instances and their operations). */

@@ -72,6 +72,23 @@ int uvm_placement_bind(const struct uvm_placement *p, uintptr_t addr, size_t len
 	return 0;
 }
 
+int uvm_placement_pin_driver(void)
+{
+	hwloc_topology_t topo;
+	hwloc_obj_t core;
+	int rc = 0;
+
+	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo))
+		return -EIO;
+	/* Two cores are shared by everyone: nothing to reserve. */
+	if (hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 2) {
+		core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, 0);
+		rc = hwloc_set_cpubind(topo, core->cpuset, HWLOC_CPUBIND_THREAD) ? -errno : 1;
+	}
+	hwloc_topology_destroy(topo);
+	return rc;
+}
+
 void uvm_placement_describe(const struct uvm_placement *p, char *buf, size_t len)
 {
 	char dev[24], host[24];

@@ -28,6 +28,12 @@ int uvm_placement_init(struct uvm_placement *p, const struct uvm_config *cfg, ch
 		       size_t errlen);
 /* Binds [addr, addr + len) to a node (no-op for -1). */
 int uvm_placement_bind(const struct uvm_placement *p, uintptr_t addr, size_t len, int node);
+/*
+ * With --pin on, emu-gpu's workers leave the first core free where the
+ * machine has more than two; the calling thread (the driver) takes it.
+ * Returns 1 when pinned, 0 when there is no core to spare, or -errno.
+ */
+int uvm_placement_pin_driver(void);
 /* "device node 0, host node 0 (single-node machine)" for reports. */
 void uvm_placement_describe(const struct uvm_placement *p, char *buf, size_t len);
 
