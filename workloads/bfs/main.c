@@ -36,35 +36,6 @@ static uint64_t bfs_bytes(int64_t n, int64_t e)
 	       (uint64_t)e * sizeof(int32_t) + sizeof(bool);
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void load_graph(const struct wl *w, struct wl_graph *g, long long nodes, const char *input)
-{
-	if (!!w->footprint + !!nodes + !!input > 1)
-		wl_usage_error(w, "give at most one of --footprint, --nodes and --input");
-	if (input) {
-		wl_graph_read(w, g, input, false);
-		return;
-	}
-	if (w->footprint) {
-		/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
-		uint64_t per_node = bfs_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool);
-
-		nodes = (long long)(w->footprint / per_node);
-		if (nodes < 1 || nodes > WL_GRAPH_GEN_MAX_NODES)
-			wl_usage_error(
-			    w, "--footprint %" PRIu64 ": accepted %" PRIu64 " to %" PRIu64 " bytes",
-			    w->footprint, per_node, per_node * WL_GRAPH_GEN_MAX_NODES);
-	}
-	wl_graph_generate(w, g, nodes ? (int32_t)nodes : BFS_DEFAULT_NODES, w->seed, false);
-}
-
 /* Allocates the managed arrays and fills them on the host (CPU first touch),
  * with node 0 as the source, as the original's readers do. */
 static void bfs_setup(const struct wl *w, const struct wl_graph *g, struct bfs_data *d)
@@ -149,16 +120,18 @@ int main(int argc, char **argv)
 
 	wl_init(&w, "bfs", "Rodinia bfs: level-synchronous breadth-first search from node 0.", argc,
 		argv, opts);
-	load_graph(&w, &g, nodes, input);
+	/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
+	wl_graph_load(&w, &g, nodes, input, BFS_DEFAULT_NODES, WL_GRAPH_GEN_MAX_NODES,
+		      bfs_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool), false);
 	bfs_setup(&w, &g, &d);
 	wl_footprint(&w, d.bytes);
 	wl_log(&w, "%s graph: %" PRId32 " nodes, %" PRId32 " arcs", wl_graph_origin_name(g.origin),
 	       g.nodes, g.arcs);
 
 	uvmemu_roi_begin();
-	t = now();
+	t = wl_now();
 	levels = bfs_run(&w, &d, g.nodes);
-	t = now() - t;
+	t = wl_now() - t;
 	uvmemu_roi_end();
 
 	want = malloc((size_t)g.nodes * sizeof(int32_t));

@@ -655,3 +655,24 @@ void wl_graph_read(const struct wl *w, struct wl_graph *g, const char *path, boo
 	}
 	reader_close(&r);
 }
+
+void wl_graph_load(const struct wl *w, struct wl_graph *g, long long nodes, const char *input,
+		   int32_t default_nodes, int32_t max_nodes, uint64_t bytes_per_node, bool weights)
+{
+	if (!!w->footprint + !!nodes + !!input > 1)
+		wl_usage_error(w, "give at most one of --footprint, --nodes and --input");
+	if (input) {
+		wl_graph_read(w, g, input, weights);
+		return;
+	}
+	if (w->footprint) {
+		nodes = (long long)(w->footprint / bytes_per_node);
+		if (nodes < 1 || nodes > max_nodes)
+			wl_usage_error(w,
+				       "--footprint %" PRIu64 ": accepted %" PRIu64 " to %" PRIu64
+				       " bytes",
+				       w->footprint, bytes_per_node,
+				       bytes_per_node * (uint64_t)max_nodes);
+	}
+	wl_graph_generate(w, g, nodes ? (int32_t)nodes : default_nodes, w->seed, weights);
+}

@@ -68,6 +68,16 @@ void wl_graph_generate(const struct wl *w, struct wl_graph *g, int32_t nodes, ui
  */
 void wl_graph_read(const struct wl *w, struct wl_graph *g, const char *path, bool weights);
 
+/*
+ * The graph a graph workload runs on, from its options: --input FILE, a
+ * generated graph of --nodes N, or one sized so the workload's managed
+ * footprint (bytes_per_node for a node of the generator's average degree) is
+ * close to --footprint; default_nodes when none is given. At most one of the
+ * three may be given; a footprint outside 1..max_nodes nodes is a usage error.
+ */
+void wl_graph_load(const struct wl *w, struct wl_graph *g, long long nodes, const char *input,
+		   int32_t default_nodes, int32_t max_nodes, uint64_t bytes_per_node, bool weights);
+
 /* The weight 1..100 given to the unweighted edge {u, v} (ids as in the file):
  * a hash of the two endpoints, the same in both directions. */
 int32_t wl_graph_hash_weight(int64_t u, int64_t v);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Sizes: a number with an optional K, M, G or T suffix (powers of 1024). */
 static int parse_size(const char *s, uint64_t *out)
@@ -315,4 +316,12 @@ uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound)
 double wl_rng_unit(struct wl_rng *r)
 {
 	return (double)(wl_rng_next(r) >> 11) * 0x1p-53;
+}
+
+double wl_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

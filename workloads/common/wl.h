@@ -89,6 +89,9 @@ uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound);
 /* Uniform in [0, 1). */
 double wl_rng_unit(struct wl_rng *r);
 
+/* Seconds on a monotonic clock, for the timings workloads print. */
+double wl_now(void);
+
 /* Round x up to a multiple of m. */
 static inline uint64_t wl_round_up(uint64_t x, uint64_t m)
 {

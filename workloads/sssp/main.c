@@ -40,36 +40,11 @@ static uint64_t sssp_bytes(int64_t n, int64_t e)
 	       (uint64_t)e * 2 * sizeof(int32_t) + sizeof(bool);
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void load_graph(const struct wl *w, struct wl_graph *g, long long nodes, const char *input)
 {
-	if (!!w->footprint + !!nodes + !!input > 1)
-		wl_usage_error(w, "give at most one of --footprint, --nodes and --input");
-	if (input) {
-		wl_graph_read(w, g, input, true);
-	} else {
-		if (w->footprint) {
-			/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
-			uint64_t per_node =
-			    sssp_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool);
-
-			nodes = (long long)(w->footprint / per_node);
-			if (nodes < 1 || nodes > SSSP_MAX_GEN_NODES)
-				wl_usage_error(w,
-					       "--footprint %" PRIu64 ": accepted %" PRIu64
-					       " to %" PRIu64 " bytes",
-					       w->footprint, per_node,
-					       per_node * SSSP_MAX_GEN_NODES);
-		}
-		wl_graph_generate(w, g, nodes ? (int32_t)nodes : SSSP_DEFAULT_NODES, w->seed, true);
-	}
+	/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
+	wl_graph_load(w, g, nodes, input, SSSP_DEFAULT_NODES, SSSP_MAX_GEN_NODES,
+		      sssp_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool), true);
 	/* A path has at most nodes - 1 arcs; its length and one more arc must
 	 * stay below SSSP_INF in int, the originals' distance type. */
 	if ((int64_t)g->max_weight * g->nodes >= SSSP_INF)
@@ -173,9 +148,9 @@ int main(int argc, char **argv)
 	       g.hashed_weights ? " (hashed from the endpoints)" : "");
 
 	uvmemu_roi_begin();
-	t = now();
+	t = wl_now();
 	rounds = sssp_run(&w, &d, &g);
-	t = now() - t;
+	t = wl_now() - t;
 	uvmemu_roi_end();
 
 	want = malloc((size_t)g.nodes * sizeof(int32_t));

@@ -155,7 +155,11 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n);
  * replay (a CPU fault's own migration). */
 void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
 void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
-void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n);
+/* Maps the page-cache pages of a HOST block into the host view (flags
+ * UVM_MAP_*: UVM_MAP_WP for read-only), once no device unmap is in flight. */
+void uvm_op_host_map(struct uvm_driver *d, size_t first, size_t n, unsigned flags);
+/* Unmaps the host view (the host unmap: a CPU touch now faults). */
+void uvm_op_zap_host(struct uvm_driver *d, size_t first, size_t n);
 /* Evicts every device-resident block of the victim range. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
 /* Books a transfer on the link; the batch's wake-ups wait for it. */
@@ -172,7 +176,7 @@ void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
-void uvm_op_host_map_readonly(struct uvm_driver *d, size_t first, size_t n);
+
 
 /* driver.c */
 uint64_t uvm_driver_elapsed(uint64_t since);

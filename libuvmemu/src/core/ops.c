@@ -142,10 +142,7 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 	int rc;
 
 	uvm_tracker_settle(&d->tracker, first, n);
-	t = uvm_now_ns();
-	if (madvise((void *)uvm_host_addr(a, off), len, MADV_DONTNEED))
-		uvm_driver_bug("unmapping blocks from the host view", first, errno);
-	d->st.ns.unmap += uvm_driver_elapsed(t);
+	uvm_op_zap_host(d, first, n);
 
 	t = uvm_now_ns();
 	rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(a, off), uvm_dma_addr(a, off), len,
@@ -213,7 +210,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 		 * next fault, which settles first as well). */
 		uvm_tracker_settle(&d->tracker, first, n);
 		d->st.ns.unmap += uvm_driver_elapsed(t);
-		uvm_op_host_remap(d, first, n);
+		uvm_op_host_map(d, first, n, 0);
 	} else {
 		d->st.ns.unmap += uvm_driver_elapsed(t);
 	}
@@ -239,7 +236,17 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	d->st.host_fill_bytes += len;
 }
 
-void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n)
+void uvm_op_zap_host(struct uvm_driver *d, size_t first, size_t n)
+{
+	uint64_t t = uvm_now_ns();
+
+	if (madvise((void *)uvm_host_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT),
+		    (uint64_t)n << UVM_BLOCK_SHIFT, MADV_DONTNEED))
+		uvm_driver_bug("unmapping blocks from the host view", first, errno);
+	d->st.ns.unmap += uvm_driver_elapsed(t);
+}
+
+void uvm_op_host_map(struct uvm_driver *d, size_t first, size_t n, unsigned flags)
 {
 	uintptr_t addr = uvm_host_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT);
 	uint64_t t;
@@ -248,13 +255,12 @@ void uvm_op_host_remap(struct uvm_driver *d, size_t first, size_t n)
 	 * mapped only once the device copy is gone. */
 	uvm_tracker_settle(&d->tracker, first, n);
 	t = uvm_now_ns();
-
 	/* Pages already mapped answer EEXIST and are skipped one by one. */
 	for (uint64_t p = 0; p < (uint64_t)n << UVM_BLOCK_SHIFT; p += UVM_PAGE_SIZE) {
-		int rc = uvm_uffd_continue(d->dep.uffd, addr + p, UVM_PAGE_SIZE, 0);
+		int rc = uvm_uffd_continue(d->dep.uffd, addr + p, UVM_PAGE_SIZE, flags);
 
 		if (rc && rc != -EEXIST)
-			uvm_driver_bug("mapping host pages again", first, rc);
+			uvm_driver_bug("mapping host pages", first, rc);
 	}
 	d->st.ns.map += uvm_driver_elapsed(t);
 }

@@ -44,15 +44,6 @@ static void gmmu_bits(struct uvm_driver *d, size_t first, size_t n, uint8_t set,
 	}
 }
 
-static void zap_host(struct uvm_driver *d, uint64_t off, uint64_t len, size_t first)
-{
-	uint64_t t = uvm_now_ns();
-
-	if (madvise((void *)uvm_host_addr(d->dep.arena, off), len, MADV_DONTNEED))
-		uvm_driver_bug("unmapping blocks from the host view", first, errno);
-	d->st.ns.unmap += uvm_driver_elapsed(t);
-}
-
 /* A read-only copy of the host data at the device view. */
 static void ro_copy(struct uvm_driver *d, uint64_t off, uint64_t len, size_t first)
 {
@@ -75,7 +66,7 @@ void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
 
 	uvm_tracker_settle(&d->tracker, first, n);
 	if (s->block[first].state == UVM_HOST)
-		zap_host(d, off, len, first);
+		uvm_op_zap_host(d, first, n);
 	ro_copy(d, off, len, first);
 	for (size_t b = first; b < first + n; b++)
 		d->remote_blocks += s->block[b].state != UVM_REMOTE;
@@ -168,7 +159,7 @@ void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n)
 	gmmu_bits(d, first, n, 0, UVMEMU_GMMU_REMOTE | UVMEMU_GMMU_PINNED);
 	set_state(d, first, n, UVM_HOST);
 	d->remote_blocks -= n;
-	uvm_op_host_remap(d, first, n);
+	uvm_op_host_map(d, first, n, 0);
 }
 
 void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n)
@@ -187,7 +178,7 @@ void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n)
 			uvm_driver_bug("write-protecting host pages", first, rc);
 		d->st.ns.unmap += uvm_driver_elapsed(t);
 	} else {
-		zap_host(d, off, len, first);
+		uvm_op_zap_host(d, first, n);
 	}
 	ro_copy(d, off, len, first);
 	set_state(d, first, n, UVM_DUPLICATED);
@@ -204,7 +195,7 @@ void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n)
 	int rc;
 
 	uvm_tracker_settle(&d->tracker, first, n);
-	zap_host(d, off, len, first);
+	uvm_op_zap_host(d, first, n);
 	t = uvm_now_ns();
 	rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_dev_addr(a, off), len, false, d->wake_at_copy);
 	if (rc)
@@ -235,16 +226,3 @@ void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evict
 	uvm_ops_left_device(d, first, n, evicting);
 }
 
-void uvm_op_host_map_readonly(struct uvm_driver *d, size_t first, size_t n)
-{
-	uintptr_t addr = uvm_host_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT);
-	uint64_t t = uvm_now_ns();
-
-	for (uint64_t p = 0; p < (uint64_t)n << UVM_BLOCK_SHIFT; p += UVM_PAGE_SIZE) {
-		int rc = uvm_uffd_continue(d->dep.uffd, addr + p, UVM_PAGE_SIZE, UVM_MAP_WP);
-
-		if (rc && rc != -EEXIST)
-			uvm_driver_bug("mapping host pages read-only", first, rc);
-	}
-	d->st.ns.map += uvm_driver_elapsed(t);
-}

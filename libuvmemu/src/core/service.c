@@ -367,7 +367,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 		/* Reads share the host copy read-only where the kernel can
 		 * write-protect it; a write collapses to the host. */
 		if (!f->write && d->dep.uffd->shmem_wp) {
-			uvm_op_host_map_readonly(d, b, 1);
+			uvm_op_host_map(d, b, 1, UVM_MAP_WP);
 			f->outcome = UVM_OUT_REMAPPED;
 		} else {
 			uvm_op_dup_to_host(d, b, 1, false);
@@ -385,7 +385,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 	case UVM_HOST:
 		/* Mapped again after a migration raced with this access, or
 		 * never mapped here: map what the page cache holds. */
-		uvm_op_host_remap(d, b, 1);
+		uvm_op_host_map(d, b, 1, 0);
 		f->outcome = UVM_OUT_REMAPPED;
 		break;
 	case UVM_UNALLOCATED:
