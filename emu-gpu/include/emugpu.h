@@ -355,9 +355,9 @@ EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
 /*
  * ld_global(p) reads *p, st_global(p, v) writes *p = v. Built out (default)
  * they are plain accesses. Built in (EMUGPU_GMMU), they count the access in
- * the block's access counter and send loads from REMOTE blocks to the host
- * copy, charged to the link; a store to a REMOTE block goes through the device
- * view and takes a far fault that migrates the block. They need `emu_cta_` in
+ * the block's access counter and charge loads from REMOTE blocks to the link
+ * as 32-byte sectors; a store to a REMOTE block takes a far fault that
+ * migrates the block. They need `emu_cta_` in
  * scope (kernel bodies, device functions with EMU_DEVICE_PARAMS).
  */
 #ifdef EMUGPU_GMMU
@@ -369,6 +369,14 @@ static inline void emu_gmmu_count(const struct uvmemu_gmmu *g, size_t block)
 		g->halve();
 }
 
+/*
+ * A load from a REMOTE block is charged to the link as remote sectors but
+ * reads through the device view all the same, where the block has its
+ * read-only copy: the host data and that copy are equal while the block is
+ * REMOTE, and when the block migrates the copy becomes the device's own in
+ * place. Reading the host frames instead (the DMA view) would race with the
+ * migration, which frees them.
+ */
 static inline const void *emu_gmmu_load(const struct uvmemu_gmmu *g, const void *p, size_t n)
 {
 	uintptr_t a = (uintptr_t)p;
@@ -378,19 +386,28 @@ static inline const void *emu_gmmu_load(const struct uvmemu_gmmu *g, const void 
 		return p;
 	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
 	emu_gmmu_count(g, block);
-	if (!(atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_REMOTE))
-		return p;
 	/* One 32-byte sector per access (two if it straddles a sector edge). */
-	g->remote_read(a, ((a + n - 1) / 32 - a / 32 + 1) * 32);
-	return (const void *)(a + (uintptr_t)g->dma_offset);
+	if (atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_REMOTE)
+		g->remote_read(a, ((a + n - 1) / 32 - a / 32 + 1) * 32);
+	return p;
 }
 
+/* A store counts and marks its block written (LFU evicts read-only blocks
+ * first); a store to a REMOTE block then takes a far fault and migrates it. */
 static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p)
 {
 	uintptr_t a = (uintptr_t)p;
+	size_t block;
 
-	if (a >= g->dev_lo && a < g->dev_hi)
-		emu_gmmu_count(g, (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT);
+	if (a < g->dev_lo || a >= g->dev_hi)
+		return p;
+	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
+	emu_gmmu_count(g, block);
+	/* Test first: most stores find the bit set, and a plain load keeps the
+	 * byte's cache line shared between the workers. */
+	if (!(atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_WRITTEN))
+		atomic_fetch_or_explicit(&g->state[block], UVMEMU_GMMU_WRITTEN,
+					 memory_order_relaxed);
 	return p;
 }
 

@@ -5,8 +5,10 @@
  * When emu-gpu is built with its GMMU accessors (CMake option EMUGPU_GMMU),
  * every global load and store a kernel makes through ld_global/st_global
  * counts one access in the per-block access counter of the block it touches,
- * and a load from a block mapped REMOTE (zero-copy) reads the host copy
- * through the DMA view and charges its 32-byte sectors to the link.
+ * and a load from a block mapped REMOTE (zero-copy) charges its 32-byte
+ * sectors to the link. The load itself reads the block's read-only device
+ * copy, which equals the host data while the block is REMOTE; dma_offset
+ * gives the host data's address for tools that need it.
  *
  * The table is filled in by the runtime and never moves; arrays are indexed by
  * (device-view address - dev_lo) >> UVMEMU_BLOCK_SHIFT. Natively dev_lo ==
@@ -43,7 +45,7 @@ extern "C" {
 
 /* Bits of the per-block gmmu state byte. */
 #define UVMEMU_GMMU_REMOTE  0x01u /* GPU reads go to host data over the link */
-#define UVMEMU_GMMU_PINNED  0x02u /* zero-copy: GPU writes go to host data too */
+#define UVMEMU_GMMU_PINNED  0x02u /* zero-copy host memory: never migrates by itself */
 #define UVMEMU_GMMU_WRITTEN 0x04u /* set by st_global: the GPU wrote the block */
 
 struct uvmemu_gmmu {

@@ -204,7 +204,8 @@ int main(int argc, char **argv)
 		return cmd_info();
 	if (strcmp(argv[1], "plot") == 0)
 		return uvm_cmd_plot(argc - 2, argv + 2);
-	fprintf(stderr, "uvmemu: unknown command '%s'; commands are run, info, plot (uvmemu --help)\n",
+	fprintf(stderr,
+		"uvmemu: unknown command '%s'; commands are run, info, plot (uvmemu --help)\n",
 		argv[1]);
 	return 2;
 }

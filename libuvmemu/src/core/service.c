@@ -298,8 +298,14 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
 	for (uint32_t m = dec->mask[ACT_MIGRATE] & written; m; m &= m - 1)
 		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_WRITTEN;
-	for (uint32_t m = extra; m; m &= m - 1)
+	for (uint32_t m = extra; m; m &= m - 1) {
+		/* A row per prefetched block, so traces show what came unasked. */
+		struct uvm_fault row = {.page = (first + (size_t)__builtin_ctz(m)) << UVM_BLOCK_SHIFT,
+					.gpu = 1, .outcome = UVM_OUT_PREFETCHED};
+
 		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_PREFETCHED;
+		uvm_driver_trace_fault(d, &row);
+	}
 	d->st.blocks_prefetched += (uint64_t)__builtin_popcount(extra);
 	record_migrations(d, first, dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUP_COLLAPSE],
 			  UVM_SIDE_DEVICE);

@@ -65,7 +65,7 @@ struct uvm_trace {
 
 static const char *const outcome_names[UVM_NOUTCOMES] = {
 	"migrated", "zero-fill", "host-fill", "remote", "stale",
-	"duplicate", "deferred", "throttled", "remapped", "freed", "read-dup",
+	"duplicate", "deferred", "throttled", "remapped", "freed", "read-dup", "prefetched",
 };
 
 const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)

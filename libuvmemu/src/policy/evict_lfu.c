@@ -26,6 +26,7 @@
 
 #include "evict_util.h"
 #include "ilist.h"
+#include "uvmemu_gmmu.h"
 
 struct lfu {
 	const struct uvm_space *space;
@@ -71,7 +72,12 @@ static void lfu_touched(void *p, size_t b, bool write)
 
 static uint64_t key(const struct uvm_space *s, size_t b)
 {
-	uint64_t written = s->block[b].flags & UVM_BF_WRITTEN ? 1 : 0;
+	/* Written: a write fault, or (with GMMU accessors) a counted store. */
+	uint64_t written = (s->block[b].flags & UVM_BF_WRITTEN) ||
+				   (atomic_load_explicit(&s->gmmu_state[b], memory_order_relaxed) &
+				    UVMEMU_GMMU_WRITTEN)
+			       ? 1
+			       : 0;
 
 	return written << 32 | uvm_counter_accesses(s, b);
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Description: bench/sweep expands a 2-run matrix (one workload, two
+# policies), runs it with GNU parallel, and leaves 2 JSON reports and a
+# merged results.csv with a header and 2 rows whose verify column says pass,
+# plus the compare figure; a matrix with a failing run keeps that run in the
+# CSV with its status and makes the sweep exit non-zero naming it; a bad
+# matrix is refused with exit status 2.
+set -u
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+sweep=$src/bench/sweep
+for tool in parallel jq; do
+	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+"$build/bin/uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+col() { # CSV COLUMN-NAME ROW: a field of results.csv (no commas inside the fields read)
+	awk -F, -v name="\"$2\"" -v row="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR == row + 1 && c { gsub(/"/, "", $c); print $c }' "$1"
+}
+
+cat >"$dir/two.matrix" <<'EOF'
+# two runs: first touch and adaptive migration at 125%
+workloads: ra
+oversub: 1.25
+policy: --migrate first-touch | --migrate adaptive --penalty 2
+args: --footprint 4M --updates 4000 --quiet
+EOF
+if ! "$sweep" "$dir/two.matrix" --build "$build" --out "$dir/out" --jobs 2 >"$dir/log" 2>&1; then
+	fail "the sweep failed: $(cat "$dir/log")"
+fi
+reports=$(find "$dir/out/runs" -name '*.json' ! -name '*.params.json' | wc -l)
+[ "$reports" -eq 2 ] || fail "$reports JSON reports, not 2"
+csv=$dir/out/results.csv
+[ -f "$csv" ] || { echo "FAIL: no results.csv"; exit 1; }
+[ "$(wc -l <"$csv")" -eq 3 ] || fail "results.csv has $(wc -l <"$csv") lines, not a header and 2 rows"
+for row in 1 2; do
+	[ "$(col "$csv" verify $row)" = pass ] || fail "row $row: verify is '$(col "$csv" verify $row)'"
+	[ "$(col "$csv" status $row)" = pass ] || fail "row $row: status is '$(col "$csv" status $row)'"
+	w=$(col "$csv" wall_s $row)
+	awk -v w="$w" 'BEGIN { exit !(w > 0) }' || fail "row $row: wall_s '$w'"
+done
+[ "$(col "$csv" policy 2)" = "--migrate adaptive --penalty 2" ] || fail "row 2 does not name its policy"
+[ -s "$dir/out/compare-ra.png" ] || fail "no compare figure"
+
+# A failing run stays in the CSV with its status; the sweep exits non-zero.
+cat >"$dir/bad.matrix" <<'EOF'
+workloads: vecadd
+args: --footprint 2M --quiet | --footprint 2M --no-such-option
+EOF
+"$sweep" "$dir/bad.matrix" --build "$build" --out "$dir/bad" >"$dir/badlog" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "a sweep with a failing run exited $rc, not 1"
+grep -q 'no-such-option.*exit-' "$dir/badlog" || fail "the failing run is not named: $(cat "$dir/badlog")"
+[ "$(wc -l <"$dir/bad/results.csv")" -eq 3 ] || fail "the failing run is not kept in results.csv"
+grep -q '"exit-[0-9]*"' "$dir/bad/results.csv" || fail "results.csv has no exit status for the failed run"
+
+# A bad matrix is refused before anything runs.
+printf 'workloads: ra\npolicies: --migrate always\n' >"$dir/typo.matrix"
+"$sweep" "$dir/typo.matrix" --build "$build" --out "$dir/typo" >/dev/null 2>"$dir/typoerr"
+rc=$?
+[ $rc -eq 2 ] || fail "a matrix with an unknown key exited $rc, not 2"
+grep -q "typo.matrix:2: unknown key 'policies'" "$dir/typoerr" || fail "the error does not name the line: $(cat "$dir/typoerr")"
+
+[ $fails -eq 0 ] || exit 1
+echo "sweep ran, merged and reported"
