@@ -662,10 +662,10 @@ void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 	pthread_mutex_lock(&d->stats_lock);
 	*out = d->thrash_stats;
 	out->alloc = malloc((out->nalloc ? out->nalloc : 1) * sizeof(*out->alloc));
-	if (out->alloc)
-		memcpy(out->alloc, d->thrash_stats.alloc, out->nalloc * sizeof(*out->alloc));
-	else
+	if (!out->alloc)
 		out->nalloc = 0;
+	else if (out->nalloc)
+		memcpy(out->alloc, d->thrash_stats.alloc, out->nalloc * sizeof(*out->alloc));
 	pthread_mutex_unlock(&d->stats_lock);
 }
 
