@@ -36,7 +36,7 @@
 #include "emu.h"
 #include "uffd.h"
 
-#define BYTES   (64ull << 20)
+#define BYTES	(64ull << 20)
 #define REPEATS 5
 
 /* ------------------------------------------------------------ the floor */
@@ -117,7 +117,7 @@ static double floor_once(size_t granule)
 static void stats_sub(struct uvm_stats *a, const struct uvm_stats *b)
 {
 #define UVMEMU_STAT(id, unit, help) a->id -= b->id;
-#define UVMEMU_TIME(id, help)       a->ns.id -= b->ns.id;
+#define UVMEMU_TIME(id, help)	    a->ns.id -= b->ns.id;
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
@@ -126,7 +126,7 @@ static void stats_sub(struct uvm_stats *a, const struct uvm_stats *b)
 static double emu_once(size_t granule, struct uvm_stats *st)
 {
 	static const char *const opts[][2] = {
-		{"link", "unlimited"}, {"fault-latency", "0"}, {"summary", "off"}};
+	    {"link", "unlimited"}, {"fault-latency", "0"}, {"summary", "off"}};
 	struct uvm_config cfg;
 	struct uvm_stats before;
 	struct uvm_session s;
@@ -246,13 +246,14 @@ int main(void)
 			}
 		}
 		ratio[g] = b / a;
-		printf("%-12s %14.2f %14.2f %8.3f %10llu %10llu\n", g ? "64k" : "4k", a * 1e6, b * 1e6,
-		       ratio[g], (unsigned long long)best.gpu_faults,
+		printf("%-12s %14.2f %14.2f %8.3f %10llu %10llu\n", g ? "64k" : "4k", a * 1e6,
+		       b * 1e6, ratio[g], (unsigned long long)best.gpu_faults,
 		       (unsigned long long)best.batches);
 		printf("%-12s driver us per fault:", "");
 #define UVMEMU_STAT(id, unit, help)
 #define UVMEMU_TIME(id, help)                                                                      \
-	printf(" " #id " %.2f", (double)best.ns.id / 1e3 / (double)(best.gpu_faults ? best.gpu_faults : 1));
+	printf(" " #id " %.2f",                                                                    \
+	       (double)best.ns.id / 1e3 / (double)(best.gpu_faults ? best.gpu_faults : 1));
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME

@@ -32,7 +32,7 @@ extern "C" {
 #define UVMEMU_PAGE_SIZE    4096u
 #define UVMEMU_BLOCK_SHIFT  16
 #define UVMEMU_BLOCK_SIZE   (1u << UVMEMU_BLOCK_SHIFT) /* 64 KB: migration unit */
-#define UVMEMU_VABLOCK_SIZE (2u << 20)                 /* 2 MB: fault grouping */
+#define UVMEMU_VABLOCK_SIZE (2u << 20)		       /* 2 MB: fault grouping */
 
 /* ------------------------------------------------------------ managed memory */
 

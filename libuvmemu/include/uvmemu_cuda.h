@@ -83,13 +83,13 @@ enum cudaMemoryAdvise {
 #define cudaMemAttachHost   0x02u
 
 /* cudaHostAlloc / cudaHostRegister flags */
-#define cudaHostAllocDefault       0x00u
-#define cudaHostAllocPortable      0x01u
-#define cudaHostAllocMapped        0x02u
+#define cudaHostAllocDefault	   0x00u
+#define cudaHostAllocPortable	   0x01u
+#define cudaHostAllocMapped	   0x02u
 #define cudaHostAllocWriteCombined 0x04u
-#define cudaHostRegisterDefault    0x00u
+#define cudaHostRegisterDefault	   0x00u
 #define cudaHostRegisterPortable   0x01u
-#define cudaHostRegisterMapped     0x02u
+#define cudaHostRegisterMapped	   0x02u
 
 /* Device ordinal meaning "the CPU" in advice and prefetch calls. */
 #define cudaCpuDeviceId ((int)-1)

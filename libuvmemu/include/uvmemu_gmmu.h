@@ -50,7 +50,7 @@ extern "C" {
 
 struct uvmemu_gmmu {
 	uintptr_t dev_lo, dev_hi; /* device-view range the arrays cover */
-	intptr_t dma_offset;      /* device-view address + dma_offset = host data */
+	intptr_t dma_offset;	  /* device-view address + dma_offset = host data */
 	_Atomic uint32_t *counters;
 	_Atomic uint8_t *state;
 	/* Charges a remote access of `bytes` (already rounded to 32-byte

@@ -103,7 +103,8 @@ static int cmd_run(int argc, char **argv)
 		n = eq ? (size_t)(eq - a) : strlen(a);
 		snprintf(name, sizeof(name), "%.*s", (int)n, a);
 		if (uvm_option_find(name) < 0) {
-			fprintf(stderr, "uvmemu run: unknown option '--%s' (uvmemu --help lists them)\n",
+			fprintf(stderr,
+				"uvmemu run: unknown option '--%s' (uvmemu --help lists them)\n",
 				name);
 			return 2;
 		}
@@ -137,8 +138,9 @@ static int cmd_run(int argc, char **argv)
 		setenv(var, cfg.v[id].s, 1);
 	}
 	if (find_library(lib, sizeof(lib))) {
-		fprintf(stderr, "uvmemu run: libuvmemu.so not found next to this program "
-				"(looked in ../lib and ../%s)\n",
+		fprintf(stderr,
+			"uvmemu run: libuvmemu.so not found next to this program "
+			"(looked in ../lib and ../%s)\n",
 			UVMEMU_LIBDIR);
 		return 2;
 	}
@@ -176,7 +178,8 @@ static int cmd_info(void)
 	uvm_tracker_destroy(&t);
 	if (uvm_placement_init(&place, &cfg, err, sizeof(err)) == 0) {
 		printf("numa nodes    %s%s\n", place.nodes,
-		       place.nnodes == 1 ? " (single node: --device-node/--host-node accept 0)" : "");
+		       place.nnodes == 1 ? " (single node: --device-node/--host-node accept 0)"
+					 : "");
 	} else {
 		printf("numa          %s\n", err);
 	}

@@ -43,7 +43,8 @@ void *th_managed(struct th_emu *t, size_t bytes)
 	int rc = uvm_emu_alloc(t->e, UVM_PTR_MANAGED, bytes, &p);
 
 	if (rc) {
-		fprintf(stderr, "managed allocation of %zu bytes failed: %s\n", bytes, strerror(-rc));
+		fprintf(stderr, "managed allocation of %zu bytes failed: %s\n", bytes,
+			strerror(-rc));
 		exit(1);
 	}
 	return p;

@@ -120,10 +120,10 @@ static void test_device_memory_shrinks_pool(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_managed_sizes_and_views),
-		cmocka_unit_test(test_memcpy_and_memset),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_device_memory_shrinks_pool),
+	    cmocka_unit_test(test_managed_sizes_and_views),
+	    cmocka_unit_test(test_memcpy_and_memset),
+	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_device_memory_shrinks_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

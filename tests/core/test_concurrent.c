@@ -17,13 +17,13 @@
 #include "harness.h"
 
 #define FOOTPRINT (4u << 20)
-#define WORDS     (FOOTPRINT / sizeof(uint64_t))
-#define HOSTS     2
-#define GPUS      4
-#define ROUNDS    12
+#define WORDS	  (FOOTPRINT / sizeof(uint64_t))
+#define HOSTS	  2
+#define GPUS	  4
+#define ROUNDS	  12
 /* Each writer owns every STRIDE-th word from its offset: all writers meet in
  * every block. */
-#define STRIDE    (HOSTS + GPUS)
+#define STRIDE (HOSTS + GPUS)
 
 struct shared {
 	uint64_t *host, *dev;
@@ -68,8 +68,8 @@ static void run(const char *evict)
 	for (size_t i = 0; i < WORDS; i++)
 		stale += s.host[i] != value(i, ROUNDS);
 	st = th_stats(&t);
-	printf("%s: cpu faults %llu, gpu faults %llu, evicted %llu blocks, d2h %llu bytes\n",
-	       evict, (unsigned long long)st.cpu_faults, (unsigned long long)st.gpu_faults,
+	printf("%s: cpu faults %llu, gpu faults %llu, evicted %llu blocks, d2h %llu bytes\n", evict,
+	       (unsigned long long)st.cpu_faults, (unsigned long long)st.gpu_faults,
 	       (unsigned long long)st.blocks_evicted, (unsigned long long)st.bytes_d2h);
 	assert_int_equal(atomic_load(&s.lost), 0);
 	assert_int_equal(stale, 0);
@@ -91,8 +91,8 @@ static void test_no_write_lost_random(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_write_lost_lru2m),
-		cmocka_unit_test(test_no_write_lost_random),
+	    cmocka_unit_test(test_no_write_lost_lru2m),
+	    cmocka_unit_test(test_no_write_lost_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,7 @@
 
 #include "harness.h"
 
-static const char *const fast[] = {"device-mem=16M", "link=unlimited", "fault-latency=0",
-				   NULL};
+static const char *const fast[] = {"device-mem=16M", "link=unlimited", "fault-latency=0", NULL};
 
 static void test_cpu_touch_migrates_back(void **state)
 {
@@ -41,8 +40,10 @@ static void test_cpu_touch_migrates_back(void **state)
 	assert_int_equal(after.bytes_d2h, n * sizeof(uint32_t));
 	/* Every block is back on the host, none on the device. */
 	for (size_t b = 0; b < n * sizeof(uint32_t) / UVM_BLOCK_SIZE; b++)
-		assert_int_equal(t.e->space.block[(((uintptr_t)host - t.e->arena.host) >>
-						   UVM_BLOCK_SHIFT) + b].state, UVM_HOST);
+		assert_int_equal(
+		    t.e->space.block[(((uintptr_t)host - t.e->arena.host) >> UVM_BLOCK_SHIFT) + b]
+			.state,
+		    UVM_HOST);
 	th_stop(&t);
 }
 
@@ -59,8 +60,8 @@ static void test_gpu_sees_cpu_write(void **state)
 		host[i] = i ^ 0xabcdef;
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(dev[i], i ^ 0xabcdef);
-	assert_int_equal(th_stats(&t).bytes_h2d,
-			 (n * sizeof(uint64_t) + UVM_BLOCK_SIZE - 1) / UVM_BLOCK_SIZE * UVM_BLOCK_SIZE);
+	assert_int_equal(th_stats(&t).bytes_h2d, (n * sizeof(uint64_t) + UVM_BLOCK_SIZE - 1) /
+						     UVM_BLOCK_SIZE * UVM_BLOCK_SIZE);
 	/* Back and forth once more. */
 	for (size_t i = 0; i < n; i += 1000)
 		host[i] = ~i;
@@ -97,9 +98,9 @@ static void test_host_first_touch_is_coarse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpu_touch_migrates_back),
-		cmocka_unit_test(test_gpu_sees_cpu_write),
-		cmocka_unit_test(test_host_first_touch_is_coarse),
+	    cmocka_unit_test(test_cpu_touch_migrates_back),
+	    cmocka_unit_test(test_gpu_sees_cpu_write),
+	    cmocka_unit_test(test_host_first_touch_is_coarse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

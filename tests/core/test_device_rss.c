@@ -96,7 +96,7 @@ static void test_rss_bounded_by_capacity(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rss_bounded_by_capacity),
+	    cmocka_unit_test(test_rss_bounded_by_capacity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 
 #define DEVICE_MEM (8u << 20)
 #define FOOTPRINT  (12u << 20)
-#define THREADS    4
+#define THREADS	   4
 
 struct job {
 	uint64_t *dev;
@@ -91,8 +91,8 @@ static void test_pattern_survives_random_eviction(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pattern_survives_eviction),
-		cmocka_unit_test(test_pattern_survives_random_eviction),
+	    cmocka_unit_test(test_pattern_survives_eviction),
+	    cmocka_unit_test(test_pattern_survives_random_eviction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

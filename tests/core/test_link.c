@@ -73,9 +73,9 @@ static void test_fault_latency_per_batch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_transfer_not_faster_than_link),
-		cmocka_unit_test(test_dilation_scales_bandwidth),
-		cmocka_unit_test(test_fault_latency_per_batch),
+	    cmocka_unit_test(test_transfer_not_faster_than_link),
+	    cmocka_unit_test(test_dilation_scales_bandwidth),
+	    cmocka_unit_test(test_fault_latency_per_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

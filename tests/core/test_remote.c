@@ -137,8 +137,8 @@ static void test_preferred_location_and_accessed_by(void **state)
 	fill(a, 5);
 	fill(b, 6);
 	fill(c, 7);
-	assert_int_equal(uvm_emu_advise(t.e, a, BYTES, cudaMemAdviseSetPreferredLocation,
-					cudaCpuDeviceId), 0);
+	assert_int_equal(
+	    uvm_emu_advise(t.e, a, BYTES, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId), 0);
 	assert_int_equal(uvm_emu_advise(t.e, b, BYTES, cudaMemAdviseSetAccessedBy, 0), 0);
 	assert_int_equal(uvm_emu_advise(t.e, c, BYTES, cudaMemAdviseSetPreferredLocation, 0), 0);
 	assert_int_equal(check(th_dev(&t, a), 5), 0);
@@ -239,13 +239,13 @@ static void test_duplicates_evicted_under_pressure(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pin_host_reads_remotely),
-		cmocka_unit_test(test_threshold_counts_launches),
-		cmocka_unit_test(test_read_mostly_duplicates),
-		cmocka_unit_test(test_preferred_location_and_accessed_by),
-		cmocka_unit_test(test_prefetch_both_ways),
-		cmocka_unit_test(test_zero_copy_host_memory),
-		cmocka_unit_test(test_duplicates_evicted_under_pressure),
+	    cmocka_unit_test(test_pin_host_reads_remotely),
+	    cmocka_unit_test(test_threshold_counts_launches),
+	    cmocka_unit_test(test_read_mostly_duplicates),
+	    cmocka_unit_test(test_preferred_location_and_accessed_by),
+	    cmocka_unit_test(test_prefetch_both_ways),
+	    cmocka_unit_test(test_zero_copy_host_memory),
+	    cmocka_unit_test(test_duplicates_evicted_under_pressure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

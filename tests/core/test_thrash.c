@@ -20,9 +20,9 @@ static void test_ping_pong_throttled_then_pinned(void **state)
 {
 	/* A long lapse keeps the test independent of scheduling delays. */
 	static const char *const opts[] = {
-		"thrashing=on",	       "thrashing-threshold=3", "thrashing-lapse=200ms",
-		"thrashing-nap=1",     "thrashing-pin-threshold=2", "thrashing-pin=50",
-		"link=unlimited",      "fault-latency=0",	 NULL};
+	    "thrashing=on",    "thrashing-threshold=3",	    "thrashing-lapse=200ms",
+	    "thrashing-nap=1", "thrashing-pin-threshold=2", "thrashing-pin=50",
+	    "link=unlimited",  "fault-latency=0",	    NULL};
 	struct th_emu t;
 	volatile uint64_t *host, *dev;
 	struct uvm_stats st;
@@ -33,7 +33,7 @@ static void test_ping_pong_throttled_then_pinned(void **state)
 	host[0] = 1;
 	for (uint64_t i = 0; i < 12; i++) {
 		assert_int_equal(dev[0], 2 * i + 1); /* GPU reads: the block moves in */
-		host[0] = 2 * i + 2;                  /* CPU writes: back out */
+		host[0] = 2 * i + 2;		     /* CPU writes: back out */
 		host[0]++;
 	}
 	st = th_stats(&t);
@@ -108,11 +108,11 @@ static void test_replay_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ping_pong_throttled_then_pinned),
-		cmocka_unit_test(test_replay_block),
-		cmocka_unit_test(test_replay_batch),
-		cmocka_unit_test(test_replay_batch_flush),
-		cmocka_unit_test(test_replay_once),
+	    cmocka_unit_test(test_ping_pong_throttled_then_pinned),
+	    cmocka_unit_test(test_replay_block),
+	    cmocka_unit_test(test_replay_batch),
+	    cmocka_unit_test(test_replay_batch_flush),
+	    cmocka_unit_test(test_replay_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,11 +6,11 @@
  * last page, and a GMMU table over D with one block marked REMOTE (its loads
  * go to H, "host data"). It checks that a launch translates every 8-byte word
  * of the arguments that points into the live allocation and nothing else (a
- * word in H's last page, outside any allocation, stays as it is), that EMU_DEV translates pointers read from memory, and (built with
- * EMUGPU_GMMU) that ld_global/st_global count accesses per 64 KB block, charge
- * loads from REMOTE blocks as 32-byte sectors while reading the device view
- * (where a REMOTE block has its read-only copy), mark stored-to blocks
- * written, and ask for a halving when a counter nears saturation.
+ * word in H's last page, outside any allocation, stays as it is), that EMU_DEV translates pointers
+ * read from memory, and (built with EMUGPU_GMMU) that ld_global/st_global count accesses per 64 KB
+ * block, charge loads from REMOTE blocks as 32-byte sectors while reading the device view (where a
+ * REMOTE block has its read-only copy), mark stored-to blocks written, and ask for a halving when a
+ * counter nears saturation.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -91,7 +91,7 @@ static void out(struct sim *m, size_t b)
 
 	uvm_block_move(&m->s, b, UVM_HOST);
 	blk->flags |= UVM_BF_EVICTED;
-	blk->flags &= (uint8_t)~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
+	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
 	m->s.vablock[uvm_vablock_of(b)].resident--;
 	m->ops->released(m->p, b);
 }
@@ -117,10 +117,10 @@ size_t sim_evict(struct sim *m, const struct uvm_victim *v)
 struct uvm_evict_ctx sim_ctx(struct sim *m)
 {
 	return (struct uvm_evict_ctx){
-		.space = &m->s,
-		.batch = ++m->batch,
-		.launch = m->launch ? m->launch - 1 : 0,
-		.keep_vablock = SIZE_MAX,
+	    .space = &m->s,
+	    .batch = ++m->batch,
+	    .launch = m->launch ? m->launch - 1 : 0,
+	    .keep_vablock = SIZE_MAX,
 	};
 }
 

@@ -24,7 +24,7 @@ struct sim {
 	struct uvm_config cfg;
 	const struct uvm_evict_ops *ops;
 	void *p;
-	uint64_t batch;  /* sequence of the batch being serviced */
+	uint64_t batch;	 /* sequence of the batch being serviced */
 	uint64_t launch; /* launches begun */
 };
 

@@ -26,9 +26,9 @@
 
 #include "sim.h"
 
-#define MB (1ull << 20)
-#define KB (1ull << 10)
-#define V(i) ((size_t)(i) * UVM_BLOCKS_PER_VABLOCK) /* first block of vablock i */
+#define MB   (1ull << 20)
+#define KB   (1ull << 10)
+#define V(i) ((size_t)(i)*UVM_BLOCKS_PER_VABLOCK) /* first block of vablock i */
 
 static char header_only[64]; /* a valid trace with no rows, for opt in the common tests */
 
@@ -119,7 +119,7 @@ static void test_tree_full_vablock(void **state)
  * the left half's first victim finds the root below half and takes it all. */
 static void test_tree_touch_order(void **state)
 {
-	static const struct uvm_victim want[] = {{16, 1}, {16, 2}, {16, 4},
+	static const struct uvm_victim want[] = {{16, 1}, {16, 2},  {16, 4},
 						 {16, 8}, {16, 16}, {0, 32}};
 	struct sim m;
 
@@ -196,7 +196,7 @@ static void test_lfu_order(void **state)
 	set_count(&m, 5, 9);
 	set_count(&m, 6, 2);
 	set_count(&m, 7, 31u << 27 | 1); /* round trips (high bits) are not accesses */
-	sim_touch(&m, 4, false);         /* LRU order now 0 1 2 3 5 6 7 4 */
+	sim_touch(&m, 4, false);	 /* LRU order now 0 1 2 3 5 6 7 4 */
 	/* Read-only first, fewest accesses first: 7 (1). */
 	expect_blocks(&m, first, 1);
 	/* Counts are read at pick time: block 1 climbs past the others. Then
@@ -475,7 +475,8 @@ static void check_victim(const struct sim *m, const struct uvm_evict_ctx *ctx,
 	size_t device = 0;
 
 	for (size_t b = v->first; b < v->first + v->n; b++)
-		device += m->s.block[b].state == UVM_DEVICE || m->s.block[b].state == UVM_DUPLICATED;
+		device +=
+		    m->s.block[b].state == UVM_DEVICE || m->s.block[b].state == UVM_DUPLICATED;
 	if (device == 0 || uvm_vablock_of(v->first) != want_vablock ||
 	    uvm_vablock_of(v->first + v->n - 1) != want_vablock)
 		fail_msg("%s: victim {%zu, %zu} (%zu on the device), want one in vablock %zu",
@@ -639,22 +640,22 @@ static int group_teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lru64k_order),
-		cmocka_unit_test(test_tree_full_vablock),
-		cmocka_unit_test(test_tree_touch_order),
-		cmocka_unit_test(test_tree_sparse_vablock),
-		cmocka_unit_test(test_tree_allocation_tail),
-		cmocka_unit_test(test_lfu_order),
-		cmocka_unit_test(test_lfu_no_counts),
-		cmocka_unit_test(test_lru2m_order),
-		cmocka_unit_test(test_reverse_order),
-		cmocka_unit_test(test_reverse_touch_and_return),
-		cmocka_unit_test(test_cpc_alternates),
-		cmocka_unit_test(test_opt_order),
-		cmocka_unit_test(test_opt_errors),
-		cmocka_unit_test(test_rules_every_policy),
-		cmocka_unit_test(test_duplicated_is_a_victim),
-		cmocka_unit_test(test_drain_every_policy),
+	    cmocka_unit_test(test_lru64k_order),
+	    cmocka_unit_test(test_tree_full_vablock),
+	    cmocka_unit_test(test_tree_touch_order),
+	    cmocka_unit_test(test_tree_sparse_vablock),
+	    cmocka_unit_test(test_tree_allocation_tail),
+	    cmocka_unit_test(test_lfu_order),
+	    cmocka_unit_test(test_lfu_no_counts),
+	    cmocka_unit_test(test_lru2m_order),
+	    cmocka_unit_test(test_reverse_order),
+	    cmocka_unit_test(test_reverse_touch_and_return),
+	    cmocka_unit_test(test_cpc_alternates),
+	    cmocka_unit_test(test_opt_order),
+	    cmocka_unit_test(test_opt_errors),
+	    cmocka_unit_test(test_rules_every_policy),
+	    cmocka_unit_test(test_duplicated_is_a_victim),
+	    cmocka_unit_test(test_drain_every_policy),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -22,7 +22,7 @@
 #include "policy.h"
 #include "space.h"
 
-#define ALL 0xffffffffu
+#define ALL    0xffffffffu
 #define BIT(i) (1u << (i))
 /* Blocks [lo, hi) of a vablock as a mask (lo < 32), usable in initialisers. */
 #define RUN(lo, hi) (((hi) >= 32 ? ALL : (1u << (hi)) - 1) & ~((1u << (lo)) - 1))
@@ -36,47 +36,47 @@ struct pcase {
 };
 
 static const struct pcase tree_cases[] = {
-	/* Half a vablock faulted: the root holds exactly 50%, which is not
-	 * MORE than 50 (nor 51); every smaller node over the faults is full. */
-	{"half faulted, threshold 51", 32, RUN(0, 16), 0, 51, 0},
-	{"half faulted, threshold 50", 32, RUN(0, 16), 0, 50, 0},
-	/* Every other block: each node exactly half occupied, nothing fires. */
-	{"alternate blocks faulted, threshold 50", 32, 0x55555555u, 0, 50, 0},
-	/* One more block tips the root: the rest of the vablock comes. */
-	{"17 of 32 faulted, threshold 51", 32, RUN(0, 17), 0, 51, RUN(17, 32)},
-	{"17 of 32 faulted, threshold 50", 32, RUN(0, 17), 0, 50, RUN(17, 32)},
-	/* 17/32 = 53.1%: the threshold is honoured either side of it. */
-	{"17 of 32 faulted, threshold 53", 32, RUN(0, 17), 0, 53, RUN(17, 32)},
-	{"17 of 32 faulted, threshold 54", 32, RUN(0, 17), 0, 54, 0},
-	/* A single fault in an empty vablock: its pair is only half full. */
-	{"single fault, threshold 51", 32, BIT(5), 0, 51, 0},
-	{"single fault, threshold 50", 32, BIT(5), 0, 50, 0},
-	/* Resident blocks count as occupied: 8 resident + 1 fault = 9/16 of
-	 * the left half; the root (9/32) stays below. */
-	{"resident push a node over", 32, BIT(8), RUN(0, 8), 51, RUN(9, 16)},
-	/* Resident 15 + fault = a full left half (no extra there) and exactly
-	 * half the vablock at the root: nothing. */
-	{"resident fill a node exactly", 32, BIT(15), RUN(0, 15), 51, 0},
-	/* From leaf 31 the nodes [30,32) .. [16,32) hold 1 block each and fail;
-	 * the root holds 17/32 and wins: the largest qualifying ancestor. */
-	{"largest ancestor across failing levels", 32, BIT(31), RUN(0, 16), 51, RUN(16, 31)},
-	/* Two separate faulted groups: the union of their regions. */
-	{"two groups", 32, RUN(0, 3) | RUN(29, 32), 0, 51, BIT(3) | BIT(28)},
-	/* Stale fault on resident block 0 starts no walk (from it, [0,4) would
-	 * be 3/4 and bring block 3); block 20's walk finds nothing. */
-	{"stale fault starts no walk", 32, BIT(0) | BIT(20), RUN(0, 3), 51, 0},
-	/* An allocation tail of 256 KB: a 4-leaf tree. */
-	{"tail of 4, two faulted", 4, RUN(0, 2), 0, 51, 0},
-	{"tail of 4, two faulted, threshold 50", 4, RUN(0, 2), 0, 50, 0},
-	{"tail of 4, three faulted", 4, RUN(0, 3), 0, 51, BIT(3)},
-	{"tail of 4, one faulted, two resident", 4, BIT(0), RUN(1, 3), 51, BIT(3)},
-	{"tail of 4, last block faulted", 4, BIT(3), 0, 51, 0},
-	/* A tail of 3: the node over it has 3 leaves, not 4, so 2 of them are
-	 * 67% and the third comes; nothing past the allocation's end. */
-	{"tail of 3, two faulted", 3, RUN(0, 2), 0, 51, BIT(2)},
-	/* A tail of 5 (8-leaf tree cut at 5): [4,8) is just leaf 4. */
-	{"tail of 5, blocks 0-2 faulted", 5, RUN(0, 3), 0, 51, BIT(3) | BIT(4)},
-	{"tail of 1", 1, BIT(0), 0, 50, 0},
+    /* Half a vablock faulted: the root holds exactly 50%, which is not
+     * MORE than 50 (nor 51); every smaller node over the faults is full. */
+    {"half faulted, threshold 51", 32, RUN(0, 16), 0, 51, 0},
+    {"half faulted, threshold 50", 32, RUN(0, 16), 0, 50, 0},
+    /* Every other block: each node exactly half occupied, nothing fires. */
+    {"alternate blocks faulted, threshold 50", 32, 0x55555555u, 0, 50, 0},
+    /* One more block tips the root: the rest of the vablock comes. */
+    {"17 of 32 faulted, threshold 51", 32, RUN(0, 17), 0, 51, RUN(17, 32)},
+    {"17 of 32 faulted, threshold 50", 32, RUN(0, 17), 0, 50, RUN(17, 32)},
+    /* 17/32 = 53.1%: the threshold is honoured either side of it. */
+    {"17 of 32 faulted, threshold 53", 32, RUN(0, 17), 0, 53, RUN(17, 32)},
+    {"17 of 32 faulted, threshold 54", 32, RUN(0, 17), 0, 54, 0},
+    /* A single fault in an empty vablock: its pair is only half full. */
+    {"single fault, threshold 51", 32, BIT(5), 0, 51, 0},
+    {"single fault, threshold 50", 32, BIT(5), 0, 50, 0},
+    /* Resident blocks count as occupied: 8 resident + 1 fault = 9/16 of
+     * the left half; the root (9/32) stays below. */
+    {"resident push a node over", 32, BIT(8), RUN(0, 8), 51, RUN(9, 16)},
+    /* Resident 15 + fault = a full left half (no extra there) and exactly
+     * half the vablock at the root: nothing. */
+    {"resident fill a node exactly", 32, BIT(15), RUN(0, 15), 51, 0},
+    /* From leaf 31 the nodes [30,32) .. [16,32) hold 1 block each and fail;
+     * the root holds 17/32 and wins: the largest qualifying ancestor. */
+    {"largest ancestor across failing levels", 32, BIT(31), RUN(0, 16), 51, RUN(16, 31)},
+    /* Two separate faulted groups: the union of their regions. */
+    {"two groups", 32, RUN(0, 3) | RUN(29, 32), 0, 51, BIT(3) | BIT(28)},
+    /* Stale fault on resident block 0 starts no walk (from it, [0,4) would
+     * be 3/4 and bring block 3); block 20's walk finds nothing. */
+    {"stale fault starts no walk", 32, BIT(0) | BIT(20), RUN(0, 3), 51, 0},
+    /* An allocation tail of 256 KB: a 4-leaf tree. */
+    {"tail of 4, two faulted", 4, RUN(0, 2), 0, 51, 0},
+    {"tail of 4, two faulted, threshold 50", 4, RUN(0, 2), 0, 50, 0},
+    {"tail of 4, three faulted", 4, RUN(0, 3), 0, 51, BIT(3)},
+    {"tail of 4, one faulted, two resident", 4, BIT(0), RUN(1, 3), 51, BIT(3)},
+    {"tail of 4, last block faulted", 4, BIT(3), 0, 51, 0},
+    /* A tail of 3: the node over it has 3 leaves, not 4, so 2 of them are
+     * 67% and the third comes; nothing past the allocation's end. */
+    {"tail of 3, two faulted", 3, RUN(0, 2), 0, 51, BIT(2)},
+    /* A tail of 5 (8-leaf tree cut at 5): [4,8) is just leaf 4. */
+    {"tail of 5, blocks 0-2 faulted", 5, RUN(0, 3), 0, 51, BIT(3) | BIT(4)},
+    {"tail of 1", 1, BIT(0), 0, 50, 0},
 };
 
 static struct uvm_space space;
@@ -188,11 +188,11 @@ static void test_choices_registered(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tree_cases),
-		cmocka_unit_test(test_tree_default_threshold),
-		cmocka_unit_test(test_vablock),
-		cmocka_unit_test(test_seq64k_and_none),
-		cmocka_unit_test(test_choices_registered),
+	    cmocka_unit_test(test_tree_cases),
+	    cmocka_unit_test(test_tree_default_threshold),
+	    cmocka_unit_test(test_vablock),
+	    cmocka_unit_test(test_seq64k_and_none),
+	    cmocka_unit_test(test_choices_registered),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

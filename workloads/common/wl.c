@@ -24,11 +24,28 @@ static int parse_size(const char *s, uint64_t *out)
 	if (errno || end == s)
 		return -EINVAL;
 	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	case 't': case 'T': shift = 40; end++; break;
-	default: break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (*end == 'i')
 		end++;
@@ -75,7 +92,8 @@ static void set_opt(const struct wl *w, const struct wl_opt *o, const char *arg)
 
 	switch (o->type) {
 	case WL_SIZE:
-		if (parse_size(arg, &sz) || (long long)sz < o->min || (o->max && (long long)sz > o->max))
+		if (parse_size(arg, &sz) || (long long)sz < o->min ||
+		    (o->max && (long long)sz > o->max))
 			wl_usage_error(w, "--%s '%s': expected a size (e.g. 64M)%s", o->name, arg,
 				       o->max ? " within the documented bounds" : "");
 		*(uint64_t *)o->dst = sz;
@@ -85,10 +103,11 @@ static void set_opt(const struct wl *w, const struct wl_opt *o, const char *arg)
 		ll = strtoll(arg, &end, 10);
 		if (errno || end == arg || *end || ll < o->min || (o->max && ll > o->max)) {
 			if (o->max)
-				wl_usage_error(w, "--%s '%s': expected a whole number from %lld to %lld",
-					       o->name, arg, o->min, o->max);
-			wl_usage_error(w, "--%s '%s': expected a whole number >= %lld", o->name, arg,
-				       o->min);
+				wl_usage_error(
+				    w, "--%s '%s': expected a whole number from %lld to %lld",
+				    o->name, arg, o->min, o->max);
+			wl_usage_error(w, "--%s '%s': expected a whole number >= %lld", o->name,
+				       arg, o->min);
 		}
 		*(long long *)o->dst = ll;
 		break;
@@ -146,8 +165,10 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 		}
 		if (n == 9 && strncmp(a, "footprint", 9) == 0) {
 			if (parse_size(val, &w->footprint) || w->footprint == 0)
-				wl_usage_error(w, "--footprint '%s': expected a size > 0 with an "
-						  "optional K, M, G or T suffix, e.g. 256M", val);
+				wl_usage_error(w,
+					       "--footprint '%s': expected a size > 0 with an "
+					       "optional K, M, G or T suffix, e.g. 256M",
+					       val);
 		} else if (n == 4 && strncmp(a, "seed", 4) == 0) {
 			char *end;
 
@@ -240,8 +261,8 @@ WL_CHECK_EXACT(u32, uint32_t, "%" PRIu32)
 WL_CHECK_EXACT(u64, uint64_t, "%" PRIu64)
 WL_CHECK_EXACT(u8, uint8_t, "%u")
 
-bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got,
-			const float *want, size_t n)
+bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got, const float *want,
+			size_t n)
 {
 	return wl_check_u32(w, what, (const uint32_t *)(const void *)got,
 			    (const uint32_t *)(const void *)want, n);

@@ -21,7 +21,7 @@ enum wl_opt_type { WL_SIZE, WL_INT, WL_DOUBLE, WL_STR, WL_FLAG };
 struct wl_opt {
 	const char *name;
 	enum wl_opt_type type;
-	void *dst;          /* uint64_t*, long long*, double*, const char**, bool* */
+	void *dst;	    /* uint64_t*, long long*, double*, const char**, bool* */
 	long long min, max; /* bounds for WL_INT and WL_SIZE (max 0 = none) */
 	const char *help;
 };
@@ -29,8 +29,8 @@ struct wl_opt {
 struct wl {
 	const char *name;
 	uint64_t footprint; /* --footprint, 0 if not given */
-	uint64_t seed;      /* --seed, default 1 */
-	bool quiet;         /* --quiet: no progress lines */
+	uint64_t seed;	    /* --seed, default 1 */
+	bool quiet;	    /* --quiet: no progress lines */
 };
 
 /*
@@ -42,7 +42,7 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 	     const struct wl_opt *opts);
 /* Exits with status 2 after printing "NAME: message". */
 __attribute__((noreturn, format(printf, 2, 3))) void wl_usage_error(const struct wl *w,
-								     const char *fmt, ...);
+								    const char *fmt, ...);
 
 /* cudaMallocManaged that exits with a message on failure. */
 void *wl_managed(const struct wl *w, size_t bytes, const char *what);
@@ -64,15 +64,15 @@ int wl_finish(const struct wl *w, bool pass);
 /* Exact comparisons; they print up to 5 mismatches and return true if equal. */
 bool wl_check_i32(const struct wl *w, const char *what, const int32_t *got, const int32_t *want,
 		  size_t n);
-bool wl_check_u32(const struct wl *w, const char *what, const uint32_t *got,
-		  const uint32_t *want, size_t n);
-bool wl_check_u64(const struct wl *w, const char *what, const uint64_t *got,
-		  const uint64_t *want, size_t n);
+bool wl_check_u32(const struct wl *w, const char *what, const uint32_t *got, const uint32_t *want,
+		  size_t n);
+bool wl_check_u64(const struct wl *w, const char *what, const uint64_t *got, const uint64_t *want,
+		  size_t n);
 bool wl_check_u8(const struct wl *w, const char *what, const uint8_t *got, const uint8_t *want,
 		 size_t n);
 /* Bit-for-bit float equality (for references computed in the same order). */
-bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got,
-			const float *want, size_t n);
+bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got, const float *want,
+			size_t n);
 /* |got - want| <= abs_tol + rel_tol * |want|; the caller justifies the
  * tolerance in a comment where it calls this. */
 bool wl_check_f32_tol(const struct wl *w, const char *what, const float *got, const float *want,

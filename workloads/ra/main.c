@@ -122,7 +122,8 @@ int main(int argc, char **argv)
 	sums = wl_managed(&w, RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t), "checksums");
 	a.table = table;
 	c = (struct ra_check_args){table, sums, a.size};
-	wl_footprint(&w, a.size * sizeof(uint64_t) + RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t));
+	wl_footprint(&w, a.size * sizeof(uint64_t) +
+			     RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t));
 	uvmemu_report_value("table_words", (double)a.size);
 	uvmemu_report_value("updates", (double)a.updates);
 	uvmemu_report_value("streams", (double)a.streams);

@@ -18,18 +18,18 @@ const struct uvm_option_desc uvm_options[UVM_OPT_COUNT] = {
 };
 
 static const char *const accepted_text[] = {
-	[UVM_T_SIZE] = "a size in bytes with an optional K, M, G or T suffix (powers of 1024), "
-		       "e.g. 512M",
-	[UVM_T_BANDWIDTH] = "bytes per second with an optional K, M, G or T suffix (powers of "
-			    "1000), e.g. 16G or 16GB/s",
-	[UVM_T_DURATION] = "a duration with unit ns, us, ms or s (a bare number is "
-			   "microseconds), e.g. 45us",
-	[UVM_T_DOUBLE] = "a number",
-	[UVM_T_UINT] = "a whole number",
-	[UVM_T_INT] = "a whole number",
-	[UVM_T_ENUM] = "one of",
-	[UVM_T_PATH] = "a file path",
-	[UVM_T_DILATION] = "a number >= 1, or auto",
+    [UVM_T_SIZE] = "a size in bytes with an optional K, M, G or T suffix (powers of 1024), "
+		   "e.g. 512M",
+    [UVM_T_BANDWIDTH] = "bytes per second with an optional K, M, G or T suffix (powers of "
+			"1000), e.g. 16G or 16GB/s",
+    [UVM_T_DURATION] = "a duration with unit ns, us, ms or s (a bare number is "
+		       "microseconds), e.g. 45us",
+    [UVM_T_DOUBLE] = "a number",
+    [UVM_T_UINT] = "a whole number",
+    [UVM_T_INT] = "a whole number",
+    [UVM_T_ENUM] = "one of",
+    [UVM_T_PATH] = "a file path",
+    [UVM_T_DILATION] = "a number >= 1, or auto",
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -95,8 +95,8 @@ static bool out_of_bounds(const struct uvm_option_desc *d, double v)
 }
 
 /* Rules for one option beyond its type and bounds. */
-static int check_special(int id, const struct uvm_optval *v, const char *origin,
-			 char *err, size_t errlen)
+static int check_special(int id, const struct uvm_optval *v, const char *origin, char *err,
+			 size_t errlen)
 {
 	if (id == UVM_OPT_host_fill && (v->i & (v->i - 1)) != 0)
 		return fail(err, errlen, "%s='%s': must be a power of two between 64K and 2M",
@@ -107,9 +107,10 @@ static int check_special(int id, const struct uvm_optval *v, const char *origin,
 			    "unlimited)",
 			    origin, v->s);
 	if (id == UVM_OPT_oversub && v->d != 0 && v->d < 0.01)
-		return fail(err, errlen,
-			    "%s='%s': an oversubscription ratio must be at least 0.01 (or 0 for off)",
-			    origin, v->s);
+		return fail(
+		    err, errlen,
+		    "%s='%s': an oversubscription ratio must be at least 0.01 (or 0 for off)",
+		    origin, v->s);
 	return 0;
 }
 
@@ -170,8 +171,8 @@ static int parse_value(const struct uvm_option_desc *d, const char *value, struc
 	return err;
 }
 
-int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value,
-		   const char *origin, char *err, size_t errlen)
+int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, const char *origin,
+		   char *err, size_t errlen)
 {
 	int id = uvm_option_find(name);
 	const struct uvm_option_desc *d;
@@ -195,8 +196,9 @@ int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value,
 	if (rc)
 		return fail(err, errlen, "%s='%s': expected %s", origin, value,
 			    accepted_text[d->type]);
-	if (d->type != UVM_T_ENUM && d->type != UVM_T_PATH && (d->type != UVM_T_DILATION || v.d != 0) &&
-	    *value && out_of_bounds(d, d->type == UVM_T_SIZE ? (double)v.i : v.d)) {
+	if (d->type != UVM_T_ENUM && d->type != UVM_T_PATH &&
+	    (d->type != UVM_T_DILATION || v.d != 0) && *value &&
+	    out_of_bounds(d, d->type == UVM_T_SIZE ? (double)v.i : v.d)) {
 		if (d->max != 0)
 			return fail(err, errlen, "%s='%s': must be between %g and %g", origin,
 				    value, d->min, d->max);
@@ -245,7 +247,8 @@ int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, si
 		memcpy(var, *e, n);
 		var[n] = '\0';
 		if (uvm_option_find(var + sizeof(prefix) - 1) < 0) {
-			int len = snprintf(err, errlen, "unknown variable %s; known variables:", var);
+			int len =
+			    snprintf(err, errlen, "unknown variable %s; known variables:", var);
 
 			for (int i = 0; i < UVM_OPT_COUNT && len > 0 && (size_t)len < errlen; i++) {
 				char ev[64];
@@ -276,17 +279,21 @@ static const struct {
 	const char *name;
 	const char *const settings[12];
 } presets[] = {
-	{"nvidia", {"prefetch=tree", "prefetch-threshold=51", "evict=lru2m",
-		    "migrate=first-touch", "thrashing=on", "batch=256", "replay=batch_flush"}},
-	{"uvmsmart-baseline", {"prefetch=tree", "prefetch-threshold=50", "evict=lru2m",
-			       "migrate=first-touch", "link=pcie3", "fault-latency=45us",
-			       "gpu=gtx1080ti", "thrashing=off"}},
-	{"adaptive", {"prefetch=tree", "prefetch-threshold=50", "evict=lfu", "migrate=adaptive",
-		      "ts=8", "penalty=8", "link=pcie3", "fault-latency=45us", "gpu=gtx1080ti"}},
-	{"cpc", {"evict=cpc", "dispatch=switch", "prefetch=none", "migrate=first-touch",
-		 "fault-latency=20us", "link-bw=16G"}},
-	{"uvmmu", {"prefetch=none", "evict=random", "migrate=first-touch", "fault-latency=1300ns",
-		   "replay=block", "thrashing=off"}},
+    {"nvidia",
+     {"prefetch=tree", "prefetch-threshold=51", "evict=lru2m", "migrate=first-touch",
+      "thrashing=on", "batch=256", "replay=batch_flush"}},
+    {"uvmsmart-baseline",
+     {"prefetch=tree", "prefetch-threshold=50", "evict=lru2m", "migrate=first-touch", "link=pcie3",
+      "fault-latency=45us", "gpu=gtx1080ti", "thrashing=off"}},
+    {"adaptive",
+     {"prefetch=tree", "prefetch-threshold=50", "evict=lfu", "migrate=adaptive", "ts=8",
+      "penalty=8", "link=pcie3", "fault-latency=45us", "gpu=gtx1080ti"}},
+    {"cpc",
+     {"evict=cpc", "dispatch=switch", "prefetch=none", "migrate=first-touch", "fault-latency=20us",
+      "link-bw=16G"}},
+    {"uvmmu",
+     {"prefetch=none", "evict=random", "migrate=first-touch", "fault-latency=1300ns",
+      "replay=block", "thrashing=off"}},
 };
 
 static void set_default(struct uvm_config *cfg, const char *setting)

@@ -34,8 +34,8 @@ enum uvm_opt_id {
 };
 
 struct uvm_option_desc {
-	const char *id;      /* snake_case: the report's key */
-	const char *name;    /* kebab-case: --name */
+	const char *id;	  /* snake_case: the report's key */
+	const char *name; /* kebab-case: --name */
 	enum uvm_opt_type type;
 	const char *def;
 	double min, max;     /* inclusive; max 0 = unbounded */
@@ -73,8 +73,8 @@ void uvm_config_defaults(struct uvm_config *cfg);
  * -EINVAL with a one-line message in err that names the option, the value and
  * the accepted values.
  */
-int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value,
-		   const char *origin, char *err, size_t errlen);
+int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, const char *origin,
+		   char *err, size_t errlen);
 /* Reads every UVMEMU_* variable of envp; an unknown one is an error. */
 int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, size_t errlen);
 /* Checks rules that involve more than one option. */

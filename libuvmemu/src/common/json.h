@@ -15,8 +15,8 @@ struct uvm_json {
 	bool first[UVM_JSON_DEPTH]; /* no member written yet at this depth */
 };
 
-void uvm_json_begin(struct uvm_json *j, FILE *f);   /* opens the top-level object */
-void uvm_json_end(struct uvm_json *j);              /* closes it, adds a newline */
+void uvm_json_begin(struct uvm_json *j, FILE *f); /* opens the top-level object */
+void uvm_json_end(struct uvm_json *j);		  /* closes it, adds a newline */
 /* key may be NULL inside arrays. */
 void uvm_json_object(struct uvm_json *j, const char *key);
 void uvm_json_array(struct uvm_json *j, const char *key);

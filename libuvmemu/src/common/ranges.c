@@ -100,9 +100,8 @@ int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *ou
 	return err;
 }
 
-void uvm_ranges_each(struct uvm_ranges *t, int kind, void (*fn)(const struct uvm_range *r,
-								 void *arg),
-		     void *arg)
+void uvm_ranges_each(struct uvm_ranges *t, int kind,
+		     void (*fn)(const struct uvm_range *r, void *arg), void *arg)
 {
 	struct uvm_range *copy;
 	size_t n;

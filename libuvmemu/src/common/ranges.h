@@ -32,9 +32,8 @@ int uvm_ranges_add(struct uvm_ranges *t, const struct uvm_range *r);
 int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out);
 /* Calls fn on a copy of every range of the given kind (-1: all), in address
  * order, without holding the lock during the calls. */
-void uvm_ranges_each(struct uvm_ranges *t, int kind, void (*fn)(const struct uvm_range *r,
-								 void *arg),
-		     void *arg);
+void uvm_ranges_each(struct uvm_ranges *t, int kind,
+		     void (*fn)(const struct uvm_range *r, void *arg), void *arg);
 /* Removes the range starting exactly at base; -ENOENT if none. */
 int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *out);
 

@@ -10,7 +10,7 @@
 void uvm_stats_add(struct uvm_stats *dst, const struct uvm_stats *src)
 {
 #define UVMEMU_STAT(id, unit, help) dst->id += src->id;
-#define UVMEMU_TIME(id, help)       dst->ns.id += src->ns.id;
+#define UVMEMU_TIME(id, help)	    dst->ns.id += src->ns.id;
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
@@ -137,7 +137,8 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 
 	program_name(prog, sizeof(prog));
 	fprintf(f, "uvmemu: %s (%s): verify %s, wall %s, roi %s, %llu kernels\n", prog, r->mode,
-		verify_name(atomic_load(&s->verify)), uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
+		verify_name(atomic_load(&s->verify)),
+		uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
 		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s)),
 		(unsigned long long)atomic_load(&s->kernels));
 	if (!r->stats)
@@ -146,16 +147,20 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 		uvm_fmt_size(a, sizeof(a), atomic_load(&s->footprint_peak)),
 		r->device_mem_bytes ? uvm_fmt_size(b, sizeof(b), r->device_mem_bytes) : "unlimited",
 		uvm_fmt_size(c, sizeof(c), st->peak_device_bytes));
-	fprintf(f, "  faults  gpu %llu, cpu %llu, batches %llu (%.1f faults/batch), duplicates %llu\n",
+	fprintf(f,
+		"  faults  gpu %llu, cpu %llu, batches %llu (%.1f faults/batch), duplicates %llu\n",
 		(unsigned long long)st->gpu_faults, (unsigned long long)st->cpu_faults,
 		(unsigned long long)st->batches,
 		st->batches ? (double)(st->gpu_faults + st->cpu_faults) / (double)st->batches : 0.0,
 		(unsigned long long)st->duplicate_faults);
-	fprintf(f, "  moved   h2d %s (%llu blocks, %llu prefetched), d2h %s, zero-filled %llu blocks, "
-		   "remote %s\n",
+	fprintf(f,
+		"  moved   h2d %s (%llu blocks, %llu prefetched), d2h %s, zero-filled %llu blocks, "
+		"remote %s\n",
 		uvm_fmt_size(a, sizeof(a), st->bytes_h2d), (unsigned long long)st->blocks_h2d,
-		(unsigned long long)st->blocks_prefetched, uvm_fmt_size(b, sizeof(b), st->bytes_d2h),
-		(unsigned long long)st->blocks_zero_filled, uvm_fmt_size(c, sizeof(c), st->remote_bytes));
+		(unsigned long long)st->blocks_prefetched,
+		uvm_fmt_size(b, sizeof(b), st->bytes_d2h),
+		(unsigned long long)st->blocks_zero_filled,
+		uvm_fmt_size(c, sizeof(c), st->remote_bytes));
 	fprintf(f, "  evicted %llu blocks in %llu victims, thrashed %llu blocks\n",
 		(unsigned long long)st->blocks_evicted, (unsigned long long)st->vablocks_evicted,
 		(unsigned long long)st->thrashed_blocks);
@@ -188,11 +193,13 @@ void uvm_report_emit(const struct uvm_report *r)
 		FILE *f = fopen(path, "w");
 
 		if (!f) {
-			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path, strerror(errno));
+			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
+				strerror(errno));
 			return;
 		}
 		uvm_report_json(r, f);
 		if (fclose(f))
-			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path, strerror(errno));
+			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
+				strerror(errno));
 	}
 }

@@ -13,9 +13,9 @@
 
 struct uvm_report {
 	struct uvm_session *session;
-	const char *mode;             /* "native" or "emulated" */
+	const char *mode; /* "native" or "emulated" */
 	const struct uvm_stats *stats;
-	uint64_t device_mem_bytes;    /* 0: unlimited */
+	uint64_t device_mem_bytes; /* 0: unlimited */
 	/* Optional sections the emulator adds (model, placement, features). */
 	void (*json_extra)(void *ctx, struct uvm_json *j);
 	void (*text_extra)(void *ctx, FILE *f);

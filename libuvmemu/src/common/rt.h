@@ -23,10 +23,10 @@
 #include "uvmemu_gmmu.h"
 
 enum uvm_ptr_kind {
-	UVM_PTR_OTHER = 0,      /* not ours: plain host memory */
-	UVM_PTR_MANAGED,        /* cudaMallocManaged */
-	UVM_PTR_DEVICE,         /* cudaMalloc */
-	UVM_PTR_HOST_PINNED,    /* cudaMallocHost / cudaHostAlloc */
+	UVM_PTR_OTHER = 0,	/* not ours: plain host memory */
+	UVM_PTR_MANAGED,	/* cudaMallocManaged */
+	UVM_PTR_DEVICE,		/* cudaMalloc */
+	UVM_PTR_HOST_PINNED,	/* cudaMallocHost / cudaHostAlloc */
 	UVM_PTR_HOST_REGISTERED /* cudaHostRegister */
 };
 

@@ -20,11 +20,11 @@
 struct uvm_session {
 	struct uvm_config cfg;
 	uint64_t start_ns;
-	_Atomic int verify;              /* enum uvmemu_verify */
-	_Atomic int last_error;          /* cudaError_t; CUDA keeps it per thread,
+	_Atomic int verify;		 /* enum uvmemu_verify */
+	_Atomic int last_error;		 /* cudaError_t; CUDA keeps it per thread,
 					  * we keep one per process */
-	_Atomic uint64_t kernels;        /* launches begun */
-	_Atomic uint64_t managed_bytes;  /* live managed bytes (64 KB rounded) */
+	_Atomic uint64_t kernels;	 /* launches begun */
+	_Atomic uint64_t managed_bytes;	 /* live managed bytes (64 KB rounded) */
 	_Atomic uint64_t footprint_peak; /* the most managed bytes ever live */
 	const struct uvmemu_executor *_Atomic executor;
 

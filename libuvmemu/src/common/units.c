@@ -103,7 +103,8 @@ int uvm_parse_duration(const char *s, int64_t *out_ns)
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = {{"ns", 1}, {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e3}};
+	} units[] = {{"ns", 1},	  {"us", 1e3}, {"\xc2\xb5s", 1e3},
+		     {"ms", 1e6}, {"s", 1e9},  {"", 1e3}};
 	const char *p;
 	double v;
 	int err = parse_number(s, &v, &p);

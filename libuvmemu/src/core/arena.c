@@ -114,7 +114,8 @@ void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len)
 		a->free[i - 1].len += len;
 		if (i < a->nfree && off + len == a->free[i].off) {
 			a->free[i - 1].len += a->free[i].len;
-			memmove(&a->free[i], &a->free[i + 1], (a->nfree - i - 1) * sizeof(*a->free));
+			memmove(&a->free[i], &a->free[i + 1],
+				(a->nfree - i - 1) * sizeof(*a->free));
 			a->nfree--;
 		}
 	} else if (i < a->nfree && off + len == a->free[i].off) {
@@ -153,13 +154,12 @@ int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len)
 		 (off_t)off) == MAP_FAILED)
 		goto err;
 	return 0;
-err:
-	{
-		int e = errno;
+err : {
+	int e = errno;
 
-		uvm_arena_unmap(a, off, len);
-		return -e;
-	}
+	uvm_arena_unmap(a, off, len);
+	return -e;
+}
 }
 
 int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len)
@@ -169,11 +169,10 @@ int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len)
 
 	/* Replacing a mapping frees the device frames it held. */
 	for (int v = 0; v < 3; v++)
-		if (mmap((void *)(a->host + (uintptr_t)v * a->size + off), len, PROT_NONE, flags, -1,
-			 0) == MAP_FAILED)
+		if (mmap((void *)(a->host + (uintptr_t)v * a->size + off), len, PROT_NONE, flags,
+			 -1, 0) == MAP_FAILED)
 			err = -errno;
-	if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
-		      (off_t)len))
+	if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
 		err = -errno;
 	return err;
 }

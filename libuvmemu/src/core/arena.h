@@ -29,10 +29,10 @@ struct uvm_extent {
 struct uvm_arena {
 	int memfd;
 	uintptr_t host, dev, dma; /* bases of the three views */
-	uint64_t size;            /* of each view */
+	uint64_t size;		  /* of each view */
 
-	pthread_mutex_t lock;     /* guards the free list */
-	struct uvm_extent *free;  /* sorted by offset, coalesced */
+	pthread_mutex_t lock;	 /* guards the free list */
+	struct uvm_extent *free; /* sorted by offset, coalesced */
 	size_t nfree, capfree;
 };
 

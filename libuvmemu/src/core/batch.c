@@ -67,7 +67,8 @@ int uvm_batch_fetch(struct uvm_driver *d)
 				f->page = addr - a->host;
 				d->st.cpu_faults++;
 			}
-			f->write = (flags & (UFFD_PAGEFAULT_FLAG_WRITE | UFFD_PAGEFAULT_FLAG_WP)) != 0;
+			f->write =
+			    (flags & (UFFD_PAGEFAULT_FLAG_WRITE | UFFD_PAGEFAULT_FLAG_WP)) != 0;
 			f->minor = (flags & UFFD_PAGEFAULT_FLAG_MINOR) != 0;
 			f->tid = msg[i].arg.pagefault.feat.ptid;
 			f->count = 1;

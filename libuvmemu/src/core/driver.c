@@ -105,15 +105,15 @@ void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f)
 	if (!uvm_trace_wants_faults(d->dep.trace))
 		return;
 	row = (struct uvm_trace_fault){
-		.t_ns = d->batch_t0 - d->dep.session->start_ns,
-		.page = f->page,
-		.launch = launch ? launch - 1 : UINT64_MAX,
-		.tid = f->tid,
-		.sm = uvm_workers_sm(d->dep.workers, f->tid),
-		.count = f->count,
-		.gpu = f->gpu,
-		.write = f->write,
-		.outcome = f->outcome,
+	    .t_ns = d->batch_t0 - d->dep.session->start_ns,
+	    .page = f->page,
+	    .launch = launch ? launch - 1 : UINT64_MAX,
+	    .tid = f->tid,
+	    .sm = uvm_workers_sm(d->dep.workers, f->tid),
+	    .count = f->count,
+	    .gpu = f->gpu,
+	    .write = f->write,
+	    .outcome = f->outcome,
 	};
 	uvm_trace_fault(d->dep.trace, &row);
 }
@@ -368,8 +368,11 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool t
 
 	if (!c)
 		return -ENOMEM;
-	*c = (struct uvm_cmd){.kind = UVM_CMD_PREFETCH, .off = off, .len = len,
-			      .to_device = to_device, .async = true};
+	*c = (struct uvm_cmd){.kind = UVM_CMD_PREFETCH,
+			      .off = off,
+			      .len = len,
+			      .to_device = to_device,
+			      .async = true};
 	pthread_mutex_lock(&d->cmd_lock);
 	if (d->cmd_tail)
 		d->cmd_tail->next = c;
@@ -397,11 +400,10 @@ void uvm_driver_sync(struct uvm_driver *d)
 	uvm_wait_until(end);
 }
 
-int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set,
-		      uint8_t clear)
+int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear)
 {
-	struct uvm_cmd c = {.kind = UVM_CMD_ADVISE, .off = off, .len = len, .set = set,
-			    .clear = clear};
+	struct uvm_cmd c = {
+	    .kind = UVM_CMD_ADVISE, .off = off, .len = len, .set = set, .clear = clear};
 
 	return submit(d, &c);
 }
@@ -444,9 +446,9 @@ static void *driver_main(void *arg)
 		d->pinned = uvm_placement_pin_driver() == 1;
 	for (;;) {
 		struct pollfd p[3] = {
-			{d->dep.uffd->fd, POLLIN, 0},
-			{d->evfd, POLLIN, 0},
-			{uvm_tracker_fd(&d->tracker), POLLIN, 0},
+		    {d->dep.uffd->fd, POLLIN, 0},
+		    {d->evfd, POLLIN, 0},
+		    {uvm_tracker_fd(&d->tracker), POLLIN, 0},
 		};
 		nfds_t n = d->tracker.inflight ? 3 : 2;
 		uint64_t due = uvm_batch_next_deferred(d), scan = counter_scan_due(d);
@@ -579,10 +581,11 @@ void uvm_driver_stop(struct uvm_driver *d)
 		pthread_join(d->thread, NULL);
 		/* Threads still waiting for a fault would wait forever. */
 		for (size_t i = 0; i < d->ndeferred; i++)
-			uvm_uffd_wake(d->dep.uffd,
-				      (d->deferred[i].gpu ? d->dep.arena->dev : d->dep.arena->host) +
-					      d->deferred[i].page,
-				      UVM_PAGE_SIZE);
+			uvm_uffd_wake(
+			    d->dep.uffd,
+			    (d->deferred[i].gpu ? d->dep.arena->dev : d->dep.arena->host) +
+				d->deferred[i].page,
+			    UVM_PAGE_SIZE);
 	}
 	uvm_tracker_destroy(&d->tracker);
 	uvm_thrash_destroy(&d->thrash);

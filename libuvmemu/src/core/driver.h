@@ -31,12 +31,12 @@ struct uvm_driver;
 /* Thrashing per allocation and the round-trip histogram, for the report. */
 #define UVM_MAX_TRIPS 256
 struct uvm_alloc_thrash {
-	uint64_t returns;  /* evicted blocks brought back */
-	uint64_t blocks;   /* distinct blocks that came back at least once */
+	uint64_t returns; /* evicted blocks brought back */
+	uint64_t blocks;  /* distinct blocks that came back at least once */
 };
 struct uvm_thrash_stats {
-	uint64_t trips[UVM_MAX_TRIPS]; /* blocks by round trips, for blocks with at least one */
-	struct uvm_alloc_thrash *alloc;  /* by allocation id */
+	uint64_t trips[UVM_MAX_TRIPS];	/* blocks by round trips, for blocks with at least one */
+	struct uvm_alloc_thrash *alloc; /* by allocation id */
 	size_t nalloc;
 };
 
@@ -48,8 +48,8 @@ struct uvm_driver_deps {
 	struct uvm_link *link;
 	struct uvm_pool *pool;
 	const struct uvm_config *cfg;
-	struct uvm_session *session;       /* the executor attached, launches */
-	struct uvm_trace *trace;           /* NULL when no trace is written */
+	struct uvm_session *session;	   /* the executor attached, launches */
+	struct uvm_trace *trace;	   /* NULL when no trace is written */
 	const struct uvm_workers *workers; /* thread id -> SM, for traces */
 };
 
@@ -64,8 +64,7 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool t
 /* Waits until queued prefetches are done and their modelled time has passed. */
 void uvm_driver_sync(struct uvm_driver *d);
 /* Sets and clears advice bits (UVM_ADV_*) over [off, off + len) (waits). */
-int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set,
-		      uint8_t clear);
+int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear);
 /* Forgets a managed range before its views are torn down (waits). */
 int uvm_driver_free_range(struct uvm_driver *d, uint64_t off, uint64_t len);
 /* Evicts until device memory is within the pool's limit again (waits). */

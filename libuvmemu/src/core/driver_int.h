@@ -27,13 +27,13 @@
 
 /* One fault after preprocessing. */
 struct uvm_fault {
-	uint64_t page;   /* arena offset of the faulting 4 KB page */
-	uint32_t tid;    /* faulting thread (with UFFD_FEATURE_THREAD_ID) */
-	uint8_t gpu;     /* 1: device view (far fault), 0: host view (CPU fault) */
-	uint8_t write;   /* a write, or a write to a write-protected page */
-	uint8_t minor;   /* host page in the page cache but not mapped */
-	uint8_t outcome; /* enum uvm_fault_outcome, for traces */
-	uint32_t count;  /* fault messages coalesced into this one */
+	uint64_t page;	     /* arena offset of the faulting 4 KB page */
+	uint32_t tid;	     /* faulting thread (with UFFD_FEATURE_THREAD_ID) */
+	uint8_t gpu;	     /* 1: device view (far fault), 0: host view (CPU fault) */
+	uint8_t write;	     /* a write, or a write to a write-protected page */
+	uint8_t minor;	     /* host page in the page cache but not mapped */
+	uint8_t outcome;     /* enum uvm_fault_outcome, for traces */
+	uint32_t count;	     /* fault messages coalesced into this one */
 	uint64_t not_before; /* a deferred fault waits until then (0: next batch) */
 };
 
@@ -58,9 +58,9 @@ struct uvm_cmd {
 	uint64_t off, len;
 	void (*fn)(void *arg); /* UVM_CMD_CALL */
 	void *arg;
-	bool to_device;        /* UVM_CMD_PREFETCH */
-	uint8_t set, clear;    /* UVM_CMD_ADVISE: advice bits */
-	bool async;            /* the submitter does not wait; the driver frees it */
+	bool to_device;	    /* UVM_CMD_PREFETCH */
+	uint8_t set, clear; /* UVM_CMD_ADVISE: advice bits */
+	bool async;	    /* the submitter does not wait; the driver frees it */
 	int result;
 	bool done;
 	struct uvm_cmd *next;
@@ -71,7 +71,7 @@ struct uvm_driver {
 	pthread_t thread;
 	bool started;
 	bool pinned; /* the driver has a core of its own (--pin on, > 2 cores) */
-	int evfd; /* command doorbell */
+	int evfd;    /* command doorbell */
 
 	/* Policies (instances and their operations). */
 	const struct uvm_evict_ops *evict;
@@ -84,12 +84,12 @@ struct uvm_driver {
 	struct uvm_tracker tracker;
 	struct uvm_thrash thrash;
 	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
-	bool oversubscribed; /* device memory has been full: an eviction happened */
+	bool oversubscribed;	    /* device memory has been full: an eviction happened */
 	_Atomic uint64_t ro_copies; /* REMOTE blocks with a read-only device copy;
 				     * read by launching threads */
-	uint64_t remote_blocks;     /* blocks in state REMOTE */
+	uint64_t remote_blocks;	    /* blocks in state REMOTE */
 	uint64_t next_counter_scan; /* when REMOTE blocks' counts are checked next */
-	uintptr_t zeros; /* read-only zero pages, the source of zero-fills */
+	uintptr_t zeros;	    /* read-only zero pages, the source of zero-fills */
 
 	/* The batch being serviced. */
 	uint64_t seq;
@@ -100,8 +100,8 @@ struct uvm_driver {
 	size_t ndeferred;
 	struct uvm_wake *wake;
 	size_t nwake, capwake;
-	struct uvm_stats st;  /* this batch */
-	uint64_t model_end;   /* latest modelled completion of its transfers */
+	struct uvm_stats st; /* this batch */
+	uint64_t model_end;  /* latest modelled completion of its transfers */
 	uint64_t fault_latency_ns;
 	/* The model can never delay a wake-up (no fault latency, unlimited
 	 * link): copies wake their waiters as they land instead of at replay. */
@@ -109,13 +109,13 @@ struct uvm_driver {
 	uint64_t host_fill;   /* bytes */
 	uint64_t launch_seen; /* launches the eviction policy was told about */
 
-	uint64_t batch_t0;    /* when the batch began */
-	uint64_t prefetch_end; /* modelled completion of explicit prefetches */
+	uint64_t batch_t0;		  /* when the batch began */
+	uint64_t prefetch_end;		  /* modelled completion of explicit prefetches */
 	bool halve_accesses, halve_trips; /* a counter field saturated */
 
 	/* Written by other threads. */
 	_Atomic bool halve_requested;
-	_Atomic uint64_t launch;  /* current kernel launch index + 1 (0: none yet) */
+	_Atomic uint64_t launch; /* current kernel launch index + 1 (0: none yet) */
 	pthread_mutex_t cmd_lock;
 	pthread_cond_t cmd_cond;
 	struct uvm_cmd *cmd_head, *cmd_tail;
@@ -176,7 +176,6 @@ void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
-
 
 /* driver.c */
 uint64_t uvm_driver_elapsed(uint64_t since);

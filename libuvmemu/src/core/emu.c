@@ -82,9 +82,9 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 		snprintf(err, errlen, "reserving block metadata: %s", strerror(-rc));
 		goto fail;
 	}
-	e->access_seen = mmap(NULL, e->space.nblocks * sizeof(*e->access_seen),
-			      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			      -1, 0);
+	e->access_seen =
+	    mmap(NULL, e->space.nblocks * sizeof(*e->access_seen), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (e->access_seen == MAP_FAILED) {
 		e->access_seen = NULL;
 		snprintf(err, errlen, "reserving access-trace metadata: %s", strerror(errno));
@@ -94,19 +94,19 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_trace_open(&e->trace, cfg, s->start_ns, err, errlen);
 	if (rc)
 		goto fail;
-	deps = (struct uvm_driver_deps){&e->uffd, &e->arena, &e->space, &e->link, &e->pool,
-					cfg,	  s,	      e->trace, &e->workers};
+	deps = (struct uvm_driver_deps){&e->uffd, &e->arena, &e->space, &e->link,   &e->pool,
+					cfg,	  s,	     e->trace,	&e->workers};
 	rc = uvm_driver_start(&e->driver, &deps, err, errlen);
 	if (rc)
 		goto fail;
 	e->gmmu = (struct uvmemu_gmmu){
-		.dev_lo = e->arena.dev,
-		.dev_hi = e->arena.dev + e->arena.size,
-		.dma_offset = (intptr_t)(e->arena.dma - e->arena.dev),
-		.counters = e->space.counters,
-		.state = e->space.gmmu_state,
-		.remote_read = remote_read_unavailable,
-		.halve = halve_unavailable,
+	    .dev_lo = e->arena.dev,
+	    .dev_hi = e->arena.dev + e->arena.size,
+	    .dma_offset = (intptr_t)(e->arena.dma - e->arena.dev),
+	    .counters = e->space.counters,
+	    .state = e->space.gmmu_state,
+	    .remote_read = remote_read_unavailable,
+	    .halve = halve_unavailable,
 	};
 	pthread_cond_init(&e->progress_cond, NULL);
 	if (progress_wanted(cfg) && pthread_create(&e->progress, NULL, progress_main, e) == 0)
@@ -189,20 +189,21 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	 * through the kernel. */
 	pthread_mutex_lock(&a->lock);
 	uvm_space_add(&e->space, off, size, atomic_fetch_add(&e->next_alloc, 1));
+	if (kind == UVM_PTR_HOST_PINNED)
+		for (size_t b = off >> UVM_BLOCK_SHIFT;
+		     b < (off + size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT; b++)
+			e->space.block[b].advice = UVM_ADV_PIN_HOST;
 	pthread_mutex_unlock(&a->lock);
 	/* Write-protect on the host view, where the kernel has it, lets a
 	 * read-duplicated block stay readable on the CPU side. */
 	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
 			       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR |
-				       (e->uffd.shmem_wp ? UFFDIO_REGISTER_MODE_WP : 0));
+				   (e->uffd.shmem_wp ? UFFDIO_REGISTER_MODE_WP : 0));
 	if (!rc)
 		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
 				       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_WP);
 	if (rc)
 		goto forget;
-	if (kind == UVM_PTR_HOST_PINNED)
-		for (size_t b = off >> UVM_BLOCK_SHIFT; b < (off + size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT; b++)
-			e->space.block[b].advice = UVM_ADV_PIN_HOST; /* no fault has seen it yet */
 	r = (struct uvm_range){uvm_host_addr(a, off), size, kind, len};
 	rc = uvm_ranges_add(&e->ranges, &r);
 	if (rc)
@@ -413,8 +414,8 @@ void uvm_emu_mem_info(struct uvm_emu *e, size_t *free_bytes, size_t *total_bytes
 	}
 	*total_bytes = (size_t)(p.capacity << UVM_BLOCK_SHIFT);
 	*free_bytes = p.used + p.pinned >= p.capacity
-			      ? 0
-			      : (size_t)((p.capacity - p.used - p.pinned) << UVM_BLOCK_SHIFT);
+			  ? 0
+			  : (size_t)((p.capacity - p.used - p.pinned) << UVM_BLOCK_SHIFT);
 }
 
 void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map)
@@ -443,7 +444,8 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 	e->kernel.index = index;
 	e->kernel.begin_ns = uvm_now_ns();
 	e->kernel.launch = *launch;
-	snprintf(e->kernel.name, sizeof(e->kernel.name), "%s", launch->kernel ? launch->kernel : "");
+	snprintf(e->kernel.name, sizeof(e->kernel.name), "%s",
+		 launch->kernel ? launch->kernel : "");
 	e->kernel.launch.kernel = e->kernel.name;
 	if (e->oversub > 0) {
 		uint64_t footprint = atomic_load(&e->session->managed_bytes);

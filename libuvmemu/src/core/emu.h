@@ -44,13 +44,13 @@ struct uvm_emu {
 	struct uvmemu_gmmu gmmu;
 	_Atomic uint32_t next_alloc;
 
-	struct uvm_trace *trace;    /* NULL unless traces were asked for */
+	struct uvm_trace *trace;	  /* NULL unless traces were asked for */
 	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
-	struct uvm_workers workers; /* thread id -> SM */
-	uint32_t *access_seen;      /* per block: access count at the last launch's end */
+	struct uvm_workers workers;	  /* thread id -> SM */
+	uint32_t *access_seen;		  /* per block: access count at the last launch's end */
 
 	pthread_mutex_t lock; /* guards what follows */
-	double oversub;       /* 0 unless capacity waits for the first launch */
+	double oversub;	      /* 0 unless capacity waits for the first launch */
 	char capacity_note[160];
 	struct {
 		uint64_t index, begin_ns;
@@ -61,7 +61,7 @@ struct uvm_emu {
 	struct uvm_alloc_info {
 		char name[48];
 		uint64_t bytes;
-	} *alloc_info; /* by allocation id: what it is called, how large */
+	} * alloc_info; /* by allocation id: what it is called, how large */
 	size_t nalloc_info;
 
 	pthread_t progress;

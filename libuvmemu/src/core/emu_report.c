@@ -75,7 +75,8 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
 	uvm_json_u64(j, "remote_blocks", uvm_driver_remote_blocks(e->driver));
-	uvm_json_str(j, "access_counts", uvm_emu_counts_faults(e) ? "far faults" : "gmmu accessors");
+	uvm_json_str(j, "access_counts",
+		     uvm_emu_counts_faults(e) ? "far faults" : "gmmu accessors");
 	json_thrashing(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
@@ -100,9 +101,9 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_uffd_features_str(&e->uffd, buf, sizeof(buf));
 	uvm_json_str(j, "userfaultfd_features", buf);
 	uvm_json_str(j, "userfaultfd_via", e->uffd.how);
-	uvm_json_str(j, "async_unmaps", *uvm_driver_sync_reason(e->driver)
-						? uvm_driver_sync_reason(e->driver)
-						: "io_uring");
+	uvm_json_str(j, "async_unmaps",
+		     *uvm_driver_sync_reason(e->driver) ? uvm_driver_sync_reason(e->driver)
+							: "io_uring");
 	uvm_json_str(j, "capacity", e->capacity_note);
 	uvm_json_close(j, '}');
 	if (e->trace) {
@@ -126,10 +127,12 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
-	fprintf(f, "  model   link %s %s (dilated %s), latency %s, fault latency %.1f us, "
-		   "dilation %g",
+	fprintf(f,
+		"  model   link %s %s (dilated %s), latency %s, fault latency %.1f us, "
+		"dilation %g",
 		e->link.name,
-		e->link.unlimited ? "unthrottled" : uvm_fmt_bandwidth(a, sizeof(a), e->link.bandwidth),
+		e->link.unlimited ? "unthrottled"
+				  : uvm_fmt_bandwidth(a, sizeof(a), e->link.bandwidth),
 		e->link.unlimited ? "-" : uvm_fmt_bandwidth(b, sizeof(b), m.bandwidth),
 		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6), m.fault_latency_us, m.dilation);
 	if (m.measured > 0)
@@ -138,8 +141,9 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			uvm_fmt_bandwidth(b, sizeof(b), m.target));
 	fputc('\n', f);
 	if (st.model_overruns && st.batches)
-		fprintf(f, "  note    the model could not be honoured in %llu of %llu batches: "
-			   "real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
+		fprintf(f,
+			"  note    the model could not be honoured in %llu of %llu batches: "
+			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
 			(unsigned long long)st.model_overruns, (unsigned long long)st.batches,
 			m.dilation);
 	if (*e->capacity_note)
@@ -152,18 +156,22 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		uint64_t rows, dropped;
 
 		uvm_trace_counts(e->trace, &rows, &dropped);
-		fprintf(f, "  trace   %s: %llu rows", *uvm_trace_dir(e->trace) ? uvm_trace_dir(e->trace) : "(access trace only)",
+		fprintf(f, "  trace   %s: %llu rows",
+			*uvm_trace_dir(e->trace) ? uvm_trace_dir(e->trace) : "(access trace only)",
 			(unsigned long long)rows);
 		if (dropped)
-			fprintf(f, "; the trace buffer was full and %llu records were DROPPED "
-				   "(the disk could not keep up)",
+			fprintf(f,
+				"; the trace buffer was full and %llu records were DROPPED "
+				"(the disk could not keep up)",
 				(unsigned long long)dropped);
 		fputc('\n', f);
 	}
 	if (uvm_emu_counts_faults(e))
-		fprintf(f, "  note    access counts are fault-based (far faults only; build emu-gpu "
-			   "with -DEMUGPU_GMMU=ON to count every access)\n");
+		fprintf(f,
+			"  note    access counts are fault-based (far faults only; build emu-gpu "
+			"with -DEMUGPU_GMMU=ON to count every access)\n");
 	if (e->uffd.user_mode_only)
-		fprintf(f, "  note    userfaultfd is user-mode only: system calls that read or write "
-			   "managed memory fail\n");
+		fprintf(f,
+			"  note    userfaultfd is user-mode only: system calls that read or write "
+			"managed memory fail\n");
 }

@@ -18,9 +18,8 @@ static const struct {
 	double gbps;
 	double latency_us;
 } presets[] = {
-	{"pcie3", 16, 1},    {"pcie4", 32, 1},    {"pcie5", 64, 1},
-	{"nvlink2", 150, 1}, {"nvlink3", 300, 1}, {"nvlink4", 450, 1},
-	{"unlimited", 0, 0},
+    {"pcie3", 16, 1},	 {"pcie4", 32, 1},    {"pcie5", 64, 1},	   {"nvlink2", 150, 1},
+    {"nvlink3", 300, 1}, {"nvlink4", 450, 1}, {"unlimited", 0, 0},
 };
 
 void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static void to_state(struct uvm_driver *d, size_t first, size_t n, enum uvm_block_state st)
@@ -97,7 +98,7 @@ void uvm_ops_left_device(struct uvm_driver *d, size_t first, size_t n, bool evic
 			if (blk->flags & UVM_BF_PREFETCHED)
 				d->st.blocks_prefetch_wasted++;
 		}
-		blk->flags &= (uint8_t)~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
+		blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
 		atomic_fetch_and_explicit(&s->gmmu_state[b], (uint8_t)~UVMEMU_GMMU_WRITTEN,
 					  memory_order_relaxed);
 		s->vablock[uvm_vablock_of(b)].resident--;
@@ -171,8 +172,16 @@ static void write_back(struct uvm_driver *d, uint64_t off, uint64_t len, size_t 
 	uint64_t done = 0;
 
 	while (done < len) {
-		ssize_t w = pwrite(a->memfd, (const void *)(uvm_dev_addr(a, off) + done),
-				   len - done, (off_t)(off + done));
+		/*
+		 * The system call itself, not libc's wrapper: the kernel copies,
+		 * ordered after the GPU's last write by the write-protect above
+		 * (and its TLB shootdown), an order thread sanitizers cannot see
+		 * through an intercepted pwrite. UFFDIO_COPY, its counterpart the
+		 * other way, is an ioctl they never interpret either.
+		 */
+		ssize_t w =
+		    syscall(SYS_pwrite64, a->memfd, (const void *)(uvm_dev_addr(a, off) + done),
+			    len - done, (off_t)(off + done));
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -227,8 +236,7 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	uint64_t t = uvm_now_ns();
 	int rc;
 
-	rc = uvm_uffd_zeropage(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len,
-			       d->wake_at_copy);
+	rc = uvm_uffd_zeropage(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len, d->wake_at_copy);
 	if (rc)
 		uvm_driver_bug("populating fresh host memory", first, rc);
 	d->st.ns.map += uvm_driver_elapsed(t);

@@ -107,8 +107,8 @@ void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)
 		if (s->block[b].flags & UVM_BF_RO_COPY) {
 			/* The data crossed when the copy was made: lifting the
 			 * protection makes it the device's own. */
-			rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_dev_addr(a, off), UVM_BLOCK_SIZE,
-						   false, d->wake_at_copy);
+			rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_dev_addr(a, off),
+						   UVM_BLOCK_SIZE, false, d->wake_at_copy);
 			d->st.ns.map += uvm_driver_elapsed(t);
 		} else {
 			rc = uvm_uffd_copy(d->dep.uffd, uvm_dev_addr(a, off), uvm_dma_addr(a, off),
@@ -138,7 +138,8 @@ static void drop_device_copy(struct uvm_driver *d, size_t first, size_t n)
 {
 	uint64_t t = uvm_now_ns();
 
-	uvm_tracker_dontneed(&d->tracker, uvm_dev_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT),
+	uvm_tracker_dontneed(&d->tracker,
+			     uvm_dev_addr(d->dep.arena, (uint64_t)first << UVM_BLOCK_SHIFT),
 			     (uint64_t)n << UVM_BLOCK_SHIFT, first, n, d->seq);
 	uvm_tracker_settle(&d->tracker, first, n);
 	d->st.ns.unmap += uvm_driver_elapsed(t);
@@ -217,12 +218,11 @@ void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evict
 	uvm_tracker_settle(&d->tracker, first, n);
 	drop_device_copy(d, first, n);
 	if (d->dep.uffd->shmem_wp) {
-		rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len, false,
-					   false);
+		rc = uvm_uffd_writeprotect(d->dep.uffd, uvm_host_addr(d->dep.arena, off), len,
+					   false, false);
 		if (rc)
 			uvm_driver_bug("lifting write protection from host pages", first, rc);
 	}
 	set_state(d, first, n, UVM_HOST);
 	uvm_ops_left_device(d, first, n, evicting);
 }
-

@@ -37,14 +37,15 @@ int uvm_placement_init(struct uvm_placement *p, const struct uvm_config *cfg, ch
 	}
 	p->nnodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
 	for (int i = 0; i < p->nnodes && len < sizeof(p->nodes); i++)
-		len += (size_t)snprintf(p->nodes + len, sizeof(p->nodes) - len, "%s%u", i ? "," : "",
-					hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE,
-							      (unsigned)i)->os_index);
+		len += (size_t)snprintf(
+		    p->nodes + len, sizeof(p->nodes) - len, "%s%u", i ? "," : "",
+		    hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i)->os_index);
 	for (int k = 0; k < 2 && !rc; k++) {
 		int node = k ? p->host_node : p->device_node;
 
 		if (node >= 0 && !has_node(p, topo, node)) {
-			snprintf(err, errlen, "--%s %d: no such NUMA node; this machine has node%s %s",
+			snprintf(err, errlen,
+				 "--%s %d: no such NUMA node; this machine has node%s %s",
 				 k ? "host-node" : "device-node", node, p->nnodes > 1 ? "s" : "",
 				 p->nodes);
 			rc = -EINVAL;
@@ -96,6 +97,6 @@ void uvm_placement_describe(const struct uvm_placement *p, char *buf, size_t len
 	snprintf(dev, sizeof(dev), p->device_node < 0 ? "unbound" : "node %d", p->device_node);
 	snprintf(host, sizeof(host), p->host_node < 0 ? "unbound" : "node %d", p->host_node);
 	snprintf(buf, len, "device memory %s, host memory %s; machine nodes: %s%s", dev, host,
-		 p->nodes, p->nnodes == 1 ? " (single-node machine: both sides share one memory)"
-					  : "");
+		 p->nodes,
+		 p->nnodes == 1 ? " (single-node machine: both sides share one memory)" : "");
 }

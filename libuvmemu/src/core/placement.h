@@ -19,7 +19,7 @@
 struct uvm_placement {
 	int device_node, host_node; /* -1: not bound */
 	int nnodes;
-	char nodes[128];            /* "0" or "0,1" as the OS numbers them */
+	char nodes[128]; /* "0" or "0,1" as the OS numbers them */
 };
 
 /* Checks the requested nodes exist; a one-line error names the node and the

@@ -61,8 +61,7 @@ int uvm_pool_pin(struct uvm_pool *p, int64_t blocks)
 	int err = 0;
 
 	pthread_mutex_lock(&p->lock);
-	if (blocks > 0 && p->resolved && p->capacity &&
-	    p->pinned + (uint64_t)blocks > p->capacity)
+	if (blocks > 0 && p->resolved && p->capacity && p->pinned + (uint64_t)blocks > p->capacity)
 		err = -ENOMEM;
 	else
 		p->pinned = (uint64_t)((int64_t)p->pinned + blocks);

@@ -19,9 +19,9 @@ struct uvm_pool {
 	pthread_mutex_t lock;
 	uint64_t capacity; /* blocks; 0 = unlimited */
 	uint64_t pinned;   /* blocks held by cudaMalloc */
-	uint64_t used;     /* blocks holding managed data on the device */
-	uint64_t peak;     /* the most of used + pinned ever */
-	bool resolved;     /* capacity known (always, unless --oversub waits) */
+	uint64_t used;	   /* blocks holding managed data on the device */
+	uint64_t peak;	   /* the most of used + pinned ever */
+	bool resolved;	   /* capacity known (always, unless --oversub waits) */
 };
 
 void uvm_pool_init(struct uvm_pool *p, uint64_t capacity_blocks, bool resolved);

@@ -21,12 +21,12 @@
 #include <errno.h>
 
 enum action {
-	ACT_NONE,          /* already mapped for this access: stale */
-	ACT_MIGRATE,       /* to the device */
-	ACT_REMOTE,        /* read where it is (zero-copy) */
-	ACT_DUPLICATE,     /* read-only copy on the device too */
-	ACT_DUP_COLLAPSE,  /* a GPU write to a duplicated block */
-	ACT_THROTTLE,      /* thrashing: the fault waits */
+	ACT_NONE,	  /* already mapped for this access: stale */
+	ACT_MIGRATE,	  /* to the device */
+	ACT_REMOTE,	  /* read where it is (zero-copy) */
+	ACT_DUPLICATE,	  /* read-only copy on the device too */
+	ACT_DUP_COLLAPSE, /* a GPU write to a duplicated block */
+	ACT_THROTTLE,	  /* thrashing: the fault waits */
 	ACT_N
 };
 
@@ -51,10 +51,10 @@ static uint32_t bit_of(size_t b, size_t first)
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock)
 {
 	struct uvm_evict_ctx ctx = {
-		.space = d->dep.space,
-		.batch = d->seq,
-		.launch = d->launch_seen ? d->launch_seen - 1 : 0,
-		.keep_vablock = keep_vablock,
+	    .space = d->dep.space,
+	    .batch = d->seq,
+	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
+	    .keep_vablock = keep_vablock,
 	};
 	struct uvm_victim v;
 	bool evicted = false;
@@ -88,8 +88,8 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 
 void uvm_service_evict_all_excess(struct uvm_driver *d)
 {
-	struct uvm_evict_ctx ctx = {.space = d->dep.space, .batch = d->seq,
-				    .keep_vablock = SIZE_MAX, .allow_in_use = true};
+	struct uvm_evict_ctx ctx = {
+	    .space = d->dep.space, .batch = d->seq, .keep_vablock = SIZE_MAX, .allow_in_use = true};
 	struct uvm_victim v;
 
 	while (uvm_pool_excess(d->dep.pool) > 0 && d->evict->pick(d->evict_p, &ctx, &v) == 0) {
@@ -132,7 +132,8 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		break;
 	}
 	switch (uvm_thrash_check(&d->thrash, b, UVM_SIDE_DEVICE, uvm_now_ns(),
-				 uvm_link_dilation(d->dep.link), until, &pinned_on, &newly_pinned)) {
+				 uvm_link_dilation(d->dep.link), until, &pinned_on,
+				 &newly_pinned)) {
 	case UVM_THRASH_THROTTLE:
 		d->st.thrashing_throttles++;
 		return ACT_THROTTLE;
@@ -236,8 +237,7 @@ static void run_action(struct uvm_driver *d, size_t first, uint32_t mask, enum a
 	}
 }
 
-static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask,
-			      enum uvm_side side)
+static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask, enum uvm_side side)
 {
 	double dil = uvm_link_dilation(d->dep.link);
 	uint64_t now = uvm_now_ns();
@@ -300,8 +300,10 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_WRITTEN;
 	for (uint32_t m = extra; m; m &= m - 1) {
 		/* A row per prefetched block, so traces show what came unasked. */
-		struct uvm_fault row = {.page = (first + (size_t)__builtin_ctz(m)) << UVM_BLOCK_SHIFT,
-					.gpu = 1, .outcome = UVM_OUT_PREFETCHED};
+		struct uvm_fault row = {.page = (first + (size_t)__builtin_ctz(m))
+						<< UVM_BLOCK_SHIFT,
+					.gpu = 1,
+					.outcome = UVM_OUT_PREFETCHED};
 
 		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_PREFETCHED;
 		uvm_driver_trace_fault(d, &row);
@@ -310,9 +312,9 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	record_migrations(d, first, dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUP_COLLAPSE],
 			  UVM_SIDE_DEVICE);
 	for (uint32_t m = faulted & ~dec->mask[ACT_THROTTLE]; m; m &= m - 1)
-		uvm_batch_add_wake(d, d->dep.arena->dev + ((first + (size_t)__builtin_ctz(m))
-							   << UVM_BLOCK_SHIFT),
-				   UVM_BLOCK_SIZE);
+		uvm_batch_add_wake(
+		    d, d->dep.arena->dev + ((first + (size_t)__builtin_ctz(m)) << UVM_BLOCK_SHIFT),
+		    UVM_BLOCK_SIZE);
 }
 
 /* ------------------------------------------------------------ CPU side */
@@ -471,10 +473,11 @@ void uvm_service_batch(struct uvm_driver *d)
 			 * the unmapped range and report their program's bug. */
 			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 				d->fault[j].outcome = UVM_OUT_FREED;
-				uvm_batch_add_wake(d, (d->fault[j].gpu ? d->dep.arena->dev
-								       : d->dep.arena->host) +
-							      d->fault[j].page,
-						   UVM_PAGE_SIZE);
+				uvm_batch_add_wake(
+				    d,
+				    (d->fault[j].gpu ? d->dep.arena->dev : d->dep.arena->host) +
+					d->fault[j].page,
+				    UVM_PAGE_SIZE);
 			}
 			i = j;
 			continue;
@@ -591,8 +594,8 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
 		d->st.blocks_prefetch_api += (uint64_t)__builtin_popcount(want);
 		if (to_device) {
 			if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), v))
-				uvm_driver_bug("no device memory for a prefetch of one vablock",
-					       lo, ENOSPC);
+				uvm_driver_bug("no device memory for a prefetch of one vablock", lo,
+					       ENOSPC);
 			run_action(d, uvm_vablock_first(v), want, ACT_MIGRATE);
 			continue;
 		}

@@ -9,19 +9,19 @@
 #include <sys/mman.h>
 
 static const char *const state_names[UVM_NSTATES] = {
-	"UNALLOCATED", "EMPTY", "HOST", "DEVICE", "REMOTE", "DUPLICATED",
+    "UNALLOCATED", "EMPTY", "HOST", "DEVICE", "REMOTE", "DUPLICATED",
 };
 
 /* legal[from] = states it may move to. Freeing an allocation resets blocks
  * directly (uvm_space_remove), outside this table. */
 static const uint8_t legal[UVM_NSTATES] = {
-	[UVM_UNALLOCATED] = 0,
-	[UVM_EMPTY] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DEVICE),
-	[UVM_HOST] = UVM_STATE_BIT(UVM_DEVICE) | UVM_STATE_BIT(UVM_REMOTE) |
-		     UVM_STATE_BIT(UVM_DUPLICATED),
-	[UVM_DEVICE] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DUPLICATED),
-	[UVM_REMOTE] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DEVICE),
-	[UVM_DUPLICATED] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DEVICE),
+    [UVM_UNALLOCATED] = 0,
+    [UVM_EMPTY] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DEVICE),
+    [UVM_HOST] =
+	UVM_STATE_BIT(UVM_DEVICE) | UVM_STATE_BIT(UVM_REMOTE) | UVM_STATE_BIT(UVM_DUPLICATED),
+    [UVM_DEVICE] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DUPLICATED),
+    [UVM_REMOTE] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DEVICE),
+    [UVM_DUPLICATED] = UVM_STATE_BIT(UVM_HOST) | UVM_STATE_BIT(UVM_DEVICE),
 };
 
 const char *uvm_state_name(enum uvm_block_state st)
@@ -116,7 +116,7 @@ void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len)
 /* Halve before a field overflows into the other: accessors in other threads
  * may add between the check and the halving. */
 #define ACCESS_HALVE_AT (ACCESS_MASK - (1u << 20))
-#define TRIPS_MAX 31u
+#define TRIPS_MAX	31u
 
 bool uvm_counter_add(struct uvm_space *s, size_t b, uint32_t accesses)
 {
@@ -141,15 +141,15 @@ void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips)
 		size_t first = uvm_vablock_first(v);
 
 		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
-			uint32_t old = atomic_load_explicit(&s->counters[b], memory_order_relaxed), nw;
+			uint32_t old = atomic_load_explicit(&s->counters[b], memory_order_relaxed),
+				 nw;
 
 			do {
 				uint32_t a = old & ACCESS_MASK, t = old >> 27;
 
 				nw = ((trips ? t / 2 : t) << 27) | (accesses ? a / 2 : a);
-			} while (!atomic_compare_exchange_weak_explicit(&s->counters[b], &old, nw,
-									memory_order_relaxed,
-									memory_order_relaxed));
+			} while (!atomic_compare_exchange_weak_explicit(
+			    &s->counters[b], &old, nw, memory_order_relaxed, memory_order_relaxed));
 		}
 	}
 }

@@ -17,12 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UVM_BLOCK_SHIFT      16
-#define UVM_BLOCK_SIZE       (1ull << UVM_BLOCK_SHIFT)
-#define UVM_VABLOCK_SHIFT    21
-#define UVM_VABLOCK_SIZE     (1ull << UVM_VABLOCK_SHIFT)
+#define UVM_BLOCK_SHIFT	       16
+#define UVM_BLOCK_SIZE	       (1ull << UVM_BLOCK_SHIFT)
+#define UVM_VABLOCK_SHIFT      21
+#define UVM_VABLOCK_SIZE       (1ull << UVM_VABLOCK_SHIFT)
 #define UVM_BLOCKS_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_BLOCK_SIZE)
-#define UVM_PAGE_SIZE        4096ull
+#define UVM_PAGE_SIZE	       4096ull
 
 /*
  * Residency of a 64 KB block (DESIGN.md §3). One valid copy at a time except
@@ -30,10 +30,10 @@
  */
 enum uvm_block_state {
 	UVM_UNALLOCATED = 0,
-	UVM_EMPTY,      /* hole on both sides: first touch zero-fills */
-	UVM_HOST,       /* data in the memfd, nothing on the device */
-	UVM_DEVICE,     /* data on the device, host hole punched */
-	UVM_REMOTE,     /* data on the host; GPU reads reach it over the link */
+	UVM_EMPTY,	/* hole on both sides: first touch zero-fills */
+	UVM_HOST,	/* data in the memfd, nothing on the device */
+	UVM_DEVICE,	/* data on the device, host hole punched */
+	UVM_REMOTE,	/* data on the host; GPU reads reach it over the link */
 	UVM_DUPLICATED, /* read-only copies on both sides */
 	UVM_NSTATES
 };
@@ -41,11 +41,12 @@ enum uvm_block_state {
 #define UVM_STATE_BIT(s) (1u << (s))
 
 /* Block flags. */
-#define UVM_BF_EVICTED    0x01 /* evicted at least once: a return is a thrash */
+#define UVM_BF_EVICTED	  0x01 /* evicted at least once: a return is a thrash */
 #define UVM_BF_PREFETCHED 0x02 /* brought in by the prefetcher, not yet faulted */
-#define UVM_BF_WRITTEN    0x04 /* written by the GPU since it became resident (write
-				* faults; with GMMU accessors, counted stores too) */
-#define UVM_BF_RO_COPY    0x08 /* REMOTE: a read-only copy is mapped on the device */
+#define UVM_BF_WRITTEN                                                                             \
+	0x04		    /* written by the GPU since it became resident (write                  \
+			     * faults; with GMMU accessors, counted stores too) */
+#define UVM_BF_RO_COPY 0x08 /* REMOTE: a read-only copy is mapped on the device */
 
 /* Advice (cudaMemAdvise, zero-copy memory), per block. */
 #define UVM_ADV_PREFER_HOST   0x01
@@ -55,19 +56,19 @@ enum uvm_block_state {
 #define UVM_ADV_PIN_HOST      0x10 /* zero-copy host memory: never migrates */
 
 struct uvm_block {
-	uint8_t state;   /* enum uvm_block_state */
+	uint8_t state; /* enum uvm_block_state */
 	uint8_t flags;
 	uint8_t pending; /* asynchronous operations in flight on this block */
-	uint8_t trips;   /* times evicted and brought back (saturates) */
-	uint8_t advice;  /* UVM_ADV_* */
+	uint8_t trips;	 /* times evicted and brought back (saturates) */
+	uint8_t advice;	 /* UVM_ADV_* */
 	uint8_t spare[3];
 };
 
 struct uvm_vablock {
-	uint8_t nvalid;    /* blocks of this vablock inside its allocation */
-	uint8_t resident;  /* blocks with a device copy */
+	uint8_t nvalid;	  /* blocks of this vablock inside its allocation */
+	uint8_t resident; /* blocks with a device copy */
 	uint16_t spare;
-	uint32_t alloc;    /* allocation id (for per-allocation statistics) */
+	uint32_t alloc;	   /* allocation id (for per-allocation statistics) */
 	uint64_t in_batch; /* sequence of the last batch that serviced it */
 };
 
@@ -75,8 +76,8 @@ struct uvm_space {
 	size_t nblocks, nvablocks;
 	struct uvm_block *block;
 	struct uvm_vablock *vablock;
-	_Atomic uint32_t *counters;   /* access counters (uvmemu_gmmu.h layout) */
-	_Atomic uint8_t *gmmu_state;  /* UVMEMU_GMMU_* bits */
+	_Atomic uint32_t *counters;  /* access counters (uvmemu_gmmu.h layout) */
+	_Atomic uint8_t *gmmu_state; /* UVMEMU_GMMU_* bits */
 };
 
 int uvm_space_init(struct uvm_space *s, uint64_t arena_size);

@@ -7,12 +7,12 @@
 #include <sys/mman.h>
 
 struct uvm_thrash_block {
-	uint64_t last_ns;        /* last migration on a fault */
+	uint64_t last_ns;	 /* last migration on a fault */
 	uint64_t throttle_until; /* the other side's faults wait until then */
 	uint64_t pin_until;
-	uint8_t last_to;         /* enum uvm_side: where it went last */
-	uint8_t streak;          /* consecutive migrations between sides within the lapse */
-	uint8_t throttles;       /* throttle periods so far */
+	uint8_t last_to;   /* enum uvm_side: where it went last */
+	uint8_t streak;	   /* consecutive migrations between sides within the lapse */
+	uint8_t throttles; /* throttle periods so far */
 	uint8_t resets;
 	uint8_t pinned_on;
 	uint8_t spare[3];

@@ -26,7 +26,7 @@ enum uvm_side { UVM_SIDE_NONE = 0, UVM_SIDE_DEVICE, UVM_SIDE_HOST };
 enum uvm_thrash_verdict {
 	UVM_THRASH_NONE,     /* migrate as usual */
 	UVM_THRASH_THROTTLE, /* hold the fault back until *until */
-	UVM_THRASH_PIN,      /* leave the block where it is (*pinned_on) */
+	UVM_THRASH_PIN,	     /* leave the block where it is (*pinned_on) */
 };
 
 struct uvm_thrash_block;
@@ -35,7 +35,7 @@ struct uvm_thrash {
 	bool enabled;
 	unsigned threshold, pin_threshold, max_resets;
 	uint64_t lapse_ns, nap, pin, epoch; /* nap, pin, epoch in lapses */
-	struct uvm_thrash_block *block;     /* per block, reserved for the arena */
+	struct uvm_thrash_block *block;	    /* per block, reserved for the arena */
 	size_t nblocks;
 };
 

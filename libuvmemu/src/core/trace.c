@@ -64,8 +64,8 @@ struct uvm_trace {
 };
 
 static const char *const outcome_names[UVM_NOUTCOMES] = {
-	"migrated", "zero-fill", "host-fill", "remote", "stale",
-	"duplicate", "deferred", "throttled", "remapped", "freed", "read-dup", "prefetched",
+    "migrated", "zero-fill", "host-fill", "remote", "stale",	"duplicate",
+    "deferred", "throttled", "remapped",  "freed",  "read-dup", "prefetched",
 };
 
 const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)
@@ -112,7 +112,8 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 		if (r->fault.launch != UINT64_MAX)
 			snprintf(launch, sizeof(launch), "%" PRIu64, r->fault.launch);
 		fprintf(t->file[F_FAULTS],
-			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32 "\n",
+			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32
+			"\n",
 			secs(r->fault.t_ns), r->fault.gpu ? "gpu" : "cpu", r->fault.page,
 			r->fault.page >> 16, r->fault.write ? "write" : "read", r->fault.tid,
 			r->fault.sm, launch,
@@ -125,16 +126,18 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 			FILE *f = t->file[i ? F_RECORD : F_ACCESSES];
 
 			if (f)
-				fprintf(f, "%" PRIu64 ",%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+				fprintf(f,
+					"%" PRIu64 ",%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s\n",
 					r->access.launch, r->access.kernel, r->access.alloc,
 					r->access.block, r->access.count,
 					r->access.gmmu ? "gmmu" : "faults");
 		}
 		break;
 	case REC_ALLOC:
-		fprintf(t->file[F_ALLOCS], "%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
-			r->alloc.id, r->alloc.kind, r->alloc.first,
-			(r->alloc.bytes + 65535) >> 16, r->alloc.bytes, r->alloc.name);
+		fprintf(t->file[F_ALLOCS],
+			"%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", r->alloc.id,
+			r->alloc.kind, r->alloc.first, (r->alloc.bytes + 65535) >> 16,
+			r->alloc.bytes, r->alloc.name);
 		break;
 	case REC_KERNEL:
 		fprintf(t->file[F_KERNELS], "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
@@ -246,7 +249,8 @@ static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n
 int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_t start_ns,
 		   char *err, size_t errlen)
 {
-	const char *dir = uvm_cfg_s(cfg, UVM_OPT_trace), *rec = uvm_cfg_s(cfg, UVM_OPT_record_trace);
+	const char *dir = uvm_cfg_s(cfg, UVM_OPT_trace),
+		   *rec = uvm_cfg_s(cfg, UVM_OPT_record_trace);
 	bool faults = uvm_cfg_i(cfg, UVM_OPT_trace_faults) == 1; /* "off|on" */
 	struct uvm_trace *t;
 	char header[2048];
@@ -275,18 +279,22 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		}
 		batch_header(header, sizeof(header));
 		if (!(t->file[F_BATCHES] = open_csv(dir, "batches.csv", header, err, errlen)) ||
-		    !(t->file[F_KERNELS] = open_csv(dir, "kernels.csv",
-					    "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
-					    "block_z,shared_bytes,begin_s,end_s\n",
-					    err, errlen)) ||
-		    !(t->file[F_ACCESSES] = open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
-		    !(t->file[F_ALLOCS] = open_csv(dir, "allocations.csv",
-					   "alloc,kind,first_block,blocks,bytes,name\n", err, errlen)))
+		    !(t->file[F_KERNELS] =
+			  open_csv(dir, "kernels.csv",
+				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
+				   "block_z,shared_bytes,begin_s,end_s\n",
+				   err, errlen)) ||
+		    !(t->file[F_ACCESSES] =
+			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
+		    !(t->file[F_ALLOCS] =
+			  open_csv(dir, "allocations.csv",
+				   "alloc,kind,first_block,blocks,bytes,name\n", err, errlen)))
 			goto fail;
-		if (faults && !(t->file[F_FAULTS] = open_csv(dir, "faults.csv",
-						     "time_s,side,page,block,access,tid,sm,launch,"
-						     "outcome,count\n",
-						     err, errlen)))
+		if (faults &&
+		    !(t->file[F_FAULTS] = open_csv(dir, "faults.csv",
+						   "time_s,side,page,block,access,tid,sm,launch,"
+						   "outcome,count\n",
+						   err, errlen)))
 			goto fail;
 	}
 	if (*rec && !(t->file[F_RECORD] = open_csv(NULL, rec, access_header, err, errlen)))
@@ -354,8 +362,8 @@ bool uvm_trace_wants_accesses(const struct uvm_trace *t)
 	return t && (t->file[F_ACCESSES] || t->file[F_RECORD]);
 }
 
-void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq,
-		     uint64_t start_ns, const struct uvm_stats *st)
+void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq, uint64_t start_ns,
+		     const struct uvm_stats *st)
 {
 	struct rec r = {.type = REC_BATCH};
 

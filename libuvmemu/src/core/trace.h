@@ -40,13 +40,13 @@ enum uvm_fault_outcome {
 	UVM_OUT_MIGRATED,   /* moved to the device (or back to the host) */
 	UVM_OUT_ZERO_FILL,  /* first GPU touch: zero-filled on the device */
 	UVM_OUT_HOST_FILL,  /* first CPU touch: populated on the host */
-	UVM_OUT_REMOTE,     /* mapped remotely, data stays on the host */
-	UVM_OUT_STALE,      /* already resolved when serviced */
+	UVM_OUT_REMOTE,	    /* mapped remotely, data stays on the host */
+	UVM_OUT_STALE,	    /* already resolved when serviced */
 	UVM_OUT_DUPLICATE,  /* same page as an earlier fault of the batch */
 	UVM_OUT_DEFERRED,   /* conflicting with the other side: next batch */
 	UVM_OUT_THROTTLED,  /* thrashing mitigation held it back */
 	UVM_OUT_REMAPPED,   /* host page mapped again (minor fault) */
-	UVM_OUT_FREED,      /* its allocation was freed meanwhile */
+	UVM_OUT_FREED,	    /* its allocation was freed meanwhile */
 	UVM_OUT_READ_DUP,   /* read-duplicated (read-mostly advice) */
 	UVM_OUT_PREFETCHED, /* no fault: a block the prefetcher brought along */
 	UVM_NOUTCOMES
@@ -56,8 +56,8 @@ struct uvm_trace_fault {
 	uint64_t t_ns, page; /* time since the run began; arena offset of the page */
 	uint64_t launch;     /* current launch index (UINT64_MAX: none yet) */
 	uint32_t tid;
-	int32_t sm;          /* -1 when the thread is not an executor worker */
-	uint32_t count;      /* fault messages coalesced into this one */
+	int32_t sm;	/* -1 when the thread is not an executor worker */
+	uint32_t count; /* fault messages coalesced into this one */
 	uint8_t gpu, write, outcome;
 };
 
@@ -74,8 +74,8 @@ void uvm_trace_close(struct uvm_trace *t);
 bool uvm_trace_wants_faults(const struct uvm_trace *t);
 bool uvm_trace_wants_accesses(const struct uvm_trace *t);
 
-void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq,
-		     uint64_t start_ns, const struct uvm_stats *st);
+void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq, uint64_t start_ns,
+		     const struct uvm_stats *st);
 void uvm_trace_fault(struct uvm_trace *t, const struct uvm_trace_fault *f);
 void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
 		      uint64_t block, uint64_t count, bool from_gmmu);

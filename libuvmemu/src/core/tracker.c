@@ -136,8 +136,8 @@ static int submit(struct uvm_tracker *t, int kind, int fd, uintptr_t addr, uint6
 	return 0;
 }
 
-int uvm_tracker_punch(struct uvm_tracker *t, int memfd, uint64_t off, uint64_t len,
-		      size_t first, size_t n, uint64_t batch)
+int uvm_tracker_punch(struct uvm_tracker *t, int memfd, uint64_t off, uint64_t len, size_t first,
+		      size_t n, uint64_t batch)
 {
 	if (t->async)
 		return submit(t, OP_PUNCH, memfd, 0, off, len, first, n, batch);
@@ -166,7 +166,8 @@ void uvm_tracker_settle(struct uvm_tracker *t, size_t first, size_t n)
 static bool any_busy(const struct uvm_tracker *t, uint64_t before_batch, int kind)
 {
 	for (unsigned i = 0; i < UVM_TRACKER_SLOTS; i++)
-		if (t->op[i].busy && t->op[i].batch < before_batch && (kind < 0 || t->op[i].kind == kind))
+		if (t->op[i].busy && t->op[i].batch < before_batch &&
+		    (kind < 0 || t->op[i].kind == kind))
 			return true;
 	return false;
 }

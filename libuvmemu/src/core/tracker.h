@@ -25,9 +25,9 @@
 #define UVM_TRACKER_SLOTS 256
 
 struct uvm_tracker_op {
-	size_t first, n;   /* block run, for pending counts */
-	uint64_t batch;    /* batch that issued it */
-	int kind;          /* punch or dontneed, for messages */
+	size_t first, n; /* block run, for pending counts */
+	uint64_t batch;	 /* batch that issued it */
+	int kind;	 /* punch or dontneed, for messages */
 	bool busy;
 };
 
@@ -46,8 +46,8 @@ int uvm_tracker_init(struct uvm_tracker *t, struct uvm_space *space, bool async)
 void uvm_tracker_destroy(struct uvm_tracker *t);
 
 /* Frees host frames: punches [off, off + len) of the memfd. */
-int uvm_tracker_punch(struct uvm_tracker *t, int memfd, uint64_t off, uint64_t len,
-		      size_t first, size_t n, uint64_t batch);
+int uvm_tracker_punch(struct uvm_tracker *t, int memfd, uint64_t off, uint64_t len, size_t first,
+		      size_t n, uint64_t batch);
 /* Frees device frames: MADV_DONTNEED on [addr, addr + len). */
 int uvm_tracker_dontneed(struct uvm_tracker *t, uintptr_t addr, uint64_t len, size_t first,
 			 size_t n, uint64_t batch);

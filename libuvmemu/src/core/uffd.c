@@ -63,26 +63,21 @@ static const struct {
 	uint64_t bit;
 	const char *name, *since, *why;
 } required[] = {
-	{UFFD_FEATURE_MISSING_SHMEM, "MISSING_SHMEM", "4.11",
-	 "host frames live in a memfd"},
-	{UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM", "5.14",
-	 "a CPU write during a migration must wait for it (minor faults on the host view)"},
-	{UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP", "5.7",
-	 "an eviction must stop GPU writes while it copies a block back (write-protect)"},
+    {UFFD_FEATURE_MISSING_SHMEM, "MISSING_SHMEM", "4.11", "host frames live in a memfd"},
+    {UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM", "5.14",
+     "a CPU write during a migration must wait for it (minor faults on the host view)"},
+    {UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP", "5.7",
+     "an eviction must stop GPU writes while it copies a block back (write-protect)"},
 };
 
 static const struct {
 	uint64_t bit;
 	const char *name;
 } known[] = {
-	{UFFD_FEATURE_MISSING_SHMEM, "MISSING_SHMEM"},
-	{UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM"},
-	{UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP"},
-	{UFFD_FEATURE_THREAD_ID, "THREAD_ID"},
-	{UFFD_FEATURE_WP_HUGETLBFS_SHMEM, "WP_SHMEM"},
-	{UFFD_FEATURE_WP_UNPOPULATED, "WP_UNPOPULATED"},
-	{UFFD_FEATURE_WP_ASYNC, "WP_ASYNC"},
-	{UFFD_FEATURE_MOVE, "MOVE"},
+    {UFFD_FEATURE_MISSING_SHMEM, "MISSING_SHMEM"}, {UFFD_FEATURE_MINOR_SHMEM, "MINOR_SHMEM"},
+    {UFFD_FEATURE_PAGEFAULT_FLAG_WP, "WP"},	   {UFFD_FEATURE_THREAD_ID, "THREAD_ID"},
+    {UFFD_FEATURE_WP_HUGETLBFS_SHMEM, "WP_SHMEM"}, {UFFD_FEATURE_WP_UNPOPULATED, "WP_UNPOPULATED"},
+    {UFFD_FEATURE_WP_ASYNC, "WP_ASYNC"},	   {UFFD_FEATURE_MOVE, "MOVE"},
 };
 
 void uvm_uffd_features_str(const struct uvm_uffd *u, char *buf, size_t len)
@@ -92,7 +87,8 @@ void uvm_uffd_features_str(const struct uvm_uffd *u, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]) && n < len; i++)
 		if (u->features & known[i].bit)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", known[i].name);
+			n +=
+			    (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", known[i].name);
 }
 
 static int api_handshake(int fd, uint64_t want, uint64_t *got)
@@ -200,16 +196,15 @@ int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, 
 	return uvm_uffd_copy_ex(u, dst, src, len, wake ? UVM_MAP_WAKE : 0);
 }
 
-int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len,
-		     unsigned flags)
+int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags)
 {
 	while (len) {
 		struct uffdio_copy c = {
-			.dst = dst,
-			.src = src,
-			.len = len,
-			.mode = (flags & UVM_MAP_WAKE ? 0 : UFFDIO_COPY_MODE_DONTWAKE) |
-				(flags & UVM_MAP_WP ? UFFDIO_COPY_MODE_WP : 0),
+		    .dst = dst,
+		    .src = src,
+		    .len = len,
+		    .mode = (flags & UVM_MAP_WAKE ? 0 : UFFDIO_COPY_MODE_DONTWAKE) |
+			    (flags & UVM_MAP_WP ? UFFDIO_COPY_MODE_WP : 0),
 		};
 		int e;
 
@@ -253,9 +248,9 @@ int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned fl
 {
 	while (len) {
 		struct uffdio_continue c = {
-			.range = {dst, len},
-			.mode = (flags & UVM_MAP_WAKE ? 0 : UFFDIO_CONTINUE_MODE_DONTWAKE) |
-				(flags & UVM_MAP_WP ? UFFDIO_CONTINUE_MODE_WP : 0),
+		    .range = {dst, len},
+		    .mode = (flags & UVM_MAP_WAKE ? 0 : UFFDIO_CONTINUE_MODE_DONTWAKE) |
+			    (flags & UVM_MAP_WP ? UFFDIO_CONTINUE_MODE_WP : 0),
 		};
 		int e;
 
@@ -280,14 +275,13 @@ int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len)
 	return ioctl(u->fd, UFFDIO_WAKE, &r) ? -errno : 0;
 }
 
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect,
-			  bool wake)
+int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect, bool wake)
 {
 	struct uffdio_writeprotect w = {
-		.range = {start, len},
-		/* The kernel refuses DONTWAKE with WP: protecting wakes no one. */
-		.mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP
-				: (wake ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE),
+	    .range = {start, len},
+	    /* The kernel refuses DONTWAKE with WP: protecting wakes no one. */
+	    .mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP
+			    : (wake ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE),
 	};
 
 	for (;;) {

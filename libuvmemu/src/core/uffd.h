@@ -44,7 +44,7 @@ struct uvm_uffd {
 	int fd;
 	uint64_t features;   /* what the kernel supports */
 	bool user_mode_only; /* kernel-mode accesses to managed memory get SIGBUS */
-	bool shmem_wp;       /* write-protect on the (shmem) host view works */
+	bool shmem_wp;	     /* write-protect on the (shmem) host view works */
 	const char *how;     /* "userfaultfd(2)", "/dev/userfaultfd", ... */
 };
 
@@ -70,8 +70,7 @@ int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len);
 /* Copies len bytes from src into the missing range dst (maps it). */
 int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake);
 /* The same with UVM_MAP_* flags. */
-int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len,
-		     unsigned flags);
+int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags);
 /* Populates a missing range with zeroes. */
 int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
 /* Maps page-cache pages already present (resolves MINOR faults); flags
@@ -79,7 +78,6 @@ int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
 int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
 int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
 /* Protects a range, or lifts the protection (waking writers unless told not to). */
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect,
-			  bool wake);
+int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect, bool wake);
 
 #endif

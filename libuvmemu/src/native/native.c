@@ -91,8 +91,7 @@ int uvm_rt_free(enum uvm_ptr_kind kind, void *p)
 
 int uvm_rt_host_register(void *p, size_t size)
 {
-	struct uvm_range r = {.base = (uintptr_t)p, .size = size,
-			      .kind = UVM_PTR_HOST_REGISTERED};
+	struct uvm_range r = {.base = (uintptr_t)p, .size = size, .kind = UVM_PTR_HOST_REGISTERED};
 
 	uvm_rt_session();
 	return uvm_ranges_add(&native.ranges, &r);
@@ -180,8 +179,7 @@ static void no_halve(void)
 
 const struct uvmemu_gmmu *uvm_rt_gmmu(void)
 {
-	static const struct uvmemu_gmmu empty = {.remote_read = no_remote_read,
-						 .halve = no_halve};
+	static const struct uvmemu_gmmu empty = {.remote_read = no_remote_read, .halve = no_halve};
 
 	return &empty;
 }

@@ -53,12 +53,12 @@ static int cpc_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 }
 
 const struct uvm_evict_ops uvm_evict_cpc = {
-	.name = "cpc",
-	.help = "CPC's ReplacementSwitch: lru2m order at even kernel launches, reverse at odd ones "
-		"(pair with --dispatch switch)",
-	.create = cpc_create,
-	.destroy = cpc_destroy,
-	.resident = cpc_resident,
-	.released = cpc_released,
-	.pick = cpc_pick,
+    .name = "cpc",
+    .help = "CPC's ReplacementSwitch: lru2m order at even kernel launches, reverse at odd ones "
+	    "(pair with --dispatch switch)",
+    .create = cpc_create,
+    .destroy = cpc_destroy,
+    .resident = cpc_resident,
+    .released = cpc_released,
+    .pick = cpc_pick,
 };

@@ -109,13 +109,13 @@ static int lfu_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 }
 
 const struct uvm_evict_ops uvm_evict_lfu = {
-	.name = "lfu",
-	.help = "least frequently used 64 KB block by access counters, read-only blocks first, LRU "
-		"among equals",
-	.create = lfu_create,
-	.destroy = lfu_destroy,
-	.resident = lfu_resident,
-	.released = lfu_released,
-	.touched = lfu_touched,
-	.pick = lfu_pick,
+    .name = "lfu",
+    .help = "least frequently used 64 KB block by access counters, read-only blocks first, LRU "
+	    "among equals",
+    .create = lfu_create,
+    .destroy = lfu_destroy,
+    .resident = lfu_resident,
+    .released = lfu_released,
+    .touched = lfu_touched,
+    .pick = lfu_pick,
 };

@@ -117,11 +117,11 @@ static int lru2m_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victi
 }
 
 const struct uvm_evict_ops uvm_evict_lru2m = {
-	.name = "lru2m",
-	.help = "age order of 2 MB vablocks, fully populated and not in use first (NVIDIA default)",
-	.create = lru2m_create,
-	.destroy = lru2m_destroy,
-	.resident = lru2m_resident,
-	.released = lru2m_released,
-	.pick = lru2m_pick,
+    .name = "lru2m",
+    .help = "age order of 2 MB vablocks, fully populated and not in use first (NVIDIA default)",
+    .create = lru2m_create,
+    .destroy = lru2m_destroy,
+    .resident = lru2m_resident,
+    .released = lru2m_released,
+    .pick = lru2m_pick,
 };

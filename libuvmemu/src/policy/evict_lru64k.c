@@ -70,12 +70,12 @@ static int lru64k_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_vict
 }
 
 const struct uvm_evict_ops uvm_evict_lru64k = {
-	.name = "lru64k",
-	.help = "least recently used 64 KB block (residency or last touch)",
-	.create = lru64k_create,
-	.destroy = lru64k_destroy,
-	.resident = lru64k_resident,
-	.released = lru64k_released,
-	.touched = lru64k_touched,
-	.pick = lru64k_pick,
+    .name = "lru64k",
+    .help = "least recently used 64 KB block (residency or last touch)",
+    .create = lru64k_create,
+    .destroy = lru64k_destroy,
+    .resident = lru64k_resident,
+    .released = lru64k_released,
+    .touched = lru64k_touched,
+    .pick = lru64k_pick,
 };

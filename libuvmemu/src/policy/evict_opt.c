@@ -39,15 +39,15 @@
 #include "evict_util.h"
 #include "ilist.h"
 
-#define NEVER UINT64_MAX
+#define NEVER  UINT64_MAX
 #define HEADER "launch,kernel,alloc,block,accesses,source"
 
 struct opt {
 	const struct uvm_space *space;
 	struct uvm_ilist lru; /* blocks, least recent first */
-	size_t nblk;          /* blocks the trace covers: its largest block + 1 */
+	size_t nblk;	      /* blocks the trace covers: its largest block + 1 */
 	uint32_t *start;      /* uses of block b: use[start[b] .. start[b + 1]) */
-	uint32_t *use;        /* launch indices, ascending per block */
+	uint32_t *use;	      /* launch indices, ascending per block */
 };
 
 /* A growing array of (block << 32 | launch) keys. */
@@ -321,13 +321,13 @@ static int opt_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 }
 
 const struct uvm_evict_ops uvm_evict_opt = {
-	.name = "opt",
-	.help = "Belady: the 64 KB block used again furthest in the future, from the access trace "
-		"of an earlier run (--opt-trace)",
-	.create_err = opt_create,
-	.destroy = opt_destroy,
-	.resident = opt_resident,
-	.released = opt_released,
-	.touched = opt_touched,
-	.pick = opt_pick,
+    .name = "opt",
+    .help = "Belady: the 64 KB block used again furthest in the future, from the access trace "
+	    "of an earlier run (--opt-trace)",
+    .create_err = opt_create,
+    .destroy = opt_destroy,
+    .resident = opt_resident,
+    .released = opt_released,
+    .touched = opt_touched,
+    .pick = opt_pick,
 };

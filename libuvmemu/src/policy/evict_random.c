@@ -116,11 +116,11 @@ static int random_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_vict
 }
 
 const struct uvm_evict_ops uvm_evict_random = {
-	.name = "random",
-	.help = "a uniformly random resident 64 KB block (UVMMU)",
-	.create = random_create,
-	.destroy = random_destroy,
-	.resident = random_resident,
-	.released = random_released,
-	.pick = random_pick,
+    .name = "random",
+    .help = "a uniformly random resident 64 KB block (UVMMU)",
+    .create = random_create,
+    .destroy = random_destroy,
+    .resident = random_resident,
+    .released = random_released,
+    .pick = random_pick,
 };

@@ -47,12 +47,12 @@ static int reverse_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_vic
 }
 
 const struct uvm_evict_ops uvm_evict_reverse = {
-	.name = "reverse",
-	.help = "reverse age order of 2 MB vablocks: the newest fully populated one not in use "
-		"first (CPC)",
-	.create = reverse_create,
-	.destroy = reverse_destroy,
-	.resident = reverse_resident,
-	.released = reverse_released,
-	.pick = reverse_pick,
+    .name = "reverse",
+    .help = "reverse age order of 2 MB vablocks: the newest fully populated one not in use "
+	    "first (CPC)",
+    .create = reverse_create,
+    .destroy = reverse_destroy,
+    .resident = reverse_resident,
+    .released = reverse_released,
+    .pick = reverse_pick,
 };

@@ -124,13 +124,13 @@ static int tree_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim
 }
 
 const struct uvm_evict_ops uvm_evict_tree = {
-	.name = "tree",
-	.help = "tree-based neighborhood eviction: the LRU 64 KB block plus the rest of its "
-		"largest less-than-half-resident subtree (Ganguly et al., ISCA 2019)",
-	.create = tree_create,
-	.destroy = tree_destroy,
-	.resident = tree_resident,
-	.released = tree_released,
-	.touched = tree_touched,
-	.pick = tree_pick,
+    .name = "tree",
+    .help = "tree-based neighborhood eviction: the LRU 64 KB block plus the rest of its "
+	    "largest less-than-half-resident subtree (Ganguly et al., ISCA 2019)",
+    .create = tree_create,
+    .destroy = tree_destroy,
+    .resident = tree_resident,
+    .released = tree_released,
+    .touched = tree_touched,
+    .pick = tree_pick,
 };

@@ -30,9 +30,9 @@ static enum uvm_migrate_decision adaptive_decide(void *p, const struct uvm_migra
 }
 
 const struct uvm_migrate_ops uvm_migrate_adaptive = {
-	.name = "adaptive",
-	.help = "dynamic threshold: t_s*allocated/capacity+1, then t_s*(round trips+1)*penalty",
-	.create = adaptive_create,
-	.destroy = free,
-	.decide = adaptive_decide,
+    .name = "adaptive",
+    .help = "dynamic threshold: t_s*allocated/capacity+1, then t_s*(round trips+1)*penalty",
+    .create = adaptive_create,
+    .destroy = free,
+    .decide = adaptive_decide,
 };

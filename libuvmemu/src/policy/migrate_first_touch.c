@@ -17,9 +17,9 @@ static enum uvm_migrate_decision ft_decide(void *p, const struct uvm_migrate_ctx
 }
 
 const struct uvm_migrate_ops uvm_migrate_first_touch = {
-	.name = "first-touch",
-	.help = "migrate a block to the device on its first far fault (NVIDIA default)",
-	.create = ft_create,
-	.destroy = ft_destroy,
-	.decide = ft_decide,
+    .name = "first-touch",
+    .help = "migrate a block to the device on its first far fault (NVIDIA default)",
+    .create = ft_create,
+    .destroy = ft_destroy,
+    .decide = ft_decide,
 };

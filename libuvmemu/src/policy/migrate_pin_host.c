@@ -20,9 +20,9 @@ static enum uvm_migrate_decision pin_decide(void *p, const struct uvm_migrate_ct
 }
 
 const struct uvm_migrate_ops uvm_migrate_pin_host = {
-	.name = "pin-host",
-	.help = "every block stays on the host, read remotely (zero-copy)",
-	.create = pin_create,
-	.destroy = pin_destroy,
-	.decide = pin_decide,
+    .name = "pin-host",
+    .help = "every block stays on the host, read remotely (zero-copy)",
+    .create = pin_create,
+    .destroy = pin_destroy,
+    .decide = pin_decide,
 };

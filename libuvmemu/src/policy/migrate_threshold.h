@@ -26,8 +26,7 @@ static inline void *uvm_threshold_create(const struct uvm_config *cfg)
 	return t;
 }
 
-static inline enum uvm_migrate_decision uvm_threshold_decide(uint64_t accesses,
-							      uint64_t threshold)
+static inline enum uvm_migrate_decision uvm_threshold_decide(uint64_t accesses, uint64_t threshold)
 {
 	return accesses >= threshold ? UVM_MIGRATE : UVM_MAP_REMOTE;
 }

@@ -28,10 +28,10 @@
 
 struct uvm_evict_ctx {
 	const struct uvm_space *space;
-	uint64_t batch;          /* vablocks with in_batch == batch are in use */
-	uint64_t launch;         /* current kernel launch index */
-	size_t keep_vablock;     /* never evict from this vablock (being serviced) */
-	bool allow_in_use;       /* second pass: in-use vablocks may be evicted too */
+	uint64_t batch;	     /* vablocks with in_batch == batch are in use */
+	uint64_t launch;     /* current kernel launch index */
+	size_t keep_vablock; /* never evict from this vablock (being serviced) */
+	bool allow_in_use;   /* second pass: in-use vablocks may be evicted too */
 };
 
 /* A victim: evict every device-resident block of [first, first + n). */
@@ -71,7 +71,7 @@ struct uvm_prefetch_ctx {
 	size_t vablock;
 	uint32_t faulted;  /* blocks of the vablock with a GPU fault in this batch */
 	uint32_t resident; /* blocks already on the device (before this batch) */
-	uint32_t valid;    /* blocks that belong to the allocation */
+	uint32_t valid;	   /* blocks that belong to the allocation */
 };
 
 struct uvm_prefetch_ops {
@@ -86,19 +86,19 @@ struct uvm_prefetch_ops {
 /* ---------------------------------------------------------------- migrate */
 
 enum uvm_migrate_decision {
-	UVM_MIGRATE,     /* move the block to the device */
-	UVM_MAP_REMOTE,  /* leave it on the host, map it remotely (zero-copy) */
+	UVM_MIGRATE,	/* move the block to the device */
+	UVM_MAP_REMOTE, /* leave it on the host, map it remotely (zero-copy) */
 };
 
 struct uvm_migrate_ctx {
 	const struct uvm_space *space;
 	size_t block;
-	bool write;               /* a write always migrates: the driver does not ask */
-	uint32_t accesses;        /* the block's access count (27-bit field) */
-	uint32_t trips;           /* its round trips (times evicted and brought back) */
+	bool write;		  /* a write always migrates: the driver does not ask */
+	uint32_t accesses;	  /* the block's access count (27-bit field) */
+	uint32_t trips;		  /* its round trips (times evicted and brought back) */
 	uint64_t capacity_blocks; /* 0: unlimited */
-	uint64_t used_blocks;     /* device blocks in use, pinned included */
-	bool oversubscribed;      /* device memory has been full (an eviction happened) */
+	uint64_t used_blocks;	  /* device blocks in use, pinned included */
+	bool oversubscribed;	  /* device memory has been full (an eviction happened) */
 };
 
 struct uvm_migrate_ops {

@@ -17,9 +17,9 @@ static uint32_t none_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_none = {
-	.name = "none",
-	.help = "no prefetching: only the faulted 64 KB blocks move",
-	.create = none_create,
-	.destroy = none_destroy,
-	.pick = none_pick,
+    .name = "none",
+    .help = "no prefetching: only the faulted 64 KB blocks move",
+    .create = none_create,
+    .destroy = none_destroy,
+    .pick = none_pick,
 };

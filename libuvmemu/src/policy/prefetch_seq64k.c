@@ -27,10 +27,10 @@ static uint32_t seq64k_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_seq64k = {
-	.name = "seq64k",
-	.help = "sequential-local: the faulting 64 KB block, the emulator's migration unit "
-		"(identical to none here)",
-	.create = seq64k_create,
-	.destroy = seq64k_destroy,
-	.pick = seq64k_pick,
+    .name = "seq64k",
+    .help = "sequential-local: the faulting 64 KB block, the emulator's migration unit "
+	    "(identical to none here)",
+    .create = seq64k_create,
+    .destroy = seq64k_destroy,
+    .pick = seq64k_pick,
 };

@@ -82,10 +82,10 @@ static uint32_t tree_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_tree = {
-	.name = "tree",
-	.help = "the NVIDIA driver's density prefetcher: a tree node over a 2 MB vablock more than "
-		"--prefetch-threshold occupied pulls in its missing blocks",
-	.create = tree_create,
-	.destroy = tree_destroy,
-	.pick = tree_pick,
+    .name = "tree",
+    .help = "the NVIDIA driver's density prefetcher: a tree node over a 2 MB vablock more than "
+	    "--prefetch-threshold occupied pulls in its missing blocks",
+    .create = tree_create,
+    .destroy = tree_destroy,
+    .pick = tree_pick,
 };

@@ -25,9 +25,9 @@ static uint32_t vablock_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_vablock = {
-	.name = "vablock",
-	.help = "the whole 2 MB vablock of a fault (its blocks inside the allocation)",
-	.create = vablock_create,
-	.destroy = vablock_destroy,
-	.pick = vablock_pick,
+    .name = "vablock",
+    .help = "the whole 2 MB vablock of a fault (its blocks inside the allocation)",
+    .create = vablock_create,
+    .destroy = vablock_destroy,
+    .pick = vablock_pick,
 };

@@ -24,26 +24,20 @@ extern const struct uvm_migrate_ops uvm_migrate_adaptive;
 extern const struct uvm_migrate_ops uvm_migrate_pin_host;
 
 static const struct uvm_evict_ops *const evict_policies[] = {
-	&uvm_evict_lru2m,
-	&uvm_evict_random,
-	&uvm_evict_lru64k,
-	&uvm_evict_tree,
-	&uvm_evict_lfu,
-	&uvm_evict_reverse,
-	&uvm_evict_cpc,
-	&uvm_evict_opt,
+    &uvm_evict_lru2m, &uvm_evict_random,  &uvm_evict_lru64k, &uvm_evict_tree,
+    &uvm_evict_lfu,   &uvm_evict_reverse, &uvm_evict_cpc,    &uvm_evict_opt,
 };
 
 static const struct uvm_prefetch_ops *const prefetch_policies[] = {
-	&uvm_prefetch_none,
-	&uvm_prefetch_seq64k,
-	&uvm_prefetch_tree,
-	&uvm_prefetch_vablock,
+    &uvm_prefetch_none,
+    &uvm_prefetch_seq64k,
+    &uvm_prefetch_tree,
+    &uvm_prefetch_vablock,
 };
 
 static const struct uvm_migrate_ops *const migrate_policies[] = {
-	&uvm_migrate_first_touch, &uvm_migrate_always,	 &uvm_migrate_oversub,
-	&uvm_migrate_adaptive,	  &uvm_migrate_pin_host,
+    &uvm_migrate_first_touch, &uvm_migrate_always,   &uvm_migrate_oversub,
+    &uvm_migrate_adaptive,    &uvm_migrate_pin_host,
 };
 
 #define FIND(table, name)                                                                          \

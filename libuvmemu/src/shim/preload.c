@@ -197,11 +197,11 @@ __attribute__((destructor)) static void preload_unload(void)
 {
 	struct uvm_stats st;
 	struct uvm_report r = {
-		.session = &g.session,
-		.mode = "emulated",
-		.stats = &st,
-		.json_extra = uvm_emu_report_json,
-		.text_extra = uvm_emu_report_text,
+	    .session = &g.session,
+	    .mode = "emulated",
+	    .stats = &st,
+	    .json_extra = uvm_emu_report_json,
+	    .text_extra = uvm_emu_report_text,
 	};
 
 	if (!g.emu)
