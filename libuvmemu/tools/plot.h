@@ -61,6 +61,11 @@ int plot_csv_u64(const struct plot_csv *c, int col, uint64_t *out, char *err, si
 /* Reports a consistency error at the current row. */
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what);
 
+/* Makes room for one more element in the growing array arr of n elements,
+ * doubling *cap from `first`. Returns the array, moved or not; NULL (arr
+ * still valid, *cap unchanged) when memory runs out. */
+void *plot_reserve(void *arr, size_t *cap, size_t n, size_t elem, size_t first);
+
 /* ------------------------------------------------------------------ JSON */
 
 /*

@@ -81,6 +81,7 @@ static int label_runs(struct run *runs, int n, char *err, size_t len)
 	for (int k = 0; k < n; k++) {
 		for (size_t v = 0; v < runs[k].r.n; v++) {
 			const char *key = runs[k].r.v[v].key;
+			const char **nk;
 			bool seen = false;
 
 			if ((strncmp(key, "config.", 7) && strncmp(key, "workload.", 9)) ||
@@ -90,18 +91,13 @@ static int label_runs(struct run *runs, int n, char *err, size_t len)
 				seen = strcmp(keys[e], key) == 0;
 			if (seen)
 				continue;
-			if (nkeys == cap) {
-				const char **nk;
-
-				cap = cap ? 2 * cap : 64;
-				nk = realloc(keys, cap * sizeof(*keys));
-				if (!nk) {
-					free(keys);
-					snprintf(err, len, "out of memory labelling reports");
-					return -1;
-				}
-				keys = nk;
+			nk = plot_reserve(keys, &cap, nkeys, sizeof(*keys), 64);
+			if (!nk) {
+				free(keys);
+				snprintf(err, len, "out of memory labelling reports");
+				return -1;
 			}
+			keys = nk;
 			keys[nkeys++] = key;
 		}
 	}

@@ -53,15 +53,10 @@ static int add(struct parser *ps, const char *key, const char *text, size_t tlen
 	struct plot_report *r = ps->r;
 	struct plot_json_value *v;
 
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 128;
-		void *nv = realloc(r->v, cap * sizeof(*r->v));
-
-		if (!nv)
-			return fail(ps, "out of memory");
-		r->v = nv;
-		r->cap = cap;
-	}
+	v = plot_reserve(r->v, &r->cap, r->n, sizeof(*r->v), 128);
+	if (!v)
+		return fail(ps, "out of memory");
+	r->v = v;
 	v = &r->v[r->n];
 	v->key = strdup(key);
 	v->text = strndup(text, tlen);
@@ -229,6 +224,16 @@ static int child_key(struct parser *ps, char **out, const char *parent, const ch
 	return 0;
 }
 
+/* After a member or element: 1 when a ',' says another follows, 0 at the
+ * closing bracket, -1 on anything else. */
+static int list_next(struct parser *ps, char close, const char *what)
+{
+	skip_ws(ps);
+	if (ps->p < ps->end && (*ps->p == ',' || *ps->p == close))
+		return *ps->p++ == ',';
+	return fail(ps, what);
+}
+
 static int parse_object(struct parser *ps, const char *key)
 {
 	ps->p++; /* { */
@@ -261,16 +266,9 @@ static int parse_object(struct parser *ps, const char *key)
 		free(child);
 		if (rc)
 			return -1;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == '}') {
-			ps->p++;
-			return 0;
-		}
-		return fail(ps, "expected ',' or '}' after a member");
+		rc = list_next(ps, '}', "expected ',' or '}' after a member");
+		if (rc <= 0)
+			return rc;
 	}
 }
 
@@ -292,16 +290,9 @@ static int parse_array(struct parser *ps, const char *key)
 		free(child);
 		if (rc)
 			return -1;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == ']') {
-			ps->p++;
-			return 0;
-		}
-		return fail(ps, "expected ',' or ']' after an element");
+		rc = list_next(ps, ']', "expected ',' or ']' after an element");
+		if (rc <= 0)
+			return rc;
 	}
 }
 

@@ -32,7 +32,7 @@ int plot_allocs_read(struct plot_allocs *out, const char *dir, char *err, size_t
 		goto fail;
 	while ((rc = plot_csv_next(&c, err, len)) == 1) {
 		uint64_t id, first, blocks, bytes;
-		struct plot_alloc *a;
+		struct plot_alloc *a, *na;
 
 		if (plot_csv_u64(&c, idx[0], &id, err, len) ||
 		    plot_csv_u64(&c, idx[2], &first, err, len) ||
@@ -45,17 +45,12 @@ int plot_allocs_read(struct plot_allocs *out, const char *dir, char *err, size_t
 		}
 		a = find_alloc(out, (uint32_t)id);
 		if (!a) {
-			if (out->n == cap) {
-				void *na;
-
-				cap = cap ? 2 * cap : 16;
-				na = realloc(out->a, cap * sizeof(*out->a));
-				if (!na) {
-					plot_csv_bad(&c, err, len, "out of memory");
-					goto fail;
-				}
-				out->a = na;
+			na = plot_reserve(out->a, &cap, out->n, sizeof(*out->a), 16);
+			if (!na) {
+				plot_csv_bad(&c, err, len, "out of memory");
+				goto fail;
 			}
+			out->a = na;
 			a = &out->a[out->n++];
 			memset(a, 0, sizeof(*a));
 			a->id = (uint32_t)id;
@@ -107,7 +102,7 @@ int plot_kernels_read(struct plot_kernels *out, const char *dir, char *err, size
 	if (plot_csv_need(&c, cols, idx, 4, err, len))
 		goto fail;
 	while ((rc = plot_csv_next(&c, err, len)) == 1) {
-		struct plot_kernel k;
+		struct plot_kernel k, *nk;
 
 		if (plot_csv_u64(&c, idx[0], &k.launch, err, len) ||
 		    plot_csv_num(&c, idx[2], &k.begin, err, len) ||
@@ -118,17 +113,12 @@ int plot_kernels_read(struct plot_kernels *out, const char *dir, char *err, size
 			goto fail;
 		}
 		snprintf(k.name, sizeof(k.name), "%s", c.field[idx[1]]);
-		if (out->n == cap) {
-			void *nk;
-
-			cap = cap ? 2 * cap : 64;
-			nk = realloc(out->k, cap * sizeof(*out->k));
-			if (!nk) {
-				plot_csv_bad(&c, err, len, "out of memory");
-				goto fail;
-			}
-			out->k = nk;
+		nk = plot_reserve(out->k, &cap, out->n, sizeof(*out->k), 64);
+		if (!nk) {
+			plot_csv_bad(&c, err, len, "out of memory");
+			goto fail;
 		}
+		out->k = nk;
 		out->k[out->n++] = k;
 	}
 	if (rc < 0)
