@@ -22,53 +22,10 @@
  * read-only block with no accesses, which nothing can beat.
  */
 #include <errno.h>
-#include <stdlib.h>
 
+#include "block_lru.h"
 #include "evict_util.h"
-#include "ilist.h"
 #include "uvmemu_gmmu.h"
-
-struct lfu {
-	const struct uvm_space *space;
-	struct uvm_ilist lru; /* blocks, least recent first */
-};
-
-static void *lfu_create(const struct uvm_space *space, const struct uvm_config *cfg)
-{
-	struct lfu *l = calloc(1, sizeof(*l));
-
-	if (!l)
-		return NULL;
-	l->space = space;
-	if (uvm_ilist_init(&l->lru, space->nblocks)) {
-		free(l);
-		return NULL;
-	}
-	return l;
-}
-
-static void lfu_destroy(void *p)
-{
-	struct lfu *l = p;
-
-	uvm_ilist_destroy(&l->lru);
-	free(l);
-}
-
-static void lfu_resident(void *p, size_t b)
-{
-	uvm_ilist_push(&((struct lfu *)p)->lru, (uint32_t)b);
-}
-
-static void lfu_released(void *p, size_t b)
-{
-	uvm_ilist_remove(&((struct lfu *)p)->lru, (uint32_t)b);
-}
-
-static void lfu_touched(void *p, size_t b, bool write)
-{
-	uvm_ilist_to_tail(&((struct lfu *)p)->lru, (uint32_t)b);
-}
 
 static uint64_t key(const struct uvm_space *s, size_t b)
 {
@@ -84,17 +41,17 @@ static uint64_t key(const struct uvm_space *s, size_t b)
 
 static int lfu_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)
 {
-	const struct lfu *l = p;
+	const struct uvm_block_lru *l = p;
 	uint32_t best = UVM_ILIST_END;
 	uint64_t best_key = UINT64_MAX;
 
-	for (uint32_t b = uvm_ilist_first(&l->lru); b != UVM_ILIST_END;
-	     b = uvm_ilist_next(&l->lru, b)) {
+	for (uint32_t b = uvm_ilist_first(&l->list); b != UVM_ILIST_END;
+	     b = uvm_ilist_next(&l->list, b)) {
 		uint64_t k;
 
 		if (!uvm_evict_block_ok(ctx, b))
 			continue;
-		k = key(l->space, b);
+		k = key(ctx->space, b);
 		if (k < best_key) {
 			best = b;
 			best_key = k;
@@ -112,10 +69,10 @@ const struct uvm_evict_ops uvm_evict_lfu = {
     .name = "lfu",
     .help = "least frequently used 64 KB block by access counters, read-only blocks first, LRU "
 	    "among equals",
-    .create = lfu_create,
-    .destroy = lfu_destroy,
-    .resident = lfu_resident,
-    .released = lfu_released,
-    .touched = lfu_touched,
+    .create = uvm_block_lru_create,
+    .destroy = uvm_block_lru_destroy,
+    .resident = uvm_block_lru_resident,
+    .released = uvm_block_lru_released,
+    .touched = uvm_block_lru_touched,
     .pick = lfu_pick,
 };

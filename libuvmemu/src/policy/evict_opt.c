@@ -37,17 +37,16 @@
 #include <string.h>
 
 #include "evict_util.h"
-#include "ilist.h"
+#include "block_lru.h"
 
 #define NEVER  UINT64_MAX
 #define HEADER "launch,kernel,alloc,block,accesses,source"
 
 struct opt {
-	const struct uvm_space *space;
-	struct uvm_ilist lru; /* blocks, least recent first */
-	size_t nblk;	      /* blocks the trace covers: its largest block + 1 */
-	uint32_t *start;      /* uses of block b: use[start[b] .. start[b + 1]) */
-	uint32_t *use;	      /* launch indices, ascending per block */
+	struct uvm_block_lru lru; /* first: the order's observers take a struct opt */
+	size_t nblk;		  /* blocks the trace covers: its largest block + 1 */
+	uint32_t *start;	  /* uses of block b: use[start[b] .. start[b + 1]) */
+	uint32_t *use;		  /* launch indices, ascending per block */
 };
 
 /* A growing array of (block << 32 | launch) keys. */
@@ -219,7 +218,7 @@ static void opt_destroy(void *p)
 {
 	struct opt *o = p;
 
-	uvm_ilist_destroy(&o->lru);
+	uvm_block_lru_fini(&o->lru);
 	free(o->start);
 	free(o->use);
 	free(o);
@@ -240,12 +239,11 @@ static void *opt_create(const struct uvm_space *space, const struct uvm_config *
 		return NULL;
 	}
 	o = calloc(1, sizeof(*o));
-	if (!o || uvm_ilist_init(&o->lru, space->nblocks)) {
+	if (!o || uvm_block_lru_init(&o->lru, space)) {
 		free(o);
 		snprintf(err, errlen, "out of memory creating --evict opt");
 		return NULL;
 	}
-	o->space = space;
 	rc = read_trace(path, space->nblocks, &ks, err, errlen);
 	if (!rc && build_index(o, &ks)) {
 		snprintf(err, errlen, "--opt-trace %s: out of memory", path);
@@ -257,21 +255,6 @@ static void *opt_create(const struct uvm_space *space, const struct uvm_config *
 		return NULL;
 	}
 	return o;
-}
-
-static void opt_resident(void *p, size_t b)
-{
-	uvm_ilist_push(&((struct opt *)p)->lru, (uint32_t)b);
-}
-
-static void opt_released(void *p, size_t b)
-{
-	uvm_ilist_remove(&((struct opt *)p)->lru, (uint32_t)b);
-}
-
-static void opt_touched(void *p, size_t b, bool write)
-{
-	uvm_ilist_to_tail(&((struct opt *)p)->lru, (uint32_t)b);
 }
 
 /* The first launch >= now that uses block b, or NEVER. */
@@ -300,8 +283,8 @@ static int opt_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 	uint32_t best = UVM_ILIST_END;
 	uint64_t best_next = 0;
 
-	for (uint32_t b = uvm_ilist_first(&o->lru); b != UVM_ILIST_END;
-	     b = uvm_ilist_next(&o->lru, b)) {
+	for (uint32_t b = uvm_ilist_first(&o->lru.list); b != UVM_ILIST_END;
+	     b = uvm_ilist_next(&o->lru.list, b)) {
 		uint64_t n;
 
 		if (!uvm_evict_block_ok(ctx, b))
@@ -326,8 +309,8 @@ const struct uvm_evict_ops uvm_evict_opt = {
 	    "of an earlier run (--opt-trace)",
     .create_err = opt_create,
     .destroy = opt_destroy,
-    .resident = opt_resident,
-    .released = opt_released,
-    .touched = opt_touched,
+    .resident = uvm_block_lru_resident,
+    .released = uvm_block_lru_released,
+    .touched = uvm_block_lru_touched,
     .pick = opt_pick,
 };

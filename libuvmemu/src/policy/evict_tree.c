@@ -43,53 +43,10 @@
  * serviced nor (first pass) in use, so every block of it may go.
  */
 #include <errno.h>
-#include <stdlib.h>
 
+#include "block_lru.h"
 #include "evict_util.h"
-#include "ilist.h"
 #include "vablock_tree.h"
-
-struct evict_tree {
-	const struct uvm_space *space;
-	struct uvm_ilist lru; /* blocks, least recent first */
-};
-
-static void *tree_create(const struct uvm_space *space, const struct uvm_config *cfg)
-{
-	struct evict_tree *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return NULL;
-	t->space = space;
-	if (uvm_ilist_init(&t->lru, space->nblocks)) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-static void tree_destroy(void *p)
-{
-	struct evict_tree *t = p;
-
-	uvm_ilist_destroy(&t->lru);
-	free(t);
-}
-
-static void tree_resident(void *p, size_t b)
-{
-	uvm_ilist_push(&((struct evict_tree *)p)->lru, (uint32_t)b);
-}
-
-static void tree_released(void *p, size_t b)
-{
-	uvm_ilist_remove(&((struct evict_tree *)p)->lru, (uint32_t)b);
-}
-
-static void tree_touched(void *p, size_t b, bool write)
-{
-	uvm_ilist_to_tail(&((struct evict_tree *)p)->lru, (uint32_t)b);
-}
 
 /* The run to evict with block b: the largest sparse ancestor, or b alone. */
 static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
@@ -111,12 +68,12 @@ static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
 
 static int tree_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)
 {
-	const struct evict_tree *t = p;
+	const struct uvm_block_lru *t = p;
 
-	for (uint32_t b = uvm_ilist_first(&t->lru); b != UVM_ILIST_END;
-	     b = uvm_ilist_next(&t->lru, b)) {
+	for (uint32_t b = uvm_ilist_first(&t->list); b != UVM_ILIST_END;
+	     b = uvm_ilist_next(&t->list, b)) {
 		if (uvm_evict_block_ok(ctx, b)) {
-			*v = neighbourhood(t->space, b);
+			*v = neighbourhood(ctx->space, b);
 			return 0;
 		}
 	}
@@ -127,10 +84,10 @@ const struct uvm_evict_ops uvm_evict_tree = {
     .name = "tree",
     .help = "tree-based neighborhood eviction: the LRU 64 KB block plus the rest of its "
 	    "largest less-than-half-resident subtree (Ganguly et al., ISCA 2019)",
-    .create = tree_create,
-    .destroy = tree_destroy,
-    .resident = tree_resident,
-    .released = tree_released,
-    .touched = tree_touched,
+    .create = uvm_block_lru_create,
+    .destroy = uvm_block_lru_destroy,
+    .resident = uvm_block_lru_resident,
+    .released = uvm_block_lru_released,
+    .touched = uvm_block_lru_touched,
     .pick = tree_pick,
 };
