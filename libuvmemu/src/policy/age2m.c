@@ -3,28 +3,42 @@
 #include "age2m.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "evict_util.h"
 
-int uvm_age2m_init(struct uvm_age2m *a, const struct uvm_space *space)
+void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg)
 {
-	a->space = space;
-	return uvm_ilist_init(&a->list, space->nvablocks) ? -ENOMEM : 0;
+	struct uvm_age2m *a = calloc(1, sizeof(*a));
+
+	if (a && uvm_ilist_init(&a->list, space->nvablocks)) {
+		free(a);
+		return NULL;
+	}
+	if (a)
+		a->space = space;
+	return a;
 }
 
-void uvm_age2m_destroy(struct uvm_age2m *a)
+void uvm_age2m_destroy(void *p)
 {
+	struct uvm_age2m *a = p;
+
 	uvm_ilist_destroy(&a->list);
+	free(a);
 }
 
-void uvm_age2m_resident(struct uvm_age2m *a, size_t b)
+void uvm_age2m_resident(void *p, size_t b)
 {
+	struct uvm_age2m *a = p;
+
 	/* Joins on its first resident block; later ones leave it in place. */
 	uvm_ilist_push(&a->list, (uint32_t)uvm_vablock_of(b));
 }
 
-void uvm_age2m_released(struct uvm_age2m *a, size_t b)
+void uvm_age2m_released(void *p, size_t b)
 {
+	struct uvm_age2m *a = p;
 	size_t v = uvm_vablock_of(b);
 
 	if (a->space->vablock[v].resident == 0)

@@ -18,11 +18,13 @@ struct uvm_age2m {
 	struct uvm_ilist list; /* vablocks, oldest first */
 };
 
-int uvm_age2m_init(struct uvm_age2m *a, const struct uvm_space *space);
-void uvm_age2m_destroy(struct uvm_age2m *a);
+/* The whole state of lru2m, reverse and cpc, named in their ops as it is:
+ * the functions take a uvm_age2m as void *. */
+void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg);
+void uvm_age2m_destroy(void *p);
 /* The eviction observers, for block b. */
-void uvm_age2m_resident(struct uvm_age2m *a, size_t b);
-void uvm_age2m_released(struct uvm_age2m *a, size_t b);
+void uvm_age2m_resident(void *p, size_t b);
+void uvm_age2m_released(void *p, size_t b);
 /*
  * The first vablock from the oldest end (newest_first: from the newest end)
  * that is fully populated and not in use; failing that the first one not in

@@ -16,36 +16,7 @@
  * odd newest first (exactly reverse's). Before the first launch the index
  * is 0: age order.
  */
-#include <stdlib.h>
-
 #include "age2m.h"
-
-static void *cpc_create(const struct uvm_space *space, const struct uvm_config *cfg)
-{
-	struct uvm_age2m *a = calloc(1, sizeof(*a));
-
-	if (a && uvm_age2m_init(a, space)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
-
-static void cpc_destroy(void *p)
-{
-	uvm_age2m_destroy(p);
-	free(p);
-}
-
-static void cpc_resident(void *p, size_t b)
-{
-	uvm_age2m_resident(p, b);
-}
-
-static void cpc_released(void *p, size_t b)
-{
-	uvm_age2m_released(p, b);
-}
 
 static int cpc_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)
 {
@@ -56,9 +27,9 @@ const struct uvm_evict_ops uvm_evict_cpc = {
     .name = "cpc",
     .help = "CPC's ReplacementSwitch: lru2m order at even kernel launches, reverse at odd ones "
 	    "(pair with --dispatch switch)",
-    .create = cpc_create,
-    .destroy = cpc_destroy,
-    .resident = cpc_resident,
-    .released = cpc_released,
+    .create = uvm_age2m_create,
+    .destroy = uvm_age2m_destroy,
+    .resident = uvm_age2m_resident,
+    .released = uvm_age2m_released,
     .pick = cpc_pick,
 };

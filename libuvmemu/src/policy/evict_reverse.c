@@ -10,36 +10,7 @@
  * failing that the most recent one not in use; failing that (second pass)
  * the most recent one at all, except the vablock being serviced.
  */
-#include <stdlib.h>
-
 #include "age2m.h"
-
-static void *reverse_create(const struct uvm_space *space, const struct uvm_config *cfg)
-{
-	struct uvm_age2m *a = calloc(1, sizeof(*a));
-
-	if (a && uvm_age2m_init(a, space)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
-
-static void reverse_destroy(void *p)
-{
-	uvm_age2m_destroy(p);
-	free(p);
-}
-
-static void reverse_resident(void *p, size_t b)
-{
-	uvm_age2m_resident(p, b);
-}
-
-static void reverse_released(void *p, size_t b)
-{
-	uvm_age2m_released(p, b);
-}
 
 static int reverse_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)
 {
@@ -50,9 +21,9 @@ const struct uvm_evict_ops uvm_evict_reverse = {
     .name = "reverse",
     .help = "reverse age order of 2 MB vablocks: the newest fully populated one not in use "
 	    "first (CPC)",
-    .create = reverse_create,
-    .destroy = reverse_destroy,
-    .resident = reverse_resident,
-    .released = reverse_released,
+    .create = uvm_age2m_create,
+    .destroy = uvm_age2m_destroy,
+    .resident = uvm_age2m_resident,
+    .released = uvm_age2m_released,
     .pick = reverse_pick,
 };
