@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * age2m.h - the age order of 2 MB vablocks that reverse and cpc walk.
+ * age2m.h - the age order of 2 MB vablocks that lru2m, reverse and cpc walk.
  *
- * The same order as lru2m (the NVIDIA driver's used list, by first
- * residency: a vablock joins the tail when its first block becomes
- * device-resident, leaves when its last block goes, and accesses do not move
- * it), with a pick that walks it from either end.
+ * The NVIDIA driver's used list, by first residency: a vablock joins the
+ * tail when its first block becomes device-resident, leaves when its last
+ * block goes, and accesses do not move it. The pick walks it from either
+ * end.
  */
 #ifndef UVM_AGE2M_H
 #define UVM_AGE2M_H
