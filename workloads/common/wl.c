@@ -79,6 +79,7 @@ static void help(const struct wl *w, const char *summary, const struct wl_opt *o
 	       "(e.g. 256M)\n");
 	printf("  --seed N           seed of the input generator (default 1)\n");
 	printf("  --quiet            no progress lines\n");
+	printf("  --output FILE      write the result (computed on the GPU) to FILE as text\n");
 	for (const struct wl_opt *o = opts; o && o->name; o++)
 		printf("  --%-16s %s\n", o->name, o->help);
 	printf("  --help             this text\n");
@@ -156,7 +157,8 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 			if (strlen(o->name) == n && strncmp(a, o->name, n) == 0)
 				break;
 		if ((!o || !o->name) && !(n == 9 && strncmp(a, "footprint", 9) == 0) &&
-		    !(n == 4 && strncmp(a, "seed", 4) == 0))
+		    !(n == 4 && strncmp(a, "seed", 4) == 0) &&
+		    !(n == 6 && strncmp(a, "output", 6) == 0))
 			wl_usage_error(w, "unknown option '%s' (see --help)", argv[i]);
 		if (!(o && o->name && o->type == WL_FLAG)) {
 			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
@@ -176,9 +178,18 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 			w->seed = strtoull(val, &end, 10);
 			if (errno || end == val || *end || *val == '-')
 				wl_usage_error(w, "--seed '%s': expected a whole number >= 0", val);
+		} else if (n == 6 && strncmp(a, "output", 6) == 0) {
+			w->output = val;
 		} else {
 			set_opt(w, o, val);
 		}
+	}
+	if (w->output) {
+		/* Opened now, so a bad path fails before minutes of work. */
+		w->out = fopen(w->output, "w");
+		if (!w->out)
+			wl_usage_error(w, "--output '%s': %s", w->output, strerror(errno));
+		fprintf(w->out, "# uvmemu-workload-output 1\n# workload %s\n", w->name);
 	}
 }
 
@@ -230,8 +241,9 @@ void wl_log(const struct wl *w, const char *fmt, ...)
 	printf("\n");
 }
 
-int wl_finish(const struct wl *w, bool pass)
+int wl_finish(struct wl *w, bool pass)
 {
+	wl_output_close(w);
 	uvmemu_set_verify(pass ? UVMEMU_VERIFY_PASS : UVMEMU_VERIFY_FAIL);
 	printf("%s: verify %s\n", w->name, pass ? "pass" : "FAIL");
 	fflush(stdout);
@@ -345,4 +357,34 @@ double wl_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ----------------------------------------------------------------- output */
+
+#define WL_OUTPUT(sfx, T, fmt, cast)                                                               \
+	void wl_output_##sfx(struct wl *w, const char *what, const T *v, size_t n)                 \
+	{                                                                                          \
+		if (!w->out)                                                                       \
+			return;                                                                    \
+		fprintf(w->out, "# section %s %zu\n", what, n);                                    \
+		for (size_t i = 0; i < n; i++)                                                     \
+			fprintf(w->out, fmt "\n", (cast)v[i]);                                     \
+	}
+
+WL_OUTPUT(i32, int32_t, "%" PRId32, int32_t)
+WL_OUTPUT(u32, uint32_t, "%" PRIu32, uint32_t)
+WL_OUTPUT(u64, uint64_t, "%" PRIu64, uint64_t)
+WL_OUTPUT(f32, float, "%.9g", double)
+WL_OUTPUT(f64, double, "%.17g", double)
+
+void wl_output_close(struct wl *w)
+{
+	if (!w->out)
+		return;
+	if (ferror(w->out) | fclose(w->out)) {
+		fprintf(stderr, "%s: writing --output '%s' failed\n", w->name, w->output);
+		w->out = NULL;
+		exit(1);
+	}
+	w->out = NULL;
 }

@@ -31,6 +31,8 @@ struct wl {
 	uint64_t footprint; /* --footprint, 0 if not given */
 	uint64_t seed;	    /* --seed, default 1 */
 	bool quiet;	    /* --quiet: no progress lines */
+	const char *output; /* --output FILE: where the result is written, or NULL */
+	FILE *out;	    /* open while wl_output_* write it */
 };
 
 /*
@@ -59,7 +61,7 @@ __attribute__((format(printf, 2, 3))) void wl_log(const struct wl *w, const char
  * Reports the verdict through the API, prints "NAME: verify pass" or the first
  * mismatches, and returns the exit status (0 pass, 1 fail).
  */
-int wl_finish(const struct wl *w, bool pass);
+int wl_finish(struct wl *w, bool pass);
 
 /* Exact comparisons; they print up to 5 mismatches and return true if equal. */
 bool wl_check_i32(const struct wl *w, const char *what, const int32_t *got, const int32_t *want,
@@ -77,6 +79,28 @@ bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got, 
  * tolerance in a comment where it calls this. */
 bool wl_check_f32_tol(const struct wl *w, const char *what, const float *got, const float *want,
 		      size_t n, double abs_tol, double rel_tol);
+
+/*
+ * Results a user can check (--output FILE). The file is plain text:
+ *
+ *   # uvmemu-workload-output 1
+ *   # workload NAME
+ *   # section WHAT COUNT
+ *   one value per line (COUNT lines): exact integers, or floats as %.9g
+ *   (enough digits to read back the same float)
+ *   # section ...
+ *
+ * Values come from the GPU's output, never from the reference. Without
+ * --output these do nothing; an unwritable file is a one-line error, exit 2,
+ * checked by wl_init before any work.
+ */
+void wl_output_i32(struct wl *w, const char *what, const int32_t *v, size_t n);
+void wl_output_u32(struct wl *w, const char *what, const uint32_t *v, size_t n);
+void wl_output_u64(struct wl *w, const char *what, const uint64_t *v, size_t n);
+void wl_output_f32(struct wl *w, const char *what, const float *v, size_t n);
+void wl_output_f64(struct wl *w, const char *what, const double *v, size_t n);
+/* Closes the output (wl_finish calls it); a write error exits 1. */
+void wl_output_close(struct wl *w);
 
 /* A seeded generator (xoshiro256**, seeded through splitmix64). */
 struct wl_rng {

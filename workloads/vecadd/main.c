@@ -84,6 +84,7 @@ int main(int argc, char **argv)
 	for (long long i = 0; i < n; i++)
 		ref[i] = a[i] + b[i];
 	pass = wl_check_f32_exact(&w, "c", c, ref, (size_t)n);
+	wl_output_f32(&w, "c", c, (size_t)n);
 	free(ref);
 	WL_CHECK(&w, cudaFree(a));
 	WL_CHECK(&w, cudaFree(b));
