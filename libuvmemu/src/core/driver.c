@@ -42,6 +42,8 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 	uint64_t now = uvm_now_ns();
 	uint64_t lat_part;
 
+	if (gpu || d->model_end > t0)
+		d->st.modelled_batches++;
 	if (now >= end) {
 		if (now > end && (gpu || d->model_end > t0))
 			d->st.model_overruns++;
@@ -154,9 +156,8 @@ static void tell_launches(struct uvm_driver *d)
 }
 
 /* One pass: fetch, preprocess, service. Returns false when nothing came.
- * gpu: the batch had GPU faults the model charges; sampled: it had sampled
- * ones (which it does not). */
-static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
+ * gpu: the batch had GPU faults the model charges a fault latency for. */
+static bool service_pass(struct uvm_driver *d, bool *gpu)
 {
 	uint64_t t = uvm_now_ns();
 
@@ -178,10 +179,8 @@ static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
 	/* A sampled access to a REMOTE block is the emulator's way of counting
 	 * what a GPU's access counters count without stalling anyone: it costs
 	 * no modelled fault latency. Every other GPU fault does. */
-	for (size_t i = 0; i < d->nfault; i++) {
+	for (size_t i = 0; i < d->nfault; i++)
 		*gpu |= d->fault[i].gpu && d->fault[i].outcome != UVM_OUT_SAMPLED;
-		*sampled |= d->fault[i].outcome == UVM_OUT_SAMPLED;
-	}
 	return true;
 }
 
@@ -192,14 +191,14 @@ static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns(), t;
-	bool gpu = false, sampled = false;
+	bool gpu = false;
 	int passes = 0;
 
 	d->seq++;
 	d->model_end = t0;
 	d->batch_t0 = t0;
 	tell_launches(d);
-	while (service_pass(d, &gpu, &sampled)) {
+	while (service_pass(d, &gpu)) {
 		passes++;
 		if (d->replay != REPLAY_ONCE || passes == MAX_BATCHES_PER_SERVICE)
 			break;
@@ -214,7 +213,6 @@ static void run_batch(struct uvm_driver *d)
 	t = uvm_now_ns();
 	uvm_tracker_wait_before(&d->tracker, d->seq);
 	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
-	d->st.sample_batches += sampled && !gpu;
 	publish(d, UVM_TRACE_BATCH, t0);
 	halve_counters(d);
 	check(d);

@@ -82,13 +82,12 @@ static const char *remote_bytes_source(struct uvm_emu *e)
 	return "read-only copies: 64 KB per block mapped";
 }
 
-/* Batches whose real cost exceeded the model, among those the model costs
- * (sampling batches cost nothing in the model). */
+/* Batches whose real cost exceeded the model, among those the model charges
+ * time for (a batch of sampled faults alone that moved nothing costs none). */
 static double overrun_share(const struct uvm_stats *st)
 {
-	uint64_t modelled = st->batches - st->sample_batches;
-
-	return modelled ? (double)st->model_overruns / (double)modelled : 0;
+	return st->modelled_batches ? (double)st->model_overruns / (double)st->modelled_batches
+				    : 0;
 }
 
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)
@@ -175,7 +174,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			"  note    the model could not be honoured in %llu of %llu batches (%.1f%%): "
 			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
 			(unsigned long long)st.model_overruns,
-			(unsigned long long)(st.batches - st.sample_batches),
+			(unsigned long long)st.modelled_batches,
 			100 * overrun_share(&st), m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
