@@ -332,7 +332,8 @@ static void print_stages(const char *backend, const struct uvm_stats *st)
 	printf("  %s driver us per fault:", backend);
 #define UVMEMU_STAT(id, unit, help)
 #define UVMEMU_TIME(id, help)                                                                      \
-	printf(" " #id " %.2f", (double)st->ns.id / 1e3 / (double)(st->gpu_faults ? st->gpu_faults : 1));
+	printf(" " #id " %.2f",                                                                    \
+	       (double)st->ns.id / 1e3 / (double)(st->gpu_faults ? st->gpu_faults : 1));
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
