@@ -834,6 +834,16 @@ void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 	pthread_mutex_unlock(&d->stats_lock);
 }
 
+static void sample_now(void *arg)
+{
+	sample(arg);
+}
+
+void uvm_driver_sample(struct uvm_driver *d)
+{
+	uvm_driver_call(d, sample_now, d);
+}
+
 uint64_t uvm_driver_remote_mapped(struct uvm_driver *d)
 {
 	return atomic_load_explicit(&d->res.remote_mapped, memory_order_relaxed);
