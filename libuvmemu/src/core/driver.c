@@ -166,10 +166,6 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 	return true;
 }
 
-/* The most batches one servicing pass takes under --replay once, as the
- * driver's uvm_perf_fault_max_batches_per_service. */
-#define MAX_BATCHES_PER_SERVICE 20
-
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns(), t;
@@ -182,7 +178,9 @@ static void run_batch(struct uvm_driver *d)
 	tell_launches(d);
 	while (service_pass(d, &gpu)) {
 		passes++;
-		if (d->replay != REPLAY_ONCE || passes == MAX_BATCHES_PER_SERVICE)
+		/* --max-batches-per-service: nvidia-uvm's limit on one servicing pass. */
+		if (d->replay != REPLAY_ONCE ||
+		    passes == uvm_cfg_i(d->dep.cfg, UVM_OPT_max_batches_per_service))
 			break;
 		/* Once: keep servicing while faults wait, then replay once. */
 		publish(d, UVM_TRACE_BATCH, t0);
