@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "grow.h"
+
 #define PLOT_ERRLEN (2 * PATH_MAX + 512) /* room for two paths and a reason */
 
 /* ------------------------------------------------------------------- CSV */
@@ -60,11 +62,6 @@ int plot_csv_num(const struct plot_csv *c, int col, double *out, char *err, size
 int plot_csv_u64(const struct plot_csv *c, int col, uint64_t *out, char *err, size_t len);
 /* Reports a consistency error at the current row. */
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what);
-
-/* Makes room for one more element in the growing array arr of n elements,
- * doubling *cap from `first`. Returns the array, moved or not; NULL (arr
- * still valid, *cap unchanged) when memory runs out. */
-void *plot_reserve(void *arr, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* ------------------------------------------------------------------ JSON */
 
@@ -193,6 +190,9 @@ int plot_batches(struct plot_job *j, const char *dir, const char *outdir, char *
 /* After the figures are drawn: prints the batch cost fit gnuplot found. */
 int plot_batches_fit_summary(struct plot_job *j, char *err, size_t len);
 int plot_alloc_freq(struct plot_job *j, const char *dir, const char *outdir, char *err, size_t len);
+/* DIR's CSVs as a timeline (core/timeline.h) into out, or DIR/timeline.json
+ * when out is NULL and there is none yet. Needs no gnuplot. */
+int plot_timeline(const char *dir, const char *out, char *err, size_t len);
 /* Reports side by side into PREFIX.png and PREFIX.svg. */
 int plot_compare(struct plot_job *j, char *const *paths, int n, const char *prefix, char *err,
 		 size_t len);

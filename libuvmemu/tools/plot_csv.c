@@ -128,20 +128,6 @@ int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *wh
 	return -1;
 }
 
-void *plot_reserve(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
-{
-	size_t want;
-	void *grown;
-
-	if (n < *cap)
-		return arr;
-	want = *cap ? 2 * *cap : first;
-	grown = realloc(arr, want * elem);
-	if (grown)
-		*cap = want;
-	return grown;
-}
-
 int plot_csv_num(const struct plot_csv *c, int col, double *out, char *err, size_t len)
 {
 	const char *s = c->field[col];

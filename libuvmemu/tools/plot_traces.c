@@ -45,7 +45,7 @@ int plot_allocs_read(struct plot_allocs *out, const char *dir, char *err, size_t
 		}
 		a = find_alloc(out, (uint32_t)id);
 		if (!a) {
-			na = plot_reserve(out->a, &cap, out->n, sizeof(*out->a), 16);
+			na = uvm_grow(out->a, &cap, out->n, sizeof(*out->a), 16);
 			if (!na) {
 				plot_csv_bad(&c, err, len, "out of memory");
 				goto fail;
@@ -113,7 +113,7 @@ int plot_kernels_read(struct plot_kernels *out, const char *dir, char *err, size
 			goto fail;
 		}
 		snprintf(k.name, sizeof(k.name), "%s", c.field[idx[1]]);
-		nk = plot_reserve(out->k, &cap, out->n, sizeof(*out->k), 64);
+		nk = uvm_grow(out->k, &cap, out->n, sizeof(*out->k), 64);
 		if (!nk) {
 			plot_csv_bad(&c, err, len, "out of memory");
 			goto fail;

@@ -86,7 +86,7 @@ static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t sta
 	pthread_mutex_lock(&d->stats_lock);
 	uvm_stats_add(&d->totals, &d->st);
 	pthread_mutex_unlock(&d->stats_lock);
-	uvm_trace_batch(d->dep.trace, kind, d->seq, start, &d->st);
+	uvm_trace_batch(d->dep.trace, kind, d->seq, start, d->model_end, &d->st);
 	memset(&d->st, 0, sizeof(d->st));
 }
 
