@@ -60,6 +60,16 @@ int plot_csv_next(struct plot_csv *c, char *err, size_t len);
  * decimal integers, and decimal fractions. */
 int plot_csv_num(const struct plot_csv *c, int col, double *out, char *err, size_t len);
 int plot_csv_u64(const struct plot_csv *c, int col, uint64_t *out, char *err, size_t len);
+/*
+ * Reads DIR/NAME (NAME when dir is NULL) row by row: finds the n columns of
+ * need (an error names the first missing), then calls row for each row with
+ * their indexes. row returns 0, or -1 with a message in err (plot_csv_bad),
+ * which stops the reading. Returns 0 or -1.
+ */
+typedef int (*plot_csv_row_fn)(const struct plot_csv *c, const int *idx, void *ctx, char *err,
+			       size_t len);
+int plot_csv_each(const char *dir, const char *name, const char *const *need, int n,
+		  plot_csv_row_fn row, void *ctx, char *err, size_t len);
 /* Reports a consistency error at the current row. */
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what);
 
@@ -160,7 +170,7 @@ struct plot_alloc {
 
 struct plot_allocs {
 	struct plot_alloc *a;
-	size_t n;
+	size_t n, cap;
 };
 
 int plot_allocs_read(struct plot_allocs *out, const char *dir, char *err, size_t len);
@@ -177,7 +187,7 @@ struct plot_kernel {
 
 struct plot_kernels {
 	struct plot_kernel *k;
-	size_t n;
+	size_t n, cap;
 };
 
 int plot_kernels_read(struct plot_kernels *out, const char *dir, char *err, size_t len);

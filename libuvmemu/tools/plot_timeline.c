@@ -14,7 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -23,9 +22,9 @@
 #include "units.h"
 
 _Static_assert(sizeof(((struct uvm_stats *)0)->ns) / sizeof(uint64_t) <= 64,
-	       "read_batches: more stage times than time_col holds");
+	       "struct batch_cols: more stage times than it holds");
 _Static_assert(sizeof(struct uvm_stats) / sizeof(uint64_t) <= 128,
-	       "read_batches: more counters than stat_col holds");
+	       "struct batch_cols: more counters than it holds");
 
 static int ns_of(const struct plot_csv *c, int col, uint64_t *out, char *err, size_t len)
 {
@@ -46,99 +45,81 @@ static int opt_u64(const struct plot_csv *c, int col, uint64_t *out, char *err, 
 	return col < 0 ? 0 : plot_csv_u64(c, col, out, err, len);
 }
 
-static int read_batches(struct uvm_timeline *tl, const char *dir, char *err, size_t len)
-{
-	static const char *const need[] = {"batch", "kind", "start_s"};
-	struct plot_csv c;
-	int idx[3], rc, model_col, dil_col, dev_col;
-	int time_col[64], stat_col[128], nt = 0, ns = 0;
+/* batches.csv's columns, found at its first row: stats.def's, and those
+ * added since (absent: -1, the value unknown). */
+struct batch_cols {
+	struct uvm_timeline *tl;
+	bool found;
+	int time[64], stat[128], model_end, dilation, device;
+};
 
-	if (plot_csv_open(&c, dir, "batches.csv", err, len))
-		return -1;
-	if (plot_csv_need(&c, need, idx, 3, err, len))
-		goto fail;
-#define UVMEMU_STAT(id, unit, help) stat_col[ns++] = plot_csv_col(&c, #id);
-#define UVMEMU_TIME(id, help)	    time_col[nt++] = plot_csv_col(&c, #id "_s");
+static void find_batch_cols(struct batch_cols *b, const struct plot_csv *c)
+{
+	int nt = 0, ns = 0;
+
+#define UVMEMU_STAT(id, unit, help) b->stat[ns++] = plot_csv_col(c, #id);
+#define UVMEMU_TIME(id, help)	    b->time[nt++] = plot_csv_col(c, #id "_s");
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-	model_col = plot_csv_col(&c, "model_end_s");
-	dil_col = plot_csv_col(&c, "dilation");
-	dev_col = plot_csv_col(&c, "device_bytes");
-	while ((rc = plot_csv_next(&c, err, len)) == 1) {
-		struct uvm_tl_batch b = {.device_bytes = UINT64_MAX};
-		const char *kind = c.field[idx[1]];
-		double d = 0;
-		int ti = 0, si = 0;
+	b->model_end = plot_csv_col(c, "model_end_s");
+	b->dilation = plot_csv_col(c, "dilation");
+	b->device = plot_csv_col(c, "device_bytes");
+	b->found = true;
+}
 
-		if (strcmp(kind, "batch") != 0 && strcmp(kind, "eviction") != 0) {
-			plot_csv_bad(&c, err, len, "kind is neither 'batch' nor 'eviction'");
-			goto fail;
-		}
-		b.eviction = kind[0] == 'e';
-		if (plot_csv_u64(&c, idx[0], &b.seq, err, len) ||
-		    ns_of(&c, idx[2], &b.start_ns, err, len) ||
-		    (model_col >= 0 && ns_of(&c, model_col, &b.model_end_ns, err, len)) ||
-		    (dil_col >= 0 && plot_csv_num(&c, dil_col, &d, err, len)) ||
-		    (dev_col >= 0 && plot_csv_u64(&c, dev_col, &b.device_bytes, err, len)))
-			goto fail;
-		b.dilation = d;
+/* Columns: batch, kind, start_s. */
+static int batch_row(const struct plot_csv *c, const int *idx, void *ctx, char *err, size_t len)
+{
+	struct batch_cols *k = ctx;
+	struct uvm_tl_batch b = {.device_bytes = UINT64_MAX};
+	const char *kind = c->field[idx[1]];
+	double d = 0;
+	int ti = 0, si = 0;
+
+	if (!k->found)
+		find_batch_cols(k, c);
+	if (strcmp(kind, "batch") != 0 && strcmp(kind, "eviction") != 0)
+		return plot_csv_bad(c, err, len, "kind is neither 'batch' nor 'eviction'");
+	b.eviction = kind[0] == 'e';
+	if (plot_csv_u64(c, idx[0], &b.seq, err, len) || ns_of(c, idx[2], &b.start_ns, err, len) ||
+	    (k->model_end >= 0 && ns_of(c, k->model_end, &b.model_end_ns, err, len)) ||
+	    (k->dilation >= 0 && plot_csv_num(c, k->dilation, &d, err, len)) ||
+	    (k->device >= 0 && plot_csv_u64(c, k->device, &b.device_bytes, err, len)))
+		return -1;
+	b.dilation = d;
 #define UVMEMU_STAT(id, unit, help)                                                                \
-	if (opt_u64(&c, stat_col[si++], &b.st.id, err, len))                                       \
-		goto fail;
+	if (opt_u64(c, k->stat[si++], &b.st.id, err, len))                                         \
+		return -1;
 #define UVMEMU_TIME(id, help)                                                                      \
-	if (time_col[ti] >= 0 && ns_of(&c, time_col[ti], &b.st.ns.id, err, len))                   \
-		goto fail;                                                                         \
+	if (k->time[ti] >= 0 && ns_of(c, k->time[ti], &b.st.ns.id, err, len))                      \
+		return -1;                                                                         \
 	ti++;
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-		uvm_timeline_batch(tl, &b);
-	}
-	if (rc < 0)
-		goto fail;
-	plot_csv_close(&c);
+	uvm_timeline_batch(k->tl, &b);
 	return 0;
-fail:
-	plot_csv_close(&c);
-	return -1;
 }
 
-static int read_kernels(struct uvm_timeline *tl, const char *dir, char *err, size_t len)
+/* Columns: launch, kernel, begin_s, end_s, grid_x..z, block_x..z. */
+static int kernel_row(const struct plot_csv *c, const int *idx, void *ctx, char *err, size_t len)
 {
-	static const char *const need[] = {"launch", "kernel", "begin_s", "end_s",   "grid_x",
-					   "grid_y", "grid_z", "block_x", "block_y", "block_z"};
-	struct plot_csv c;
-	int idx[10], rc;
+	struct uvm_tl_kernel k = {.name = c->field[idx[1]]};
+	uint64_t dim[6];
 
-	if (plot_csv_open(&c, dir, "kernels.csv", err, len))
+	if (plot_csv_u64(c, idx[0], &k.launch, err, len) ||
+	    ns_of(c, idx[2], &k.begin_ns, err, len) || ns_of(c, idx[3], &k.end_ns, err, len))
 		return -1;
-	if (plot_csv_need(&c, need, idx, 10, err, len))
-		goto fail;
-	while ((rc = plot_csv_next(&c, err, len)) == 1) {
-		struct uvm_tl_kernel k = {.name = c.field[idx[1]]};
-		uint64_t dim[6];
-
-		if (plot_csv_u64(&c, idx[0], &k.launch, err, len) ||
-		    ns_of(&c, idx[2], &k.begin_ns, err, len) ||
-		    ns_of(&c, idx[3], &k.end_ns, err, len))
-			goto fail;
-		for (int i = 0; i < 6; i++)
-			if (plot_csv_u64(&c, idx[4 + i], &dim[i], err, len))
-				goto fail;
-		for (int i = 0; i < 3; i++) {
-			k.grid[i] = (unsigned)dim[i];
-			k.block[i] = (unsigned)dim[3 + i];
-		}
-		uvm_timeline_kernel(tl, &k);
+	for (int i = 0; i < 6; i++)
+		if (plot_csv_u64(c, idx[4 + i], &dim[i], err, len))
+			return -1;
+	for (int i = 0; i < 3; i++) {
+		k.grid[i] = (unsigned)dim[i];
+		k.block[i] = (unsigned)dim[3 + i];
 	}
-	if (rc < 0)
-		goto fail;
-	plot_csv_close(&c);
+	uvm_timeline_kernel(ctx, &k);
 	return 0;
-fail:
-	plot_csv_close(&c);
-	return -1;
 }
 
 static int outcome_of(const char *name)
@@ -149,53 +130,48 @@ static int outcome_of(const char *name)
 	return -1;
 }
 
-/* faults.csv is there only with --trace-faults on: without it, no stalls. */
-static int read_faults(struct uvm_timeline *tl, const char *dir, bool *have, char *err, size_t len)
+/* Columns: time_s, side, page, access, tid, sm, outcome, count. */
+static int fault_row(const struct plot_csv *c, const int *idx, void *ctx, char *err, size_t len)
 {
-	static const char *const need[] = {"time_s", "side", "page",	"access",
-					   "tid",    "sm",   "outcome", "count"};
-	struct plot_csv c;
-	char path[PATH_MAX];
-	int idx[8], rc;
+	struct uvm_trace_fault f = {0};
+	uint64_t tid, count;
+	double sm;
+	int o = outcome_of(c->field[idx[6]]);
 
-	*have = plot_path(path, sizeof(path), dir, "faults.csv") == 0 && access(path, F_OK) == 0;
-	if (!*have)
-		return 0;
-	if (plot_csv_open(&c, dir, "faults.csv", err, len))
+	if (o < 0)
+		return plot_csv_bad(c, err, len, "an outcome this version does not know");
+	if (ns_of(c, idx[0], &f.t_ns, err, len) || plot_csv_u64(c, idx[2], &f.page, err, len) ||
+	    plot_csv_u64(c, idx[4], &tid, err, len) || plot_csv_num(c, idx[5], &sm, err, len) ||
+	    plot_csv_u64(c, idx[7], &count, err, len))
 		return -1;
-	if (plot_csv_need(&c, need, idx, 8, err, len))
-		goto fail;
-	while ((rc = plot_csv_next(&c, err, len)) == 1) {
-		struct uvm_trace_fault f = {0};
-		uint64_t tid, count;
-		double sm;
-		int o = outcome_of(c.field[idx[6]]);
-
-		if (o < 0) {
-			plot_csv_bad(&c, err, len, "an outcome this version does not know");
-			goto fail;
-		}
-		if (ns_of(&c, idx[0], &f.t_ns, err, len) ||
-		    plot_csv_u64(&c, idx[2], &f.page, err, len) ||
-		    plot_csv_u64(&c, idx[4], &tid, err, len) ||
-		    plot_csv_num(&c, idx[5], &sm, err, len) ||
-		    plot_csv_u64(&c, idx[7], &count, err, len))
-			goto fail;
-		f.tid = (uint32_t)tid;
-		f.sm = (int32_t)sm;
-		f.count = (uint32_t)count;
-		f.gpu = strcmp(c.field[idx[1]], "gpu") == 0;
-		f.write = strcmp(c.field[idx[3]], "write") == 0;
-		f.outcome = (uint8_t)o;
-		uvm_timeline_fault(tl, &f);
-	}
-	if (rc < 0)
-		goto fail;
-	plot_csv_close(&c);
+	f.tid = (uint32_t)tid;
+	f.sm = (int32_t)sm;
+	f.count = (uint32_t)count;
+	f.gpu = strcmp(c->field[idx[1]], "gpu") == 0;
+	f.write = strcmp(c->field[idx[3]], "write") == 0;
+	f.outcome = (uint8_t)o;
+	uvm_timeline_fault(ctx, &f);
 	return 0;
-fail:
-	plot_csv_close(&c);
-	return -1;
+}
+
+static int read_csvs(struct uvm_timeline *tl, const char *dir, bool *faults, char *err, size_t len)
+{
+	static const char *const batch_cols[] = {"batch", "kind", "start_s"};
+	static const char *const kernel_cols[] = {"launch",  "kernel", "begin_s", "end_s",
+						  "grid_x",  "grid_y", "grid_z",  "block_x",
+						  "block_y", "block_z"};
+	static const char *const fault_cols[] = {"time_s", "side", "page",    "access",
+						 "tid",	   "sm",   "outcome", "count"};
+	struct batch_cols b = {.tl = tl};
+	char path[PATH_MAX];
+
+	if (plot_csv_each(dir, "batches.csv", batch_cols, 3, batch_row, &b, err, len) ||
+	    plot_csv_each(dir, "kernels.csv", kernel_cols, 10, kernel_row, tl, err, len))
+		return -1;
+	/* faults.csv is there only with --trace-faults on: without it, no stalls. */
+	*faults = plot_path(path, sizeof(path), dir, "faults.csv") == 0 && access(path, F_OK) == 0;
+	return *faults ? plot_csv_each(dir, "faults.csv", fault_cols, 8, fault_row, tl, err, len)
+		       : 0;
 }
 
 int plot_timeline(const char *dir, const char *out, char *err, size_t len)
@@ -231,8 +207,7 @@ int plot_timeline(const char *dir, const char *out, char *err, size_t len)
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	if (read_batches(tl, dir, err, len) || read_kernels(tl, dir, err, len) ||
-	    read_faults(tl, dir, &faults, err, len))
+	if (read_csvs(tl, dir, &faults, err, len))
 		goto done;
 	f = fopen(out, "w");
 	if (!f) {

@@ -57,6 +57,23 @@ static bool take(struct uvm_timeline *tl, enum tl_kind k, uint64_t n)
 	return true;
 }
 
+/* Takes the budget and room for one more element of arr (n of them): the
+ * array, grown or not, or NULL with the record counted dropped. */
+static void *room(struct uvm_timeline *tl, enum tl_kind k, uint64_t events, void *arr, size_t *cap,
+		  size_t n, size_t elem)
+{
+	void *v;
+
+	if (!take(tl, k, events))
+		return NULL;
+	v = uvm_grow(arr, cap, n, elem, 256);
+	if (!v) {
+		tl->used[k] -= events;
+		tl->dropped[k]++;
+	}
+	return v;
+}
+
 uint64_t tl_batch_events(const struct uvm_tl_batch *b)
 {
 	uint64_t n = 3; /* the batch's slice and two counters */
@@ -71,30 +88,22 @@ uint64_t tl_batch_events(const struct uvm_tl_batch *b)
 
 void uvm_timeline_batch(struct uvm_timeline *tl, const struct uvm_tl_batch *b)
 {
-	struct uvm_tl_batch *v;
+	struct uvm_tl_batch *v = room(tl, TL_BATCH, tl_batch_events(b), tl->batch, &tl->capbatch,
+				      tl->nbatch, sizeof(*v));
 
-	if (!take(tl, TL_BATCH, tl_batch_events(b)))
+	if (!v)
 		return;
-	v = uvm_grow(tl->batch, &tl->capbatch, tl->nbatch, sizeof(*v), 256);
-	if (!v) {
-		tl->dropped[TL_BATCH]++;
-		return;
-	}
 	tl->batch = v;
 	tl->batch[tl->nbatch++] = *b;
 }
 
 void uvm_timeline_kernel(struct uvm_timeline *tl, const struct uvm_tl_kernel *k)
 {
-	struct tl_kernel *v;
+	struct tl_kernel *v =
+	    room(tl, TL_KERNEL, 2, tl->kernel, &tl->capkernel, tl->nkernel, sizeof(*v));
 
-	if (!take(tl, TL_KERNEL, 2))
+	if (!v)
 		return;
-	v = uvm_grow(tl->kernel, &tl->capkernel, tl->nkernel, sizeof(*v), 64);
-	if (!v) {
-		tl->dropped[TL_KERNEL]++;
-		return;
-	}
 	tl->kernel = v;
 	v = &tl->kernel[tl->nkernel++];
 	*v = (struct tl_kernel){.launch = k->launch, .begin = k->begin_ns, .end = k->end_ns};
@@ -106,15 +115,11 @@ void uvm_timeline_kernel(struct uvm_timeline *tl, const struct uvm_tl_kernel *k)
 void uvm_timeline_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uint64_t start_ns,
 			   uint64_t end_ns)
 {
-	struct tl_transfer *v;
+	struct tl_transfer *v =
+	    room(tl, TL_TRANSFER, 1, tl->xfer, &tl->capxfer, tl->nxfer, sizeof(*v));
 
-	if (!take(tl, TL_TRANSFER, 1))
+	if (!v)
 		return;
-	v = uvm_grow(tl->xfer, &tl->capxfer, tl->nxfer, sizeof(*v), 256);
-	if (!v) {
-		tl->dropped[TL_TRANSFER]++;
-		return;
-	}
 	tl->xfer = v;
 	tl->xfer[tl->nxfer++] = (struct tl_transfer){start_ns, end_ns, bytes, dir};
 }

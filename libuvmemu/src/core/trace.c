@@ -370,14 +370,9 @@ static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n
 static void link_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
 			uint64_t busy_end)
 {
-	struct uvm_trace *t = ctx;
-	struct rec r = {.type = REC_XFER};
-
-	r.xfer.dir = dir;
-	r.xfer.bytes = bytes;
-	r.xfer.start_ns = start;
-	r.xfer.end_ns = busy_end;
-	push(t, &r);
+	push(ctx, &(struct rec){
+		      .type = REC_XFER,
+		      .xfer = {.bytes = bytes, .start_ns = start, .end_ns = busy_end, .dir = dir}});
 }
 
 /* DIR/timeline.json is opened now, so that a file that cannot be written
@@ -636,17 +631,14 @@ void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, ui
 void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t launch, unsigned cta,
 		   bool begin, uint64_t t_ns)
 {
-	struct rec r = {.type = REC_CTA};
-
-	if (!uvm_trace_wants_ctas(t))
-		return;
-	r.cta.tid = tid;
-	r.cta.sm = sm;
-	r.cta.launch = launch;
-	r.cta.cta = cta;
-	r.cta.begin = begin;
-	r.cta.t_ns = t_ns;
-	push(t, &r);
+	if (uvm_trace_wants_ctas(t))
+		push(t, &(struct rec){.type = REC_CTA,
+				      .cta = {.launch = launch,
+					      .t_ns = t_ns,
+					      .tid = tid,
+					      .cta = cta,
+					      .sm = sm,
+					      .begin = begin}});
 }
 
 bool uvm_trace_timeline(struct uvm_trace *t, struct uvm_tl_counts *out, char *why, size_t len)
