@@ -91,8 +91,8 @@ struct uvm_trace {
 };
 
 static const char *const outcome_names[UVM_NOUTCOMES] = {
-    "migrated", "zero-fill", "host-fill", "remote", "stale",	"duplicate",
-    "deferred", "throttled", "remapped",  "freed",  "read-dup", "prefetched",
+    "migrated",	 "zero-fill", "host-fill", "remote",   "stale",	     "duplicate", "deferred",
+    "throttled", "remapped",  "freed",	   "read-dup", "prefetched", "sampled",
 };
 
 const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)
@@ -539,6 +539,13 @@ bool uvm_trace_wants_accesses(const struct uvm_trace *t)
 	return t && (t->file[F_ACCESSES] || t->file[F_RECORD]);
 }
 
+/* Whether the model charged the batch a far-fault latency: it had GPU
+ * faults, not only sampled ones (driver.c: service_pass). */
+static bool charged_faults(const struct uvm_stats *st)
+{
+	return st->gpu_faults > st->remote_samples && !st->sample_batches;
+}
+
 void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq, uint64_t start_ns,
 		     uint64_t model_end_ns, const struct uvm_stats *st)
 {
@@ -556,7 +563,7 @@ void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq
 	/* The model's end, as the driver waits for it: the far-fault latency
 	 * of a batch with GPU faults, or its last transfer, whichever is later. */
 	r.batch.model_end_ns = model_end_ns;
-	if (kind == UVM_TRACE_BATCH && st->gpu_faults &&
+	if (kind == UVM_TRACE_BATCH && charged_faults(st) &&
 	    start_ns + (uint64_t)((double)t->fault_latency_ns * dil) > model_end_ns)
 		r.batch.model_end_ns = start_ns + (uint64_t)((double)t->fault_latency_ns * dil);
 	r.batch.dilation = dil;
