@@ -39,13 +39,16 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: uvmemu run [options] -- PROGRAM [ARGS...]\n"
 		   "       uvmemu info\n"
-		   "       uvmemu plot DIR | --compare [--out PREFIX] REPORT.json...  (figures; "
-		   "uvmemu plot --help)\n"
+		   "       uvmemu plot DIR | --compare [--out PREFIX] REPORT.json... | --timeline "
+		   "DIR\n"
+		   "                                    (figures, timeline; uvmemu plot --help)\n"
 		   "       uvmemu --help | --version\n\n"
 		   "Runs PROGRAM (linked to libuvmemu_native.so) with GPU unified memory "
 		   "emulated:\nmanaged memory takes real page faults, migrates between host "
 		   "and device\nmemory, and is evicted when device memory is full.\n\n"
-		   "run options (each also a variable: --device-mem is UVMEMU_DEVICE_MEM):\n");
+		   "run options (each also a variable: --device-mem is UVMEMU_DEVICE_MEM, and a\n"
+		   "line of a --config file: device-mem = 512M; options win over variables,\n"
+		   "variables over the file):\n");
 	uvm_config_print_help(f);
 	fprintf(f, "\nSizes take K, M, G, T (powers of 1024); bandwidths K, M, G (powers of "
 		   "1000) per second;\ndurations ns, us, ms or s (a bare number is "
