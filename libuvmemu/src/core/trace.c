@@ -44,6 +44,7 @@ struct rec {
 			dim3 grid, block;
 			size_t shared;
 			char kernel[48];
+			struct uvm_reuse_launch reuse;
 		} kernel;
 		struct {
 			uint64_t first, bytes;
@@ -72,7 +73,6 @@ struct uvm_trace {
 	FILE *tl_file;
 	char tl_path[512];
 	struct uvm_trace_model model;
-	uint64_t fault_latency_ns;
 	_Atomic bool ctas_wanted; /* read by CTA producers without the lock */
 
 	pthread_t writer;
@@ -92,7 +92,7 @@ struct uvm_trace {
 
 static const char *const outcome_names[UVM_NOUTCOMES] = {
     "migrated",	 "zero-fill", "host-fill", "remote",   "stale",	     "duplicate", "deferred",
-    "throttled", "remapped",  "freed",	   "read-dup", "prefetched", "sampled",
+    "throttled", "remapped",  "freed",	   "read-dup", "prefetched", "sampled",	  "probed",
 };
 
 const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)
@@ -177,11 +177,15 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 			r->alloc.bytes, r->alloc.name);
 		break;
 	case REC_KERNEL:
-		fprintf(t->file[F_KERNELS], "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
+		fprintf(t->file[F_KERNELS],
+			"%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64
+			",%.4f,%s\n",
 			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
 			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
 			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
-			secs(r->kernel.end_ns - t->start_ns));
+			secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
+			r->kernel.reuse.reused, r->kernel.reuse.rate,
+			uvm_reuse_source_name(r->kernel.reuse.source));
 		break;
 	case REC_CTA:
 	case REC_XFER:
@@ -394,7 +398,6 @@ static int open_timeline(struct uvm_trace *t, const struct uvm_config *cfg,
 	}
 	if (model)
 		t->model = *model;
-	t->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
 	atomic_store(&t->ctas_wanted, true);
 	return 0;
 }
@@ -435,7 +438,8 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		    !(t->file[F_KERNELS] =
 			  open_csv(dir, "kernels.csv",
 				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
-				   "block_z,shared_bytes,begin_s,end_s\n",
+				   "block_z,shared_bytes,begin_s,end_s,touched_blocks,"
+				   "reused_blocks,reuse_rate,reuse_source\n",
 				   err, errlen)) ||
 		    !(t->file[F_ACCESSES] =
 			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
@@ -539,13 +543,6 @@ bool uvm_trace_wants_accesses(const struct uvm_trace *t)
 	return t && (t->file[F_ACCESSES] || t->file[F_RECORD]);
 }
 
-/* Whether the model charged the batch a far-fault latency: it had GPU
- * faults, not only sampled ones (driver.c: service_pass). */
-static bool charged_faults(const struct uvm_stats *st)
-{
-	return st->gpu_faults > st->remote_samples && !st->sample_batches;
-}
-
 void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq, uint64_t start_ns,
 		     uint64_t model_end_ns, const struct uvm_stats *st)
 {
@@ -560,12 +557,7 @@ void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq
 	r.batch.start_ns = start_ns;
 	r.batch.kind = (uint8_t)kind;
 	r.batch.st = *st;
-	/* The model's end, as the driver waits for it: the far-fault latency
-	 * of a batch with GPU faults, or its last transfer, whichever is later. */
 	r.batch.model_end_ns = model_end_ns;
-	if (kind == UVM_TRACE_BATCH && charged_faults(st) &&
-	    start_ns + (uint64_t)((double)t->fault_latency_ns * dil) > model_end_ns)
-		r.batch.model_end_ns = start_ns + (uint64_t)((double)t->fault_latency_ns * dil);
 	r.batch.dilation = dil;
 	r.batch.device_bytes = UINT64_MAX;
 	if (t->model.pool) {
@@ -602,7 +594,7 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns)
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse)
 {
 	struct rec r = {.type = REC_KERNEL};
 
@@ -614,6 +606,7 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.grid = l->grid;
 	r.kernel.block = l->block;
 	r.kernel.shared = l->shared_bytes;
+	r.kernel.reuse = *reuse;
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
 	push(t, &r);
 }

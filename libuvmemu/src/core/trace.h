@@ -6,7 +6,8 @@
  *   DIR/batches.csv   one row per batch (and per eviction outside a batch):
  *                     every counter and stage time of stats.def, so that the
  *                     rows add up to the report's totals
- *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end
+ *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end, data
+ *                     reuse (touched and reused blocks, rate, source: reuse.h)
  *   DIR/accesses.csv  per launch, the blocks it touched and how often
  *                     (from far faults, or from the GMMU accessors)
  *   DIR/allocations.csv  one row per allocation (and per label given it):
@@ -33,6 +34,7 @@
 #include "config.h"
 #include "link.h"
 #include "pool.h"
+#include "reuse.h"
 #include "stats.h"
 #include "uvmemu.h"
 
@@ -63,6 +65,7 @@ enum uvm_fault_outcome {
 	UVM_OUT_READ_DUP,   /* read-duplicated (read-mostly advice) */
 	UVM_OUT_PREFETCHED, /* no fault: a block the prefetcher brought along */
 	UVM_OUT_SAMPLED,    /* a REMOTE block sampling had unmapped: counted, mapped again */
+	UVM_OUT_PROBED,	    /* a DEVICE block a reuse probe had unmapped: mapped again */
 	UVM_NOUTCOMES
 };
 
@@ -91,14 +94,15 @@ bool uvm_trace_wants_accesses(const struct uvm_trace *t);
 /* Whether CTA boundaries are wanted (the timeline has room for them). */
 bool uvm_trace_wants_ctas(const struct uvm_trace *t);
 
-/* model_end_ns: the latest modelled completion of the batch's transfers. */
+/* model_end_ns: when the model let the batch end (the later of its far-fault
+ * latency and its last transfer; before the replay, its transfers' so far). */
 void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq, uint64_t start_ns,
 		     uint64_t model_end_ns, const struct uvm_stats *st);
 void uvm_trace_fault(struct uvm_trace *t, const struct uvm_trace_fault *f);
 void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
 		      uint64_t block, uint64_t count, bool from_gmmu);
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns);
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse);
 void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
 			  uint64_t bytes, const char *name);
 /* A CTA began or ended on worker thread tid (times from uvm_now_ns()). */
