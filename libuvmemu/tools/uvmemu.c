@@ -39,13 +39,16 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: uvmemu run [options] -- PROGRAM [ARGS...]\n"
 		   "       uvmemu info\n"
-		   "       uvmemu plot DIR | --compare [--out PREFIX] REPORT.json...  (figures; "
-		   "uvmemu plot --help)\n"
+		   "       uvmemu plot DIR | --compare [--out PREFIX] REPORT.json... | --timeline "
+		   "DIR\n"
+		   "                                    (figures, timeline; uvmemu plot --help)\n"
 		   "       uvmemu --help | --version\n\n"
 		   "Runs PROGRAM (linked to libuvmemu_native.so) with GPU unified memory "
 		   "emulated:\nmanaged memory takes real page faults, migrates between host "
 		   "and device\nmemory, and is evicted when device memory is full.\n\n"
-		   "run options (each also a variable: --device-mem is UVMEMU_DEVICE_MEM):\n");
+		   "run options (each also a variable: --device-mem is UVMEMU_DEVICE_MEM, and a\n"
+		   "line of a --config file: device-mem = 512M; options win over variables,\n"
+		   "variables over the file):\n");
 	uvm_config_print_help(f);
 	fprintf(f, "\nSizes take K, M, G, T (powers of 1024); bandwidths K, M, G (powers of "
 		   "1000) per second;\ndurations ns, us, ms or s (a bare number is "
@@ -75,51 +78,73 @@ static int find_library(char *out, size_t len)
 	return -ENOENT;
 }
 
-static int cmd_run(int argc, char **argv)
+/*
+ * The options before the program, one at a time: --name VALUE or
+ * --name=VALUE. With cfg NULL only --config's value is looked for (the last
+ * one given), so that the file can be read before the variables and options
+ * that win over it. Returns the index of the program, or -1 after an error.
+ */
+static int run_options(int argc, char **argv, struct uvm_config *cfg, const char **config)
 {
-	struct uvm_config cfg;
-	char err[UVM_ERRLEN], lib[PATH_MAX], preload[2 * PATH_MAX];
-	const char *old;
+	char err[UVM_ERRLEN];
 	int i;
 
-	uvm_config_defaults(&cfg);
-	/* Variables already set count first; options override them. */
-	if (uvm_config_from_env(&cfg, environ, err, sizeof(err))) {
-		fprintf(stderr, "uvmemu run: %s\n", err);
-		return 2;
-	}
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *val, *eq;
 		char name[64], origin[80];
 		size_t n;
 
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
+		if (strcmp(a, "--") == 0)
+			return i + 1;
 		if (strncmp(a, "--", 2) != 0)
 			break; /* the program */
 		a += 2;
 		eq = strchr(a, '=');
 		n = eq ? (size_t)(eq - a) : strlen(a);
 		snprintf(name, sizeof(name), "%.*s", (int)n, a);
-		if (uvm_option_find(name) < 0) {
+		if (!uvm_config_name_known(name)) {
 			fprintf(stderr,
 				"uvmemu run: unknown option '--%s' (uvmemu --help lists them)\n",
 				name);
-			return 2;
+			return -1;
 		}
 		val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
 		if (!val) {
 			fprintf(stderr, "uvmemu run: option '--%s' needs a value\n", name);
-			return 2;
+			return -1;
+		}
+		if (!cfg) {
+			if (uvm_option_find(name) == UVM_OPT_config)
+				*config = val;
+			continue;
 		}
 		snprintf(origin, sizeof(origin), "--%s", name);
-		if (uvm_config_set(&cfg, name, val, origin, err, sizeof(err))) {
+		if (uvm_config_set(cfg, name, val, origin, err, sizeof(err))) {
 			fprintf(stderr, "uvmemu run: %s\n", err);
-			return 2;
+			return -1;
 		}
 	}
+	return i;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static struct uvm_config cfg; /* large (a config file's text): not on the stack */
+	char err[UVM_ERRLEN], lib[PATH_MAX], preload[2 * PATH_MAX];
+	const char *old, *config = NULL;
+	int i;
+
+	uvm_config_defaults(&cfg);
+	if (run_options(argc, argv, NULL, &config) < 0)
+		return 2;
+	/* The file, then variables already set, then the options. */
+	if (uvm_config_load(&cfg, environ, config, err, sizeof(err))) {
+		fprintf(stderr, "uvmemu run: %s\n", err);
+		return 2;
+	}
+	i = run_options(argc, argv, &cfg, NULL);
+	if (i < 0)
+		return 2;
 	uvm_config_resolve(&cfg);
 	if (uvm_config_check(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "uvmemu run: %s\n", err);

@@ -99,7 +99,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = uvm_trace_open(&e->trace, cfg, s->start_ns, err, errlen);
+	rc = uvm_trace_open(&e->trace, cfg, s->start_ns,
+			    &(struct uvm_trace_model){&e->pool, &e->link}, err, errlen);
 	if (rc)
 		goto fail;
 	deps = (struct uvm_driver_deps){e->backend, &e->uffd, &e->arena, &e->space, &e->link,
@@ -562,6 +563,20 @@ bool uvm_emu_counts_faults(struct uvm_emu *e)
 	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
 
 	return !ex || !ex->gmmu_accessors;
+}
+
+void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin)
+{
+	/* The worker's thread id, asked for once per thread: faults name
+	 * threads by it, and a system call per CTA would cost more than the
+	 * record. */
+	static _Thread_local uint32_t tid;
+
+	if (!uvm_trace_wants_ctas(e->trace))
+		return;
+	if (!tid)
+		tid = (uint32_t)syscall(SYS_gettid);
+	uvm_trace_cta(e->trace, tid, sm, launch, cta, begin, uvm_now_ns());
 }
 
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)

@@ -111,6 +111,8 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 /* A kernel finished: its trace rows (the kernel, the blocks it touched). */
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index);
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
+/* A CTA began or ended on the calling worker (the timeline's CTA slices). */
+void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin);
 /* Names the allocation holding p in traces. */
 void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name);
 /* GMMU accessors read (or wrote) `bytes` of zero-copy data: charges the link

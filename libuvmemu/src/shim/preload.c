@@ -176,6 +176,7 @@ void uvm_rt_kernel_end(uint64_t index)
 
 void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
 {
+	uvm_emu_cta(emu(), launch, cta, sm, begin);
 }
 
 void uvm_rt_worker_register(unsigned sm, unsigned slot)
