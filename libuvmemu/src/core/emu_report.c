@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "emu.h"
+#include "manager.h"
 #include "units.h"
 
 struct model {
@@ -78,6 +79,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "access_counts",
 		     uvm_emu_counts_faults(e) ? "far faults" : "gmmu accessors");
 	json_thrashing(e, j);
+	uvm_objmgr_report_json(e->objmgr, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
 	uvm_json_num(j, "link_bandwidth_bytes_per_s", e->link.unlimited ? 0 : e->link.bandwidth);
@@ -148,6 +150,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
+	uvm_objmgr_report_text(e->objmgr, f);
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
 	fprintf(f, "  system  %s\n", buf);
 	if (*uvm_driver_sync_reason(e->driver))

@@ -39,6 +39,7 @@ struct rec {
 			dim3 grid, block;
 			size_t shared;
 			char kernel[48];
+			struct uvm_trace_objs objs;
 		} kernel;
 		struct {
 			uint64_t first, bytes;
@@ -100,6 +101,15 @@ static void write_batch(struct uvm_trace *t, const struct rec *r)
 	fprintf(t->file[F_BATCHES], ",%d\n", st->blocks_evicted > 0);
 }
 
+/* One id list of kernels.csv: space-separated, "+N" for ids left out. */
+static void write_ids(FILE *f, const uint32_t *id, uint32_t n, uint32_t more)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu32, i ? " " : "", id[i]);
+	if (more)
+		fprintf(f, "%s+%" PRIu32, n ? " " : "", more);
+}
+
 static void write_rec(struct uvm_trace *t, const struct rec *r)
 {
 	switch (r->type) {
@@ -140,11 +150,17 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 			r->alloc.bytes, r->alloc.name);
 		break;
 	case REC_KERNEL:
-		fprintf(t->file[F_KERNELS], "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
+		fprintf(t->file[F_KERNELS], "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,",
 			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
 			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
 			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
 			secs(r->kernel.end_ns - t->start_ns));
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id, r->kernel.objs.nargs,
+			  r->kernel.objs.more_args);
+		fputc(',', t->file[F_KERNELS]);
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id + r->kernel.objs.nargs,
+			  r->kernel.objs.ndev, r->kernel.objs.more_dev);
+		fputc('\n', t->file[F_KERNELS]);
 		break;
 	}
 }
@@ -282,7 +298,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		    !(t->file[F_KERNELS] =
 			  open_csv(dir, "kernels.csv",
 				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
-				   "block_z,shared_bytes,begin_s,end_s\n",
+				   "block_z,shared_bytes,begin_s,end_s,arg_allocs,dev_allocs\n",
 				   err, errlen)) ||
 		    !(t->file[F_ACCESSES] =
 			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
@@ -403,7 +419,7 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns)
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_trace_objs *objs)
 {
 	struct rec r = {.type = REC_KERNEL};
 
@@ -416,6 +432,8 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.block = l->block;
 	r.kernel.shared = l->shared_bytes;
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
+	if (objs)
+		r.kernel.objs = *objs;
 	push(t, &r);
 }
 
