@@ -507,6 +507,19 @@ void uvm_service_batch(struct uvm_driver *d)
 
 /* ----------------------------------------------------- explicit moves */
 
+/*
+ * Preferred location host plus accessed-by the GPU: CUDA keeps such data
+ * mapped in the GPU's page table and never migrates it on counts, so there is
+ * nothing to count for and its mapping stays across launches (the object
+ * managers' remote objects rely on this).
+ */
+static bool remote_for_good(const struct uvm_block *blk)
+{
+	uint8_t both = UVM_ADV_PREFER_HOST | UVM_ADV_ACCESSED_BY;
+
+	return (blk->advice & both) == both;
+}
+
 void uvm_service_forget_remote_copies(struct uvm_driver *d)
 {
 	struct uvm_space *s = d->dep.space;
@@ -515,7 +528,8 @@ void uvm_service_forget_remote_copies(struct uvm_driver *d)
 		size_t first = uvm_vablock_first(v);
 
 		for (size_t b = first; b < first + s->vablock[v].nvalid; b++)
-			if (s->block[b].state == UVM_REMOTE && (s->block[b].flags & UVM_BF_RO_COPY))
+			if (s->block[b].state == UVM_REMOTE &&
+			    (s->block[b].flags & UVM_BF_RO_COPY) && !remote_for_good(&s->block[b]))
 				uvm_op_remote_forget(d, b, 1);
 	}
 }

@@ -120,24 +120,32 @@ static void advise(struct uvm_emu *e, uintptr_t base, uint64_t from, uint64_t to
 		       remote ? cudaMemAdviseSetAccessedBy : cudaMemAdviseUnsetAccessedBy, GPU);
 }
 
-/* [0, b) without advice, [b, size) remote: changes only what differs. */
-static void set_boundary(struct uvm_objmgr *m, struct uvm_emu *e, uint32_t o, uintptr_t base,
-			 uint64_t b)
-{
-	uint64_t was = m->boundary[o];
-
-	if (b < was)
-		advise(e, base, b, was, true);
-	else if (b > was)
-		advise(e, base, was, b, false);
-	m->boundary[o] = b;
-}
-
 static void prefetch(struct uvm_emu *e, uintptr_t base, uint64_t from, uint64_t to, bool device)
 {
 	if (from < to)
 		uvm_emu_prefetch(e, (const void *)(base + from), to - from,
 				 device ? GPU : cudaCpuDeviceId);
+}
+
+/*
+ * [0, b) without advice, [b, size) remote: changes only what differs. A
+ * range that becomes remote also goes back to the host, so that the device
+ * holds what the plan says; a range already remote is left alone (its GPU
+ * mapping persists across launches, and what GPU stores migrated of it,
+ * a store cannot stay remote here, stays until evicted).
+ */
+static void set_boundary(struct uvm_objmgr *m, struct uvm_emu *e, uint32_t o, uintptr_t base,
+			 uint64_t b)
+{
+	uint64_t was = m->boundary[o];
+
+	if (b < was) {
+		advise(e, base, b, was, true);
+		prefetch(e, base, b, was, false);
+	} else if (b > was) {
+		advise(e, base, was, b, false);
+	}
+	m->boundary[o] = b;
 }
 
 static int apply(struct uvm_objmgr *m, struct uvm_emu *e, const struct uvm_objplan *plan, char *err,
@@ -148,13 +156,14 @@ static int apply(struct uvm_objmgr *m, struct uvm_emu *e, const struct uvm_objpl
 
 	if (!base)
 		return -ENOMEM;
-	/* Room first: what the plan took off the device goes back to the host. */
-	for (size_t i = 0; i < plan->nevicted && !rc; i++) {
+	/* Room first: what the plan took off the device goes back to the host
+	 * (an object the program has freed since is gone already). */
+	for (size_t i = 0; i < plan->nevicted; i++) {
 		const struct uvm_objprof_object *o = &m->prof.obj[plan->evicted[i]];
+		char ignored[UVM_ERRLEN];
 		uintptr_t b;
 
-		rc = locate(e, o, &b, err, errlen);
-		if (!rc)
+		if (locate(e, o, &b, ignored, sizeof(ignored)) == 0)
 			prefetch(e, b, 0, o->bytes, false);
 	}
 	for (size_t i = 0; i < plan->n && !rc; i++) {
@@ -174,10 +183,6 @@ static int apply(struct uvm_objmgr *m, struct uvm_emu *e, const struct uvm_objpl
 		case UVM_PLACE_PARTIAL:
 		case UVM_PLACE_REMOTE:
 			set_boundary(m, e, en->obj, base[i], dev);
-			/* What GPU stores migrated there (a store cannot stay
-			 * remote in this emulator) goes back, so the plan's
-			 * capacity stays the device's. */
-			prefetch(e, base[i], dev, o->bytes, false);
 			break;
 		}
 	}
