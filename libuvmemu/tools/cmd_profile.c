@@ -169,93 +169,58 @@ static int kernel_uses(struct plot_csv *c, int col, struct uvm_objprof *p, uint6
 	return 0;
 }
 
-static int read_kernels(const char *dir, struct uvm_objprof *p, char *err, size_t len)
+static int kernel_row(struct plot_csv *c, const int *idx, void *arg, char *err, size_t len)
 {
-	static const char *const cols[] = {"launch", "kernel", "arg_allocs", "dev_allocs"};
-	struct plot_csv c;
-	int idx[4], rc;
+	struct uvm_objprof *p = arg;
+	uint64_t launch;
 
-	if (plot_csv_open(&c, dir, "kernels.csv", err, len))
+	if (plot_csv_u64(c, idx[0], &launch, err, len))
 		return -1;
-	if (plot_csv_need(&c, cols, idx, 4, err, len))
-		goto fail;
-	while ((rc = plot_csv_next(&c, err, len)) == 1) {
-		uint64_t launch;
-
-		if (plot_csv_u64(&c, idx[0], &launch, err, len))
-			goto fail;
-		if (launch != p->nlaunch) {
-			plot_csv_bad(&c, err, len, "launches are not 0, 1, 2, ... in order");
-			goto fail;
-		}
-		if (uvm_objprof_add_launch(p, c.field[idx[1]])) {
-			plot_csv_bad(&c, err, len, "out of memory");
-			goto fail;
-		}
-		if (kernel_uses(&c, idx[2], p, launch, err, len) ||
-		    kernel_uses(&c, idx[3], p, launch, err, len))
-			goto fail;
-	}
-	if (rc < 0)
-		goto fail;
-	plot_csv_close(&c);
-	return 0;
-fail:
-	plot_csv_close(&c);
-	return -1;
+	if (launch != p->nlaunch)
+		return plot_csv_bad(c, err, len, "launches are not 0, 1, 2, ... in order");
+	if (uvm_objprof_add_launch(p, c->field[idx[1]]))
+		return plot_csv_bad(c, err, len, "out of memory");
+	return kernel_uses(c, idx[2], p, launch, err, len) ||
+	       kernel_uses(c, idx[3], p, launch, err, len);
 }
 
-/* Every block a launch touched: its bytes (the last block cut at the
+struct accesses {
+	const struct plot_allocs *al;
+	struct uvm_objprof *p;
+};
+
+/* A block a launch touched: its bytes (the last block cut at the
  * allocation's end) and accesses. */
-static int read_accesses(const char *dir, const struct plot_allocs *al, struct uvm_objprof *p,
-			 char *err, size_t len)
+static int access_row(struct plot_csv *c, const int *idx, void *arg, char *err, size_t len)
 {
-	static const char *const cols[] = {"launch", "alloc", "block", "accesses"};
-	struct plot_csv c;
-	int idx[4], rc;
+	struct accesses *a = arg;
+	uint64_t launch, id, block, accesses, at;
+	const struct plot_alloc *al;
 
-	if (plot_csv_open(&c, dir, "accesses.csv", err, len))
+	if (plot_csv_u64(c, idx[0], &launch, err, len) || plot_csv_u64(c, idx[1], &id, err, len) ||
+	    plot_csv_u64(c, idx[2], &block, err, len) ||
+	    plot_csv_u64(c, idx[3], &accesses, err, len))
 		return -1;
-	if (plot_csv_need(&c, cols, idx, 4, err, len))
-		goto fail;
-	while ((rc = plot_csv_next(&c, err, len)) == 1) {
-		uint64_t launch, id, block, accesses, at;
-		const struct plot_alloc *a;
-
-		if (plot_csv_u64(&c, idx[0], &launch, err, len) ||
-		    plot_csv_u64(&c, idx[1], &id, err, len) ||
-		    plot_csv_u64(&c, idx[2], &block, err, len) ||
-		    plot_csv_u64(&c, idx[3], &accesses, err, len))
-			goto fail;
-		if (id > UINT32_MAX || uvm_objprof_find(p, (uint32_t)id) < 0)
-			continue; /* zero-copy memory: not an object to place */
-		a = alloc_of(al, (uint32_t)id);
-		at = (block - a->first_block) * 65536;
-		if (block < a->first_block || at >= a->bytes || launch >= p->nlaunch) {
-			plot_csv_bad(
-			    &c, err, len,
-			    "a block outside its allocation, or a launch kernels.csv lacks");
-			goto fail;
-		}
-		if (uvm_objprof_add_use(p, launch, (uint32_t)id,
-					a->bytes - at < 65536 ? a->bytes - at : 65536, accesses)) {
-			plot_csv_bad(&c, err, len, "out of memory");
-			goto fail;
-		}
-	}
-	if (rc < 0)
-		goto fail;
-	plot_csv_close(&c);
+	if (id > UINT32_MAX || uvm_objprof_find(a->p, (uint32_t)id) < 0)
+		return 0; /* zero-copy memory: not an object to place */
+	al = alloc_of(a->al, (uint32_t)id);
+	at = (block - al->first_block) * 65536;
+	if (block < al->first_block || at >= al->bytes || launch >= a->p->nlaunch)
+		return plot_csv_bad(
+		    c, err, len, "a block outside its allocation, or a launch kernels.csv lacks");
+	if (uvm_objprof_add_use(a->p, launch, (uint32_t)id,
+				al->bytes - at < 65536 ? al->bytes - at : 65536, accesses))
+		return plot_csv_bad(c, err, len, "out of memory");
 	return 0;
-fail:
-	plot_csv_close(&c);
-	return -1;
 }
 
 /* The profile of the run whose traces are in dir. */
 static int build(const char *dir, struct uvm_objprof *p, char *err, size_t len)
 {
+	static const char *const kernel_cols[] = {"launch", "kernel", "arg_allocs", "dev_allocs"};
+	static const char *const access_cols[] = {"launch", "alloc", "block", "accesses"};
 	struct plot_allocs al;
+	struct accesses acc = {&al, p};
 	int rc = -1;
 
 	uvm_objprof_init(p);
@@ -270,7 +235,8 @@ static int build(const char *dir, struct uvm_objprof *p, char *err, size_t len)
 			goto out;
 		}
 	}
-	if (read_kernels(dir, p, err, len) || read_accesses(dir, &al, p, err, len))
+	if (plot_csv_each(dir, "kernels.csv", kernel_cols, 4, kernel_row, p, err, len) ||
+	    plot_csv_each(dir, "accesses.csv", access_cols, 4, access_row, &acc, err, len))
 		goto out;
 	if (!p->nlaunch) {
 		snprintf(err, len, "the program launched no kernel: nothing to profile");

@@ -58,6 +58,11 @@ int plot_csv_next(struct plot_csv *c, char *err, size_t len);
  * decimal integers, and decimal fractions. */
 int plot_csv_num(const struct plot_csv *c, int col, double *out, char *err, size_t len);
 int plot_csv_u64(const struct plot_csv *c, int col, uint64_t *out, char *err, size_t len);
+/* Opens DIR/NAME, finds the n columns cols (idx[i] is cols[i]'s index) and
+ * calls row on every row until it fails (non-zero, err set); 0 or -1. */
+int plot_csv_each(const char *dir, const char *name, const char *const *cols, int n,
+		  int (*row)(struct plot_csv *c, const int *idx, void *arg, char *err, size_t len),
+		  void *arg, char *err, size_t len);
 /* Reports a consistency error at the current row. */
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what);
 

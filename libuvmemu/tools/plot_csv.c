@@ -122,6 +122,26 @@ int plot_csv_next(struct plot_csv *c, char *err, size_t len)
 	}
 }
 
+int plot_csv_each(const char *dir, const char *name, const char *const *cols, int n,
+		  int (*row)(struct plot_csv *c, const int *idx, void *arg, char *err, size_t len),
+		  void *arg, char *err, size_t len)
+{
+	struct plot_csv c;
+	int idx[PLOT_CSV_MAXCOLS], rc;
+
+	if (n > PLOT_CSV_MAXCOLS) {
+		snprintf(err, len, "%s: too many columns asked for", name);
+		return -1;
+	}
+	if (plot_csv_open(&c, dir, name, err, len))
+		return -1;
+	rc = plot_csv_need(&c, cols, idx, n, err, len);
+	while (!rc && (rc = plot_csv_next(&c, err, len)) == 1)
+		rc = row(&c, idx, arg, err, len) ? -1 : 0;
+	plot_csv_close(&c);
+	return rc < 0 ? -1 : 0;
+}
+
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what)
 {
 	snprintf(err, len, "%s:%lu: %s", c->path, c->lineno, what);

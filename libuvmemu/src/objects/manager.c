@@ -131,8 +131,8 @@ static void prefetch(struct uvm_emu *e, uintptr_t base, uint64_t from, uint64_t 
  * [0, b) without advice, [b, size) remote: changes only what differs. A
  * range that becomes remote also goes back to the host, so that the device
  * holds what the plan says; a range already remote is left alone (its GPU
- * mapping persists across launches, and what GPU stores migrated of it,
- * a store cannot stay remote here, stays until evicted).
+ * mapping persists across launches; what GPU stores migrated of it under
+ * the copy backend, whose remote copies are read-only, stays until evicted).
  */
 static void set_boundary(struct uvm_objmgr *m, struct uvm_emu *e, uint32_t o, uintptr_t base,
 			 uint64_t b)
