@@ -13,22 +13,8 @@ threek=$build/tests/bin/threek
 objuse=$build/tests/bin/objuse
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fails=0
-
-# expect CODE REGEX COMMAND... : exit status CODE, one stderr line matching REGEX
-expect() {
-	local code=$1 re=$2 err rc lines
-	shift 2
-	err=$("$@" 2>&1 >/dev/null); rc=$?
-	lines=$(printf '%s\n' "$err" | grep -c .)
-	if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$re" <<<"$err" || [ "$lines" -ne 1 ]; then
-		echo "FAIL: $* -> exit $rc (want $code), stderr:"; printf '%s\n' "$err" | sed 's/^/    /'
-		echo "    wanted one line matching: $re"
-		fails=$((fails + 1))
-	else
-		echo "ok: $* -> $rc: $err"
-	fi
-}
+# shellcheck source=../expect_error.sh
+. "$(dirname "$0")/../expect_error.sh"
 
 run() { "$bin/uvmemu" run --summary off "$@"; }
 prof() { "$bin/uvmemu" profile --summary off "$@"; }
