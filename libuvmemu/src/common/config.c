@@ -551,6 +551,17 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "device memory is given twice: choose --device-mem (UVMEMU_DEVICE_MEM) "
 			    "or --oversub (UVMEMU_OVERSUB), not both");
+	/* "none|host|lru|rlm|glm|rdm": every manager plans from a profile. */
+	if (cfg->v[UVM_OPT_objects].i != 0 && !*cfg->v[UVM_OPT_objects_profile].s)
+		return fail(err, errlen,
+			    "--objects %s (UVMEMU_OBJECTS) needs --objects-profile FILE "
+			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
+			    "PROGRAM ARGS`",
+			    cfg->v[UVM_OPT_objects].s);
+	if (cfg->v[UVM_OPT_objects].i == 0 && *cfg->v[UVM_OPT_objects_profile].s)
+		return fail(err, errlen,
+			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
+			    "host|lru|rlm|glm|rdm; --objects is none");
 	return 0;
 }
 

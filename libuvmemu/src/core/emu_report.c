@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "emu.h"
+#include "manager.h"
 #include "timeline.h"
 #include "units.h"
 
@@ -162,6 +163,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "access_counts", access_counts(e));
 	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(e));
 	json_thrashing(e, j);
+	uvm_objmgr_report_json(e->objmgr, j);
 	json_reuse(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
@@ -246,6 +248,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		    100 * overrun_share(&st), m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
+	uvm_objmgr_report_text(e->objmgr, f);
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
 	fprintf(f, "  system  %s\n", buf);
 	if (*uvm_driver_sync_reason(e->driver))

@@ -44,6 +44,7 @@ struct rec {
 			dim3 grid, block;
 			size_t shared;
 			char kernel[48];
+			struct uvm_trace_objs objs;
 			struct uvm_reuse_launch reuse;
 		} kernel;
 		struct {
@@ -134,6 +135,15 @@ static void write_batch(struct uvm_trace *t, const struct rec *r)
 		secs(rel(t, r->batch.model_end_ns)), r->batch.dilation, r->batch.device_bytes);
 }
 
+/* One id list of kernels.csv: space-separated, "+N" for ids left out. */
+static void write_ids(FILE *f, const uint32_t *id, uint32_t n, uint32_t more)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu32, i ? " " : "", id[i]);
+	if (more)
+		fprintf(f, "%s+%" PRIu32, n ? " " : "", more);
+}
+
 /* Writes the record's CSV row; returns whether it has one. */
 static bool write_rec(struct uvm_trace *t, const struct rec *r)
 {
@@ -179,13 +189,19 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 	case REC_KERNEL:
 		fprintf(t->file[F_KERNELS],
 			"%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64
-			",%.4f,%s\n",
+			",%.4f,%s,",
 			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
 			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
 			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
 			secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
 			r->kernel.reuse.reused, r->kernel.reuse.rate,
 			uvm_reuse_source_name(r->kernel.reuse.source));
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id, r->kernel.objs.nargs,
+			  r->kernel.objs.more_args);
+		fputc(',', t->file[F_KERNELS]);
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id + r->kernel.objs.nargs,
+			  r->kernel.objs.ndev, r->kernel.objs.more_dev);
+		fputc('\n', t->file[F_KERNELS]);
 		break;
 	case REC_CTA:
 	case REC_XFER:
@@ -439,7 +455,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 			  open_csv(dir, "kernels.csv",
 				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
 				   "block_z,shared_bytes,begin_s,end_s,touched_blocks,"
-				   "reused_blocks,reuse_rate,reuse_source\n",
+				   "reused_blocks,reuse_rate,reuse_source,arg_allocs,dev_allocs\n",
 				   err, errlen)) ||
 		    !(t->file[F_ACCESSES] =
 			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
@@ -594,7 +610,8 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse)
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse,
+		      const struct uvm_trace_objs *objs)
 {
 	struct rec r = {.type = REC_KERNEL};
 
@@ -608,6 +625,8 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.shared = l->shared_bytes;
 	r.kernel.reuse = *reuse;
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
+	if (objs)
+		r.kernel.objs = *objs;
 	push(t, &r);
 }
 

@@ -7,7 +7,12 @@
  *                     every counter and stage time of stats.def, so that the
  *                     rows add up to the report's totals
  *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end, data
- *                     reuse (touched and reused blocks, rate, source: reuse.h)
+ *                     reuse (touched and reused blocks, rate, source: reuse.h),
+ *                     and the allocations it used: arg_allocs, those it was
+ *                     given pointers into as arguments; dev_allocs, the others
+ *                     its kernel reached through EMU_DEV (allocation ids as in
+ *                     allocations.csv, space-separated; a list too long for
+ *                     the row ends in "+N", the ids left out)
  *   DIR/accesses.csv  per launch, the blocks it touched and how often
  *                     (from far faults, or from the GMMU accessors)
  *   DIR/allocations.csv  one row per allocation (and per label given it):
@@ -69,6 +74,14 @@ enum uvm_fault_outcome {
 	UVM_NOUTCOMES
 };
 
+/* The allocations a launch used, for its kernels.csv row. */
+#define UVM_TRACE_OBJS 48
+struct uvm_trace_objs {
+	uint32_t nargs, ndev;	      /* id[0 .. nargs): arguments; then ndev by EMU_DEV */
+	uint32_t more_args, more_dev; /* ids of each list that did not fit */
+	uint32_t id[UVM_TRACE_OBJS];
+};
+
 struct uvm_trace_fault {
 	uint64_t t_ns, page; /* time since the run began; arena offset of the page */
 	uint64_t launch;     /* current launch index (UINT64_MAX: none yet) */
@@ -102,7 +115,8 @@ void uvm_trace_fault(struct uvm_trace *t, const struct uvm_trace_fault *f);
 void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
 		      uint64_t block, uint64_t count, bool from_gmmu);
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse);
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse,
+		      const struct uvm_trace_objs *objs);
 void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
 			  uint64_t bytes, const char *name);
 /* A CTA began or ended on worker thread tid (times from uvm_now_ns()). */
