@@ -232,7 +232,7 @@ void wl_footprint(const struct wl *w, uint64_t bytes)
 	printf("\n");
 	uvmemu_report_value("footprint_bytes", (double)bytes);
 	if (w->dry_run) {
-		printf("%s: dry run: stopping before the input is generated\n", w->name);
+		printf("%s: dry run: stopping before the run\n", w->name);
 		fflush(stdout);
 		exit(0);
 	}
