@@ -42,7 +42,9 @@ static void choose_size(const struct wl *w, struct conv3d_opts *o)
 		o->nk = CONV3D_DEFAULT_N;
 	/* The original indexes with int. */
 	if (o->ni * o->nj * o->nk > (1ll << 31) - 1)
-		wl_usage_error(w, "volume %lld x %lld x %lld has more than 2^31 - 1 elements",
+		wl_usage_error(w,
+			       "--ni %lld --nj %lld --nk %lld: the volume has more than 2^31 - 1 "
+			       "elements",
 			       o->ni, o->nj, o->nk);
 }
 
