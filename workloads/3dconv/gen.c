@@ -8,6 +8,5 @@ void conv3d_generate(uint64_t seed, float *a, size_t n)
 	struct wl_rng rng;
 
 	wl_rng_seed(&rng, seed);
-	for (size_t i = 0; i < n; i++)
-		a[i] = (float)wl_rng_unit(&rng);
+	wl_rng_fill_unit(&rng, a, n);
 }

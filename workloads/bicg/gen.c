@@ -7,18 +7,12 @@
  */
 #include "bicg.h"
 
-static void fill(struct wl_rng *r, float *v, uint64_t n)
-{
-	for (uint64_t i = 0; i < n; i++)
-		v[i] = (float)wl_rng_unit(r);
-}
-
 void bicg_generate(const struct bicg_problem *pb, uint64_t seed)
 {
 	struct wl_rng r;
 
 	wl_rng_seed(&r, seed);
-	fill(&r, pb->r, (uint64_t)pb->nx);
-	fill(&r, pb->p, (uint64_t)pb->ny);
-	fill(&r, pb->A, (uint64_t)pb->nx * (uint64_t)pb->ny);
+	wl_rng_fill_unit(&r, pb->r, (size_t)pb->nx);
+	wl_rng_fill_unit(&r, pb->p, (size_t)pb->ny);
+	wl_rng_fill_unit(&r, pb->A, (size_t)pb->nx * (size_t)pb->ny);
 }

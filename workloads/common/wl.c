@@ -361,6 +361,12 @@ double wl_rng_unit(struct wl_rng *r)
 	return (double)(wl_rng_next(r) >> 11) * 0x1p-53;
 }
 
+void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)wl_rng_unit(r);
+}
+
 double wl_sum_f32(const float *v, size_t n)
 {
 	double s = 0;

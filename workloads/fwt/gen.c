@@ -17,8 +17,7 @@ void fwt_generate(const struct fwt_problem *p, uint64_t seed)
 	for (uint64_t b = 0; b < (uint64_t)p->batch; b++) {
 		float *d = p->data + b * n, *kern = p->kern + b * n;
 
-		for (uint64_t i = 0; i < n; i++)
-			d[i] = (float)wl_rng_unit(&r);
+		wl_rng_fill_unit(&r, d, n);
 		for (uint64_t i = 0; i < n; i++)
 			kern[i] = i < k ? (float)wl_rng_unit(&r) : 0.0f;
 	}

@@ -6,18 +6,12 @@
  */
 #include "gemm.h"
 
-static void fill(struct wl_rng *r, float *v, uint64_t n)
-{
-	for (uint64_t i = 0; i < n; i++)
-		v[i] = (float)wl_rng_unit(r);
-}
-
 void gemm_generate(const struct gemm_problem *p, uint64_t seed)
 {
 	struct wl_rng r;
 
 	wl_rng_seed(&r, seed);
-	fill(&r, p->A, (uint64_t)p->ni * (uint64_t)p->nk);
-	fill(&r, p->B, (uint64_t)p->nk * (uint64_t)p->nj);
-	fill(&r, p->C, (uint64_t)p->ni * (uint64_t)p->nj);
+	wl_rng_fill_unit(&r, p->A, (size_t)p->ni * (size_t)p->nk);
+	wl_rng_fill_unit(&r, p->B, (size_t)p->nk * (size_t)p->nj);
+	wl_rng_fill_unit(&r, p->C, (size_t)p->ni * (size_t)p->nj);
 }

@@ -26,7 +26,8 @@ static void choose_size(const struct wl *w, struct gemm_opts *o)
 			       "--footprint sizes the matrices: it excludes --ni, --nj and --nk");
 	if (w->footprint) {
 		/* Three square matrices, as the original's: 12 n^2 bytes. */
-		long long n = llround(sqrt((double)w->footprint / (3 * sizeof(float))));
+		/* Rounded down, so that a request below one element is an error. */
+		long long n = (long long)floor(sqrt((double)w->footprint / (3 * sizeof(float))));
 
 		if (n < 1 || n > 46340)
 			wl_usage_error(w,
