@@ -2,7 +2,8 @@
 /*
  * gen.c - kmeans' input: points drawn around `nclusters` hidden centres
  * (uniform in the unit cube), each feature off its centre by a normal
- * deviate of standard deviation KM_SPREAD, all from the seed. The blobs
+ * deviate of standard deviation KM_SPREAD and rounded to a multiple of
+ * 1/KM_STEPS, all from the seed. The blobs
  * overlap, so the memberships keep changing for a number of iterations
  * before they settle (Rodinia's inputs are files of such feature vectors).
  */
@@ -12,6 +13,11 @@
 #include <stdlib.h>
 
 #define KM_SPREAD 0.25
+/* Features are multiples of 1/KM_STEPS, as real inputs' features are often
+ * discrete (KDD Cup's counts and flags): squared distances are then exact
+ * sums and equal distances to two centres happen, so the first-smallest
+ * rule decides. */
+#define KM_STEPS 8
 
 /* A standard normal deviate (Box-Muller; 1 - u keeps the log finite). */
 static double normal(struct wl_rng *r)
@@ -38,7 +44,8 @@ void km_generate(uint64_t seed, const struct km_dims *d, float *features)
 		const double *c = &hidden[wl_rng_below(&rng, nc) * nf];
 
 		for (size_t j = 0; j < nf; j++)
-			features[p * nf + j] = (float)(c[j] + KM_SPREAD * normal(&rng));
+			features[p * nf + j] =
+			    (float)(round((c[j] + KM_SPREAD * normal(&rng)) * KM_STEPS) / KM_STEPS);
 	}
 	free(hidden);
 }
