@@ -7,27 +7,14 @@
  */
 #include "gaussian.h"
 
-#include <math.h>
-#include <stdlib.h>
+#include "toeplitz.h"
 
 void gauss_generate(uint64_t seed, float *a, float *b, int n)
 {
-	const size_t nn = (size_t)n;
-	float *coe = malloc(nn * sizeof(float));
 	struct wl_rng rng;
 
-	if (!coe) {
-		fprintf(stderr, "gaussian: out of memory for the generator\n");
-		exit(1);
-	}
-	/* One value per distance from the diagonal, as the original does. */
-	for (size_t d = 0; d < nn; d++)
-		coe[d] = (float)(10.0 * exp(-0.01 * (double)d));
-	for (size_t i = 0; i < nn; i++)
-		for (size_t j = 0; j < nn; j++)
-			a[i * nn + j] = coe[i > j ? i - j : j - i];
+	wl_toeplitz_exp(a, (size_t)n, 0.01);
 	wl_rng_seed(&rng, seed);
-	for (size_t i = 0; i < nn; i++)
+	for (size_t i = 0; i < (size_t)n; i++)
 		b[i] = (float)(0.5 + wl_rng_unit(&rng));
-	free(coe);
 }

@@ -7,26 +7,15 @@
  */
 #include "lud.h"
 
-#include <math.h>
-#include <stdlib.h>
+#include "toeplitz.h"
 
 void lud_generate(uint64_t seed, float *m, int n)
 {
 	const size_t nn = (size_t)n;
-	float *coe = malloc(nn * sizeof(float));
 	struct wl_rng rng;
 
-	if (!coe) {
-		fprintf(stderr, "lud: out of memory for the generator\n");
-		exit(1);
-	}
-	for (size_t d = 0; d < nn; d++)
-		coe[d] = (float)(10.0 * exp(-0.001 * (double)d));
-	for (size_t i = 0; i < nn; i++)
-		for (size_t j = 0; j < nn; j++)
-			m[i * nn + j] = coe[i > j ? i - j : j - i];
+	wl_toeplitz_exp(m, nn, 0.001);
 	wl_rng_seed(&rng, seed);
 	for (size_t i = 0; i < nn; i++)
 		m[i * nn + i] += (float)wl_rng_unit(&rng);
-	free(coe);
 }
