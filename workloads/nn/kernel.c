@@ -21,11 +21,12 @@ EMU_KERNEL(euclid, struct euclid_args)
 		const int64_t global_id =
 		    (int64_t)blockDim.x * ((int64_t)gridDim.x * blockIdx.y + blockIdx.x) +
 		    threadIdx.x;
-		const struct nn_latlong *p = args->d_locations + global_id;
+		const struct nn_latlong *p;
 		struct nn_latlong ll;
 
 		if (global_id >= args->num_records)
 			EMU_RETURN;
+		p = args->d_locations + global_id;
 		ll.lat = ld_global(&p->lat);
 		ll.lng = ld_global(&p->lng);
 		st_global(&args->d_distances[global_id], nn_distance(args->lat, args->lng, ll));
