@@ -29,7 +29,7 @@ for k in gpu_faults cpu_faults batches bytes_h2d bytes_d2h blocks_h2d blocks_d2h
 	fi
 done
 rows=$(awk -F, 'NR > 1 && $9 != "prefetched"' "$dir/t/faults.csv" | wc -l) # prefetched blocks are rows without a fault
-want=$(($(json gpu_faults) + $(json cpu_faults) + $(json remote_samples) + $(json probe_faults)))
+want=$(($(json gpu_faults) + $(json cpu_faults) + $(json remote_samples) + $(json probe_faults) + $(json refreshed_faults)))
 [ "$rows" -eq "$want" ] || { echo "FAIL: faults.csv has $rows rows, the report $want faults"; fails=$((fails + 1)); }
 kernels=$(($(wc -l <"$dir/t/kernels.csv") - 1))
 [ "$kernels" -eq "$(json kernels)" ] || { echo "FAIL: $kernels kernel rows, $(json kernels) kernels"; fails=$((fails + 1)); }

@@ -71,10 +71,11 @@ struct uvm_backend_ops {
 	 * fault). Shared frames can lose their mapping behind the driver's back
 	 * (reclaim unmaps shared memory it cannot free, as DAMON's pageout does):
 	 * the page maps again (wp: read-only), or the access would fault for
-	 * ever. NULL where device frames are private (the kernel faults them
+	 * ever. Returns whether it was unmapped indeed (else the fault was
+	 * stale). NULL where device frames are private (the kernel faults them
 	 * back itself).
 	 */
-	void (*refresh)(struct uvm_backend *be, uint64_t page_off, bool wp);
+	bool (*refresh)(struct uvm_backend *be, uint64_t page_off, bool wp);
 	/* DEVICE blocks: unmap the device view and map it again, the block
 	 * staying resident throughout (reuse probes, reuse.h). NULL where that
 	 * would free the frames (copy). */

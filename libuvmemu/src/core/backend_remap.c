@@ -136,7 +136,7 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 	uvm_be_protect_host(be, first, n, false);
 }
 
-static void refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
+static bool refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
 {
 	int rc;
 
@@ -147,6 +147,7 @@ static void refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
 	if (rc && rc != -EEXIST)
 		uvm_driver_bug("mapping a page on the device again", page_off >> UVM_BLOCK_SHIFT,
 			       rc);
+	return rc == 0;
 }
 
 static void probe(struct uvm_backend *be, size_t first, size_t n)

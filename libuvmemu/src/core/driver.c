@@ -181,7 +181,7 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 	 * what a GPU's access counters count without stalling anyone: it costs
 	 * no modelled fault latency. Every other GPU fault does. */
 	for (size_t i = 0; i < d->nfault; i++)
-		*gpu |= d->fault[i].gpu && d->fault[i].outcome != UVM_OUT_SAMPLED;
+		*gpu |= d->fault[i].gpu && !uvm_fault_emulated(&d->fault[i]);
 	return true;
 }
 

@@ -154,6 +154,9 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
  * access faults and counts, as NUMA balancing's hinting faults do. Returns
  * the blocks unmapped. */
 size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget);
+/* A fault a GPU would not take (sampled, probe, refreshed): no far fault,
+ * no modelled fault latency. */
+bool uvm_fault_emulated(const struct uvm_fault *f);
 /* Access-counter-driven migration: REMOTE blocks whose count now meets the
  * migration policy's threshold move to the device (GMMU accessors count
  * their remote reads without faulting, so nothing else would notice). */

@@ -455,20 +455,37 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, uint32_t 
 }
 
 /*
- * Sampled and probe faults are the emulator's own way of seeing accesses a
- * GPU makes without faulting: they are counted apart from far faults (and
- * their duplicates), and a probe fault is no access count either.
+ * Faults a GPU would not take are counted apart from far faults (and their
+ * duplicates): sampled and probe faults are the emulator's own way of seeing
+ * accesses made without faulting, and a refreshed one found a page the
+ * kernel had unmapped behind the driver's back.
  */
 static void account_emulated(struct uvm_driver *d, const struct uvm_fault *f)
 {
-	if (f->outcome != UVM_OUT_SAMPLED && f->outcome != UVM_OUT_PROBED)
+	uint64_t *stat;
+
+	switch (f->outcome) {
+	case UVM_OUT_SAMPLED:
+		stat = &d->st.remote_samples;
+		break;
+	case UVM_OUT_PROBED:
+		stat = &d->st.probe_faults;
+		break;
+	case UVM_OUT_REFRESHED:
+		stat = &d->st.refreshed_faults;
+		break;
+	default:
 		return;
+	}
+	*stat += f->count;
 	d->st.gpu_faults -= f->count;
 	d->st.duplicate_faults -= f->count - 1;
-	if (f->outcome == UVM_OUT_SAMPLED)
-		d->st.remote_samples += f->count;
-	else
-		d->st.probe_faults += f->count;
+}
+
+bool uvm_fault_emulated(const struct uvm_fault *f)
+{
+	return f->outcome == UVM_OUT_SAMPLED || f->outcome == UVM_OUT_PROBED ||
+	       f->outcome == UVM_OUT_REFRESHED;
 }
 
 /* The GPU faults [i, j) of vablock vab. */
@@ -496,9 +513,10 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		unsigned idx = (unsigned)((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
 
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, 1u << idx, before[idx]);
-		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh)
-			d->backend.ops->refresh(&d->backend, d->fault[k].page,
-						s->block[vfirst + idx].state == UVM_DUPLICATED);
+		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh &&
+		    d->backend.ops->refresh(&d->backend, d->fault[k].page,
+					    s->block[vfirst + idx].state == UVM_DUPLICATED))
+			d->fault[k].outcome = UVM_OUT_REFRESHED;
 		account_emulated(d, &d->fault[k]);
 		uvm_reuse_fault(&d->reuse, vfirst + idx, before[idx], dec.probed & (1u << idx));
 		if (dec.mask[ACT_THROTTLE] & (1u << idx))

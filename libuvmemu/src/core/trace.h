@@ -71,6 +71,7 @@ enum uvm_fault_outcome {
 	UVM_OUT_PREFETCHED, /* no fault: a block the prefetcher brought along */
 	UVM_OUT_SAMPLED,    /* a REMOTE block sampling had unmapped: counted, mapped again */
 	UVM_OUT_PROBED,	    /* a DEVICE block a reuse probe had unmapped: mapped again */
+	UVM_OUT_REFRESHED,  /* a page the kernel had unmapped behind the driver: mapped again */
 	UVM_NOUTCOMES
 };
 
