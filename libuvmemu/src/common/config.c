@@ -511,8 +511,7 @@ static const struct {
      {"evict=cpc", "dispatch=switch", "prefetch=none", "migrate=first-touch", "fault-latency=20us",
       "link-bw=16G"}},
     {"uvmmu",
-     {"prefetch=none", "evict=random", "migrate=first-touch", "fault-latency=1300ns",
-      "replay=block", "thrashing=off"}},
+     {"fault-path=uvmmu", "prefetch=none", "evict=random", "migrate=first-touch", "thrashing=off"}},
 };
 
 static void set_default(struct uvm_config *cfg, const char *setting)
@@ -562,6 +561,13 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
 			    "host|lru|rlm|glm|rdm; --objects is none");
+	/* "none|seq64k|tree|vablock" */
+	if (cfg->v[UVM_OPT_fault_path].i == 1 && cfg->v[UVM_OPT_prefetch].i != 0)
+		return fail(err, errlen,
+			    "--prefetch %s (UVMEMU_PREFETCH) cannot go with --fault-path uvmmu: "
+			    "UVMMU's hardware migrates each faulted 64 KB page-group alone and "
+			    "prefetches nothing; use --prefetch none",
+			    cfg->v[UVM_OPT_prefetch].s);
 	return 0;
 }
 

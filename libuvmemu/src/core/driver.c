@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "placement.h"
+#include "uvmmu.h"
 
 uint64_t uvm_driver_elapsed(uint64_t since)
 {
@@ -195,6 +196,15 @@ static void run_batch(struct uvm_driver *d)
 	d->model_end = t0;
 	d->batch_t0 = t0;
 	tell_launches(d);
+	if (d->uvmmu) {
+		/* Each fault alone; the wake-ups wait in the path's schedule. */
+		if (!uvm_uvmmu_resolve(d))
+			return;
+		publish(d, UVM_TRACE_BATCH, t0);
+		halve_counters(d);
+		check(d);
+		return;
+	}
 	while (service_pass(d, &gpu)) {
 		passes++;
 		/* --max-batches-per-service: nvidia-uvm's limit on one servicing pass. */
@@ -475,13 +485,21 @@ static void *driver_main(void *arg)
 		    {d->evfd, POLLIN, 0},
 		    {uvm_tracker_fd(&d->tracker), POLLIN, 0},
 		};
-		nfds_t n = d->tracker.inflight ? 3 : 2;
-		uint64_t due = uvm_batch_next_deferred(d), scan = counter_scan_due(d);
-		uint64_t samp = sample_due(d);
+		nfds_t n;
+		uint64_t due, scan, samp, wk;
 		struct timespec ts, *timeout = NULL;
 		uint64_t now = uvm_now_ns();
 		int rc;
 
+		if (d->uvmmu)
+			uvm_uvmmu_settle(d);
+		n = d->tracker.inflight ? 3 : 2;
+		due = uvm_batch_next_deferred(d);
+		scan = counter_scan_due(d);
+		samp = sample_due(d);
+		wk = uvm_uvmmu_next_wake(d);
+		if (wk < due)
+			due = wk;
 		if (scan < due)
 			due = scan;
 		if (samp < due)
@@ -504,8 +522,8 @@ static void *driver_main(void *arg)
 			counter_scan(d);
 		if (samp != UINT64_MAX && uvm_now_ns() >= samp)
 			sample(d);
-		if (p[0].revents ||
-		    (due != UINT64_MAX && due != scan && due != samp && uvm_now_ns() >= due))
+		if (p[0].revents || (due != UINT64_MAX && due != scan && due != samp && due != wk &&
+				     uvm_now_ns() >= due))
 			run_batch(d);
 	}
 	return NULL;
@@ -623,6 +641,10 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
 	d->wake_at_copy = d->fault_latency_ns == 0 && deps->link->unlimited;
 	d->replay = (int)uvm_cfg_i(cfg, UVM_OPT_replay); /* block|batch|batch_flush|once */
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == 1) {	 /* driver|uvmmu: uvmmu.h wakes */
+		d->wake_at_copy = false;
+		d->replay = REPLAY_BATCH;
+	}
 	d->check = uvm_cfg_i(cfg, UVM_OPT_check) != 0;
 	d->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
 	d->sample_blocks = (size_t)(uvm_cfg_i(cfg, UVM_OPT_remote_sample_size) >> UVM_BLOCK_SHIFT);
@@ -658,6 +680,11 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		goto fail;
 	}
 	observe(d);
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == 1) {
+		rc = uvm_uvmmu_create(d, err, errlen);
+		if (rc)
+			goto fail;
+	}
 	rc = uvm_thrash_init(&d->thrash, cfg, deps->space->nblocks);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for thrashing detection");
@@ -701,6 +728,7 @@ void uvm_driver_stop(struct uvm_driver *d)
 				d->deferred[i].page,
 			    UVM_PAGE_SIZE);
 	}
+	uvm_uvmmu_destroy(d);
 	uvm_tracker_destroy(&d->tracker);
 	uvm_thrash_destroy(&d->thrash);
 	if (d->reuse.space)

@@ -122,7 +122,13 @@ struct uvm_driver {
 	uint64_t host_fill;   /* bytes */
 	uint64_t launch_seen; /* launches the eviction policy was told about */
 
-	uint64_t batch_t0;		  /* when the batch began */
+	uint64_t batch_t0; /* when the batch began */
+	/* --fault-path uvmmu (uvmmu.h; NULL: the batched driver path). Its
+	 * transfers are issued no earlier than book_not_before, and the last
+	 * host-to-device one is kept for the critical page's time. */
+	struct uvm_uvmmu *uvmmu;
+	uint64_t book_not_before;
+	uint64_t h2d_end, h2d_bytes;
 	uint64_t prefetch_end;		  /* modelled completion of explicit prefetches */
 	bool halve_accesses, halve_trips; /* a counter field saturated */
 

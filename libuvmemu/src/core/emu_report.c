@@ -14,6 +14,7 @@
 
 struct model {
 	double dilation, bandwidth, latency_us, fault_latency_us;
+	bool uvmmu; /* --fault-path uvmmu: fault_latency_us is --uvmmu-latency */
 	double measured, target;
 	char gpu[32];
 	char source[384];
@@ -26,7 +27,10 @@ static void model_of(struct uvm_emu *e, struct model *m)
 	m->dilation = uvm_link_dilation(&e->link);
 	m->bandwidth = e->link.unlimited ? 0 : e->link.bandwidth / m->dilation;
 	m->latency_us = (double)e->link.latency_ns * m->dilation / 1e3;
-	m->fault_latency_us = (double)uvm_cfg_i(&s->cfg, UVM_OPT_fault_latency) * m->dilation / 1e3;
+	m->uvmmu = uvm_cfg_i(&s->cfg, UVM_OPT_fault_path) == 1; /* driver|uvmmu */
+	m->fault_latency_us =
+	    (double)uvm_cfg_i(&s->cfg, m->uvmmu ? UVM_OPT_uvmmu_latency : UVM_OPT_fault_latency) *
+	    m->dilation / 1e3;
 	pthread_mutex_lock(&s->lock);
 	m->measured = s->calib_measured;
 	m->target = s->calib_target;
@@ -161,6 +165,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_emu_stats(e, &st);
 	uvm_json_str(j, "backend", e->backend->name);
 	uvm_json_str(j, "backend_why", e->backend_why);
+	uvm_json_str(j, "fault_path", m.uvmmu ? "uvmmu" : "driver");
 	uvm_json_u64(j, "remote_blocks", uvm_driver_remote_blocks(e->driver));
 	uvm_json_str(j, "access_counts", access_counts(e));
 	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(e));
@@ -174,7 +179,9 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_num(j, "dilation", m.dilation);
 	uvm_json_num(j, "dilated_bandwidth_bytes_per_s", m.bandwidth);
 	uvm_json_num(j, "dilated_link_latency_s", m.latency_us / 1e6);
-	uvm_json_num(j, "dilated_fault_latency_s", m.fault_latency_us / 1e6);
+	/* uvmmu: the hardware path's latency per migration, not per batch. */
+	uvm_json_num(j, m.uvmmu ? "dilated_uvmmu_latency_s" : "dilated_fault_latency_s",
+		     m.fault_latency_us / 1e6);
 	if (m.measured > 0) {
 		uvm_json_str(j, "calibration_source", m.source);
 		uvm_json_str(j, "calibration_gpu", m.gpu);
@@ -220,13 +227,14 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
 	fprintf(f,
-		"  model   link %s %s (dilated %s), latency %s, fault latency %.1f us, "
+		"  model   link %s %s (dilated %s), latency %s, %s %.1f us, "
 		"dilation %g",
 		e->link.name,
 		e->link.unlimited ? "unthrottled"
 				  : uvm_fmt_bandwidth(a, sizeof(a), e->link.bandwidth),
 		e->link.unlimited ? "-" : uvm_fmt_bandwidth(b, sizeof(b), m.bandwidth),
-		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6), m.fault_latency_us, m.dilation);
+		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6),
+		m.uvmmu ? "uvmmu latency" : "fault latency", m.fault_latency_us, m.dilation);
 	if (m.measured > 0)
 		fprintf(f, " (calibrated: %s measured, %s %s)",
 			uvm_fmt_bandwidth(a, sizeof(a), m.measured), m.gpu,
@@ -235,6 +243,12 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	if (m.measured > 0 && *m.source)
 		fprintf(f, "  calib   %s\n", m.source);
 	fprintf(f, "  backend %s (%s)\n", e->backend->name, e->backend_why);
+	if (m.uvmmu)
+		fprintf(f,
+			"  path    uvmmu: %llu far faults resolved alone (critical page first); "
+			"candidate queue %llu refills, %llu stalls\n",
+			(unsigned long long)st.uvmmu_faults, (unsigned long long)st.cq_refills,
+			(unsigned long long)st.cq_stalls);
 	pthread_mutex_lock(&e->lock);
 	if (e->reuse.measured)
 		fprintf(f,
@@ -245,12 +259,12 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			uvm_reuse_source_name(e->reuse.source));
 	pthread_mutex_unlock(&e->lock);
 	if (st.model_overruns && st.batches)
-		fprintf(
-		    f,
-		    "  note    the model could not be honoured in %llu of %llu batches (%.1f%%): "
-		    "real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
-		    (unsigned long long)st.model_overruns, (unsigned long long)st.modelled_batches,
-		    100 * overrun_share(&st), m.dilation);
+		fprintf(f,
+			"  note    the model could not be honoured in %llu of %llu %s (%.1f%%): "
+			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
+			(unsigned long long)st.model_overruns,
+			(unsigned long long)st.modelled_batches, m.uvmmu ? "migrations" : "batches",
+			100 * overrun_share(&st), m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_objmgr_report_text(e->objmgr, f);

@@ -102,3 +102,14 @@ uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uin
 	pthread_mutex_unlock(&l->lock);
 	return done;
 }
+
+uint64_t uvm_link_busy_ns(struct uvm_link *l, uint64_t bytes)
+{
+	uint64_t busy = 0;
+
+	pthread_mutex_lock(&l->lock);
+	if (!l->unlimited)
+		busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * l->dilation);
+	pthread_mutex_unlock(&l->lock);
+	return busy;
+}

@@ -45,6 +45,9 @@ void uvm_link_set_dilation(struct uvm_link *l, double dilation);
 double uvm_link_dilation(struct uvm_link *l);
 /* Sets (or with NULL removes) the one observer of bookings. */
 void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx);
+/* How long `bytes` occupy one direction at the current dilation (0 when
+ * unlimited): the share of a booked transfer that a part of it takes. */
+uint64_t uvm_link_busy_ns(struct uvm_link *l, uint64_t bytes);
 /* Books a transfer of `bytes` issued at `now`; returns when it completes. */
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now);
 

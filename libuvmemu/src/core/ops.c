@@ -16,8 +16,14 @@
 
 void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes)
 {
-	uint64_t end = uvm_link_book(d->dep.link, dir, bytes, uvm_now_ns());
+	uint64_t now = uvm_now_ns();
+	uint64_t end = uvm_link_book(d->dep.link, dir, bytes,
+				     d->book_not_before > now ? d->book_not_before : now);
 
+	if (dir == UVM_H2D) {
+		d->h2d_end = end;
+		d->h2d_bytes = bytes;
+	}
 	if (end > d->model_end)
 		d->model_end = end;
 }

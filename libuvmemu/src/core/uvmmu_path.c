@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/* uvmmu_path.c - the driver thread resolving far faults as UVMMU's hardware
+ * would (uvmmu.h): one at a time, critical page first. */
+#include "driver_int.h"
+#include "uvmmu.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+
+/* Gaps between wake-ups shorter than this are waited on the driver thread
+ * with the yielding wait instead of a poll timeout, which overshoots by tens
+ * of microseconds on a VM. */
+#define SETTLE_NS 100000u
+
+struct uvm_uvmmu {
+	struct uvm_cq cq;
+	struct uvm_uvmmu_sched sched;
+	uint64_t latency_ns;	  /* --uvmmu-latency, undilated */
+	uint64_t refills, stalls; /* the queue's counts already published */
+};
+
+/* Residency's observer: device frames follow the blocks. */
+static void frame_taken(void *p, size_t b)
+{
+	struct uvm_uvmmu *u = p;
+
+	/* The pool never lets more blocks in than there are frames; a block
+	 * the queue cannot place is one the limit was lowered under. */
+	(void)uvm_cq_take(&u->cq, b);
+}
+
+static void frame_released(void *p, size_t b)
+{
+	uvm_cq_release(&((struct uvm_uvmmu *)p)->cq, b);
+}
+
+static uint32_t frame_limit(struct uvm_driver *d)
+{
+	struct uvm_pool snap;
+
+	uvm_pool_snapshot(d->dep.pool, &snap);
+	if (!snap.resolved || snap.capacity == 0)
+		return (uint32_t)d->dep.space->nblocks;
+	return snap.capacity > snap.pinned ? (uint32_t)(snap.capacity - snap.pinned) : 0;
+}
+
+int uvm_uvmmu_create(struct uvm_driver *d, char *err, size_t errlen)
+{
+	struct uvm_uvmmu *u = calloc(1, sizeof(*u));
+	int rc;
+
+	if (!u) {
+		snprintf(err, errlen, "out of memory for the UVMMU fault path");
+		return -ENOMEM;
+	}
+	rc = uvm_cq_init(&u->cq, d->dep.space->nblocks, frame_limit(d));
+	if (rc) {
+		free(u);
+		snprintf(err, errlen, "UVMMU candidate queue: %s", strerror(-rc));
+		return rc;
+	}
+	u->latency_ns = (uint64_t)uvm_cfg_i(d->dep.cfg, UVM_OPT_uvmmu_latency);
+	uvm_cq_refill(&u->cq);
+	u->refills = u->cq.refills; /* the start's fill is no fault's */
+	d->uvmmu = u;
+	uvm_res_observe(&d->res, &(struct uvm_res_observer){
+				     .p = u,
+				     .resident = frame_taken,
+				     .released = frame_released,
+				 });
+	return 0;
+}
+
+static void wake(struct uvm_driver *d, const struct uvm_uvmmu_wake *w)
+{
+	/* A range freed since its fault was read may be gone: its threads were
+	 * woken by the unmap and fault again, so a failed wake loses nothing. */
+	(void)uvm_uffd_wake(d->dep.uffd, w->addr, w->len);
+}
+
+void uvm_uvmmu_destroy(struct uvm_driver *d)
+{
+	struct uvm_uvmmu *u = d->uvmmu;
+	struct uvm_uvmmu_wake w;
+
+	if (!u)
+		return;
+	while (uvm_uvmmu_sched_pop(&u->sched, UINT64_MAX, &w, 1))
+		wake(d, &w);
+	uvm_uvmmu_sched_destroy(&u->sched);
+	uvm_cq_destroy(&u->cq);
+	free(u);
+	d->uvmmu = NULL;
+}
+
+static void schedule(struct uvm_driver *d, size_t b, uintptr_t addr, uint64_t len, uint64_t at)
+{
+	if (!uvm_uvmmu_sched_other(&d->uvmmu->sched, b, addr, len, at))
+		uvm_driver_bug("growing the UVMMU wake-up list", b, ENOMEM);
+}
+
+/* One fault, alone: the batched path's decisions and operations on a batch
+ * of one, with the transfers issued after the hardware latency. */
+static void resolve_one(struct uvm_driver *d, struct uvm_fault *f)
+{
+	struct uvm_uvmmu *u = d->uvmmu;
+	size_t b = f->page >> UVM_BLOCK_SHIFT;
+	uint64_t t0 = uvm_now_ns();
+	uint64_t lat_end = t0 + (uint64_t)((double)u->latency_ns * uvm_link_dilation(d->dep.link));
+	bool far = f->gpu;
+
+	d->nwake = 0;
+	d->model_end = t0;
+	d->h2d_end = d->h2d_bytes = 0;
+	d->book_not_before = far ? lat_end : 0;
+	d->fault = f;
+	d->nfault = 1;
+	uvm_service_batch(d);
+	d->book_not_before = 0;
+	if (far && (f->outcome == UVM_OUT_MIGRATED || f->outcome == UVM_OUT_ZERO_FILL)) {
+		uint64_t crit = uvm_uvmmu_critical(d->dep.link, lat_end, d->h2d_end, d->h2d_bytes);
+		uint64_t end = d->model_end > lat_end ? d->model_end : lat_end;
+
+		d->st.uvmmu_faults++;
+		d->st.modelled_batches++;
+		if (uvm_now_ns() > crit)
+			d->st.model_overruns++;
+		if (uvm_uvmmu_sched_migrated(&u->sched, b, d->dep.arena->dev + f->page,
+					     d->dep.arena->dev + (b << UVM_BLOCK_SHIFT), crit, end,
+					     lat_end))
+			uvm_driver_bug("growing the UVMMU wake-up list", b, ENOMEM);
+		d->model_end = end;
+	} else {
+		/* Stale faults, CPU faults and the rest: when their operations
+		 * end, and not before the block's transfer in flight does. */
+		for (size_t i = 0; i < d->nwake; i++)
+			schedule(d, b, d->wake[i].addr, d->wake[i].len, d->model_end);
+	}
+	d->nwake = 0;
+}
+
+static void publish_queue(struct uvm_driver *d)
+{
+	struct uvm_uvmmu *u = d->uvmmu;
+
+	d->st.cq_refills += u->cq.refills - u->refills;
+	d->st.cq_stalls += u->cq.stalls - u->stalls;
+	u->refills = u->cq.refills;
+	u->stalls = u->cq.stalls;
+}
+
+bool uvm_uvmmu_resolve(struct uvm_driver *d)
+{
+	struct uvm_uvmmu *u = d->uvmmu;
+	struct uvm_fault *all = d->fault;
+	uint64_t t = uvm_now_ns();
+	uint32_t limit;
+	size_t n;
+
+	if (uvm_batch_fetch(d) == 0)
+		return false;
+	/* Pairs with the lock around the metadata of new allocations. */
+	pthread_mutex_lock(&d->dep.arena->lock);
+	pthread_mutex_unlock(&d->dep.arena->lock);
+	d->st.ns.fetch += uvm_driver_elapsed(t);
+	t = uvm_now_ns();
+	uvm_batch_preprocess(d); /* duplicates of one page are one fault */
+	d->st.ns.preprocess += uvm_driver_elapsed(t);
+	limit = frame_limit(d);
+	if (limit != u->cq.limit)
+		uvm_cq_set_limit(&u->cq, limit);
+
+	t = uvm_now_ns();
+	n = d->nfault;
+	for (size_t k = 0; k < n; k++)
+		resolve_one(d, &all[k]);
+	d->fault = all;
+	d->nfault = n;
+	d->st.ns.service += uvm_driver_elapsed(t);
+	d->st.batches++;
+	/* The copy backend's unmaps land before anyone wakes. */
+	t = uvm_now_ns();
+	uvm_tracker_wait_before(&d->tracker, d->seq);
+	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
+	/* The Available Frame Manager works between faults. */
+	uvm_cq_refill(&u->cq);
+	publish_queue(d);
+	return true;
+}
+
+uint64_t uvm_uvmmu_next_wake(const struct uvm_driver *d)
+{
+	return d->uvmmu ? uvm_uvmmu_sched_next(&d->uvmmu->sched) : UINT64_MAX;
+}
+
+static bool faults_waiting(const struct uvm_driver *d)
+{
+	struct pollfd p = {d->dep.uffd->fd, POLLIN, 0};
+
+	return poll(&p, 1, 0) > 0;
+}
+
+void uvm_uvmmu_settle(struct uvm_driver *d)
+{
+	struct uvm_uvmmu *u = d->uvmmu;
+	struct uvm_uvmmu_wake w[64];
+
+	for (;;) {
+		uint64_t now = uvm_now_ns(), next, t;
+		size_t got = uvm_uvmmu_sched_pop(&u->sched, now, w, 64);
+
+		t = uvm_now_ns();
+		for (size_t i = 0; i < got; i++)
+			wake(d, &w[i]);
+		d->st.ns.replay += uvm_driver_elapsed(t);
+		if (got == 64)
+			continue;
+		next = uvm_uvmmu_sched_next(&u->sched);
+		if (next == UINT64_MAX || next > now + SETTLE_NS || faults_waiting(d))
+			return;
+		/* Waiting for the model: the hardware latency first, then the link. */
+		t = uvm_now_ns();
+		uvm_wait_until(next);
+		d->st.ns.throttle += uvm_driver_elapsed(t);
+	}
+}
