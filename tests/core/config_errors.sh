@@ -27,6 +27,9 @@ expect 2 "--batch='0': must be between 1 and 4096" run --batch 0 -- "$probe"
 expect 2 "--fault-latency='45xs': expected a duration" run --fault-latency 45xs -- "$probe"
 expect 2 "--host-fill='96K': must be a power of two" run --host-fill 96K -- "$probe"
 expect 2 "--dilation='0.5': must be between 1 and" run --dilation 0.5 -- "$probe"
+expect 2 "--prefetch tree \\(UVMEMU_PREFETCH\\) cannot go with --fault-path uvmmu: .* use --prefetch none" run --fault-path uvmmu --prefetch tree -- "$probe"
+expect 2 "--prefetch seq64k \\(UVMEMU_PREFETCH\\) cannot go with --fault-path uvmmu" run --policy uvmmu --prefetch seq64k -- "$probe"
+expect 2 "--fault-path='gmmu': accepted values are driver\\|uvmmu" run --fault-path gmmu -- "$probe"
 expect 2 "option '--oversub' needs a value" run --oversub
 expect 2 "no program given" run --oversub 1.5
 expect 127 "cannot run '/nonexistent/prog': No such file or directory" run -- /nonexistent/prog

@@ -4,6 +4,7 @@
 # usage: run.sh BUILD_DIR SOURCE_DIR WORKLOAD MODE
 #   MODE: native | footprint | emu-lru2m | emu-random (remap backend, --check 1)
 #         | emu-copy (copy backend, lru2m, --check 1)
+#         | uvmmu-lru2m | uvmmu-random (--policy uvmmu: the UVMMU fault path)
 set -u
 build=$1 src=$2 name=$3 mode=$4
 bin=$build/bin/$name
@@ -34,17 +35,21 @@ footprint)
 	done
 	exit 0
 	;;
-emu-lru2m | emu-random | emu-copy)
-	policy=${mode#emu-} backend=remap
+emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random)
+	policy=${mode#*-} backend=remap path=()
 	[ "$mode" = emu-copy ] && policy=lru2m backend=copy
+	[ "${mode%%-*}" = uvmmu ] && path=(--policy uvmmu)
 	report=$(mktemp)
 	# --check 1: every batch is followed by a walk of every residency
 	# invariant, counts and page tables alike.
-	out=$("$build/bin/uvmemu" run --oversub 1.5 --evict "$policy" --backend $backend \
+	out=$("$build/bin/uvmemu" run "${path[@]}" --oversub 1.5 --evict "$policy" --backend $backend \
 		--check 1 --report "$report" --summary off -- "$bin" $args --quiet 2>&1); rc=$?
 	echo "$out"
 	grep -q '"verify": "pass"' "$report" || { echo "FAIL: report does not say verify pass"; cat "$report"; rc=1; }
 	grep -Eq '"blocks_evicted": [1-9]' "$report" || { echo "FAIL: nothing was evicted at 1.5x"; rc=1; }
+	if [ ${#path[@]} -gt 0 ] && ! grep -Eq '"uvmmu_faults": [1-9]' "$report"; then
+		echo "FAIL: no fault went through the UVMMU path"; rc=1
+	fi
 	rm -f "$report"
 	exit $rc
 	;;
