@@ -358,7 +358,8 @@ EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
  * they are plain accesses. Built in (EMUGPU_GMMU), they count the access in
  * the block's access counter and charge loads from REMOTE blocks to the link
  * as 32-byte sectors; a store to a REMOTE block takes a far fault that
- * migrates the block. They need `emu_cta_` in
+ * migrates the block. Under --fault-path uvmmu an access to a block that is
+ * not resident is resolved by calling into the runtime (no userfaultfd). They need `emu_cta_` in
  * scope (kernel bodies, device functions with EMU_DEVICE_PARAMS).
  */
 #ifdef EMUGPU_GMMU
@@ -368,6 +369,17 @@ static inline void emu_gmmu_count(const struct uvmemu_gmmu *g, size_t block)
 
 	if ((old & UVMEMU_COUNTER_ACCESS_MASK) + 1 == UVMEMU_COUNTER_HALVE_AT)
 		g->halve();
+}
+
+/* --fault-path uvmmu: a block neither on the device nor REMOTE is brought
+ * in by the runtime in this thread, as UVMMU's GMMU does, instead of the
+ * access trapping through userfaultfd to the driver thread. */
+static inline void emu_gmmu_resolve(const struct uvmemu_gmmu *g, size_t block, uintptr_t a,
+				    int write)
+{
+	if (g->resolve && !(atomic_load_explicit(&g->state[block], memory_order_relaxed) &
+			    (UVMEMU_GMMU_DEVICE | UVMEMU_GMMU_REMOTE)))
+		g->resolve(a, write);
 }
 
 /*
@@ -387,6 +399,7 @@ static inline const void *emu_gmmu_load(const struct uvmemu_gmmu *g, const void 
 		return p;
 	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
 	emu_gmmu_count(g, block);
+	emu_gmmu_resolve(g, block, a, 0);
 	/* One 32-byte sector per access (two if it straddles a sector edge). */
 	if (atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_REMOTE)
 		g->remote_read(a, ((a + n - 1) / 32 - a / 32 + 1) * 32);
@@ -404,6 +417,7 @@ static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p)
 		return p;
 	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
 	emu_gmmu_count(g, block);
+	emu_gmmu_resolve(g, block, a, 1);
 	/* Test first: most stores find the bit set, and a plain load keeps the
 	 * byte's cache line shared between the workers. */
 	if (!(atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_WRITTEN))

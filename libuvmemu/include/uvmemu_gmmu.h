@@ -47,6 +47,7 @@ extern "C" {
 #define UVMEMU_GMMU_REMOTE  0x01u /* GPU reads go to host data over the link */
 #define UVMEMU_GMMU_PINNED  0x02u /* zero-copy host memory: never migrates by itself */
 #define UVMEMU_GMMU_WRITTEN 0x04u /* set by st_global: the GPU wrote the block */
+#define UVMEMU_GMMU_DEVICE  0x08u /* resident on the device (DEVICE or DUPLICATED) */
 
 struct uvmemu_gmmu {
 	uintptr_t dev_lo, dev_hi; /* device-view range the arrays cover */
@@ -58,6 +59,13 @@ struct uvmemu_gmmu {
 	void (*remote_read)(uintptr_t dev_addr, size_t bytes);
 	/* Asks the runtime to halve every access count (saturation). */
 	void (*halve)(void);
+	/* --fault-path uvmmu (NULL otherwise): an access to a block neither
+	 * on the device nor REMOTE is resolved by this call in the accessing
+	 * thread, as UVMMU's hardware resolves it in the GMMU, without a
+	 * userfaultfd round trip; it returns when the access's page is
+	 * modelled as arrived. An access that still faults (the block left
+	 * again) takes the userfaultfd path. */
+	void (*resolve)(uintptr_t dev_addr, int write);
 };
 
 /* Never NULL; natively the range is empty. */

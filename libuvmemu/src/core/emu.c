@@ -14,6 +14,7 @@
 #include "manager.h"
 #include "units.h"
 #include "use.h"
+#include "uvmmu.h"
 
 static uint64_t blocks_of(uint64_t bytes)
 {
@@ -716,6 +717,13 @@ void uvm_emu_remote_access(struct uvm_emu *e, uint64_t bytes)
 {
 	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
 	uvm_wait_until(uvm_link_book(&e->link, UVM_H2D, bytes, uvm_now_ns()));
+}
+
+void uvm_emu_gmmu_resolve(struct uvm_emu *e, uintptr_t dev_addr, bool write)
+{
+	if (dev_addr < e->arena.dev || dev_addr >= e->arena.dev + e->arena.size)
+		return;
+	uvm_wait_until(uvm_uvmmu_direct(e->driver, dev_addr - e->arena.dev, write));
 }
 
 void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)

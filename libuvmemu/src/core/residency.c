@@ -62,6 +62,7 @@ static void became_resident(struct uvm_residency *r, size_t b)
 		blk->flags &= (uint8_t)~UVM_BF_EVICTED;
 	}
 	s->vablock[uvm_vablock_of(b)].resident++;
+	gmmu_bits(s, b, UVMEMU_GMMU_DEVICE, 0);
 	EACH_OBSERVER(r, o)
 	if (o->resident)
 		o->resident(o->p, b);
@@ -80,7 +81,7 @@ static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how)
 			r->st->blocks_prefetch_wasted++;
 	}
 	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
-	gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN);
+	gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN | UVMEMU_GMMU_DEVICE);
 	s->vablock[uvm_vablock_of(b)].resident--;
 	EACH_OBSERVER(r, o)
 	if (o->released)
@@ -268,7 +269,8 @@ static int check_block(const struct uvm_space *s, size_t b, char *err, size_t er
 	if (blk->flags & ~flags_allowed[blk->state])
 		FAIL("block %zu in state %s has flags %#x", b, uvm_state_name(blk->state),
 		     blk->flags);
-	if (!(g & UVMEMU_GMMU_REMOTE) != (blk->state != UVM_REMOTE))
+	if (!(g & UVMEMU_GMMU_REMOTE) != (blk->state != UVM_REMOTE) ||
+	    !(g & UVMEMU_GMMU_DEVICE) != !uvm_state_on_device(blk->state))
 		FAIL("block %zu in state %s has gmmu bits %#x", b, uvm_state_name(blk->state), g);
 	/* UVMEMU_GMMU_WRITTEN is not checked: an accessor that passed its
 	 * fault may set it just after an eviction cleared it. */

@@ -79,5 +79,10 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d);
 void uvm_uvmmu_settle(struct uvm_driver *d);
 /* When the next wake-up is due (UINT64_MAX: none). */
 uint64_t uvm_uvmmu_next_wake(const struct uvm_driver *d);
+/* GMMU accessors: a far fault on the page at arena offset `page`, resolved
+ * on the driver thread without a userfaultfd message (called from a worker;
+ * waits for the driver). Returns when the page is modelled as arrived: the
+ * caller waits until then. */
+uint64_t uvm_uvmmu_direct(struct uvm_driver *d, uint64_t page, bool write);
 
 #endif

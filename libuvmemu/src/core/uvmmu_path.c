@@ -105,13 +105,16 @@ static void schedule(struct uvm_driver *d, size_t b, uintptr_t addr, uint64_t le
 }
 
 /* One fault, alone: the batched path's decisions and operations on a batch
- * of one, with the transfers issued after the hardware latency. */
-static void resolve_one(struct uvm_driver *d, struct uvm_fault *f)
+ * of one, with the transfers issued after the hardware latency. A direct
+ * fault (GMMU accessors) has no thread waiting in userfaultfd: it returns
+ * when its page is due instead of scheduling its wake-up. */
+static uint64_t resolve_one(struct uvm_driver *d, struct uvm_fault *f, bool direct)
 {
 	struct uvm_uvmmu *u = d->uvmmu;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
 	uint64_t t0 = uvm_now_ns();
 	uint64_t lat_end = t0 + (uint64_t)((double)u->latency_ns * uvm_link_dilation(d->dep.link));
+	uint64_t due = 0;
 	bool far = f->gpu;
 
 	d->nwake = 0;
@@ -130,18 +133,26 @@ static void resolve_one(struct uvm_driver *d, struct uvm_fault *f)
 		d->st.modelled_batches++;
 		if (uvm_now_ns() > crit)
 			d->st.model_overruns++;
+		/* The block's end wakes whoever else waits on it; a direct
+		 * fault's thread is not asleep: it waits for `due` itself. */
 		if (uvm_uvmmu_sched_migrated(&u->sched, b, d->dep.arena->dev + f->page,
-					     d->dep.arena->dev + (b << UVM_BLOCK_SHIFT), crit, end,
-					     lat_end))
+					     d->dep.arena->dev + (b << UVM_BLOCK_SHIFT),
+					     direct ? end : crit, end, lat_end))
 			uvm_driver_bug("growing the UVMMU wake-up list", b, ENOMEM);
 		d->model_end = end;
+		due = crit;
 	} else {
 		/* Stale faults, CPU faults and the rest: when their operations
 		 * end, and not before the block's transfer in flight does. */
+		due = d->model_end;
 		for (size_t i = 0; i < d->nwake; i++)
 			schedule(d, b, d->wake[i].addr, d->wake[i].len, d->model_end);
+		if (direct)
+			due = uvm_uvmmu_sched_other(&u->sched, b, d->dep.arena->dev + f->page,
+						    UVM_PAGE_SIZE, due);
 	}
 	d->nwake = 0;
+	return due;
 }
 
 static void publish_queue(struct uvm_driver *d)
@@ -178,7 +189,7 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 	t = uvm_now_ns();
 	n = d->nfault;
 	for (size_t k = 0; k < n; k++)
-		resolve_one(d, &all[k]);
+		resolve_one(d, &all[k], false);
 	d->fault = all;
 	d->nfault = n;
 	d->st.ns.service += uvm_driver_elapsed(t);
@@ -228,4 +239,43 @@ void uvm_uvmmu_settle(struct uvm_driver *d)
 		uvm_wait_until(next);
 		d->st.ns.throttle += uvm_driver_elapsed(t);
 	}
+}
+
+struct direct {
+	struct uvm_driver *d;
+	uint64_t page;
+	bool write;
+	uint64_t due;
+};
+
+/* On the driver thread, between batches: the fault as if its message had
+ * come, without the message. */
+static void direct_fault(void *arg)
+{
+	struct direct *a = arg;
+	struct uvm_driver *d = a->d;
+	struct uvm_fault f = {.page = a->page, .gpu = 1, .write = a->write, .count = 1};
+	struct uvm_fault *all = d->fault;
+	size_t n = d->nfault;
+	uint64_t t = uvm_now_ns();
+
+	d->seq++;
+	d->batch_t0 = t;
+	d->st.gpu_faults++;
+	a->due = resolve_one(d, &f, true);
+	d->fault = all;
+	d->nfault = n;
+	d->st.ns.service += uvm_driver_elapsed(t);
+	/* The copy backend's unmaps land before the access goes on. */
+	uvm_tracker_wait_before(&d->tracker, d->seq);
+}
+
+uint64_t uvm_uvmmu_direct(struct uvm_driver *d, uint64_t page, bool write)
+{
+	struct direct a = {d, page & ~(UVM_PAGE_SIZE - 1), write, 0};
+
+	if (!d->uvmmu)
+		return 0;
+	uvm_driver_call(d, direct_fault, &a);
+	return a.due;
 }

@@ -49,6 +49,12 @@ static void remote_read(uintptr_t dev_addr, size_t bytes)
 	}
 }
 
+/* --fault-path uvmmu: accessors resolve their own far faults. */
+static void gmmu_resolve(uintptr_t dev_addr, int write)
+{
+	uvm_emu_gmmu_resolve(g.emu, dev_addr, write != 0);
+}
+
 static void start(void)
 {
 	char err[UVM_ERRLEN];
@@ -60,6 +66,8 @@ static void start(void)
 	}
 	g.emu->gmmu.halve = halve;
 	g.emu->gmmu.remote_read = remote_read;
+	if (uvm_cfg_i(&g.session.cfg, UVM_OPT_fault_path) == 1) /* driver|uvmmu */
+		g.emu->gmmu.resolve = gmmu_resolve;
 }
 
 static struct uvm_emu *emu(void)
