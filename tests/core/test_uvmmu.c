@@ -20,11 +20,11 @@
 #include "harness.h"
 #include "uvmmu.h"
 
-#define T0	1000000000ull /* an arbitrary modelled time, ns */
-#define DIL	10.0
-#define LAT_NS	1300u
-#define BLOCK	7u
-#define DEV	0x7f0000000000ull
+#define T0     1000000000ull /* an arbitrary modelled time, ns */
+#define DIL    10.0
+#define LAT_NS 1300u
+#define BLOCK  7u
+#define DEV    0x7f0000000000ull
 
 static void pcie3(struct uvm_link *l)
 {
@@ -54,15 +54,15 @@ static void test_critical_page_first(void **state)
 	assert_true(crit < end);
 
 	/* Thread A faulted on page 2 of the block; thread B then touches page 5. */
-	assert_int_equal(uvm_uvmmu_sched_migrated(&s, BLOCK, block + 2 * UVM_PAGE_SIZE, block,
-						  crit, end, lat_end),
+	assert_int_equal(uvm_uvmmu_sched_migrated(&s, BLOCK, block + 2 * UVM_PAGE_SIZE, block, crit,
+						  end, lat_end),
 			 0);
 	other = uvm_uvmmu_sched_other(&s, BLOCK, block, UVM_BLOCK_SIZE, T0 + 100);
 	assert_int_equal(other, end);
 	/* A thread on another block is not held back by this one. */
-	assert_int_equal(uvm_uvmmu_sched_other(&s, BLOCK + 1, block + UVM_BLOCK_SIZE,
-					       UVM_BLOCK_SIZE, T0 + 100),
-			 T0 + 100);
+	assert_int_equal(
+	    uvm_uvmmu_sched_other(&s, BLOCK + 1, block + UVM_BLOCK_SIZE, UVM_BLOCK_SIZE, T0 + 100),
+	    T0 + 100);
 	assert_int_equal(uvm_uvmmu_sched_pop(&s, T0 + 100, w, 4), 1);
 	assert_int_equal(w[0].block, BLOCK + 1);
 
@@ -111,7 +111,7 @@ static void test_swap_uses_both_directions(void **state)
 	uvm_link_destroy(&alone);
 }
 
-#define BYTES (8u << 20)
+#define BYTES	 (8u << 20)
 #define NTHREADS 4
 
 struct work {
@@ -133,7 +133,7 @@ static void gpu_pass(int index, void *arg)
 static void test_end_to_end(void **state)
 {
 	static const char *const opts[] = {"fault-path=uvmmu", "prefetch=none", "evict=random",
-					   "device-mem=6M", "link=pcie3", NULL};
+					   "device-mem=6M",    "link=pcie3",	NULL};
 	struct th_emu t;
 	struct uvm_stats st;
 	struct work w;

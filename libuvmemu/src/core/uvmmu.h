@@ -58,6 +58,8 @@ int uvm_uvmmu_sched_migrated(struct uvm_uvmmu_sched *s, size_t block, uintptr_t 
  * if that is later. Returns when it is due, or 0 without memory. */
 uint64_t uvm_uvmmu_sched_other(struct uvm_uvmmu_sched *s, size_t block, uintptr_t addr,
 			       uint64_t len, uint64_t at);
+/* The end of `block`'s transfer still pending (0: none in flight). */
+uint64_t uvm_uvmmu_sched_in_flight(const struct uvm_uvmmu_sched *s, size_t block);
 /* When the earliest wake-up is due (UINT64_MAX: none). */
 uint64_t uvm_uvmmu_sched_next(const struct uvm_uvmmu_sched *s);
 /* Removes the wake-ups due at or before `now`, earliest first, into out (at

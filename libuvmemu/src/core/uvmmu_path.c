@@ -258,11 +258,23 @@ static void direct_fault(void *arg)
 	struct uvm_fault *all = d->fault;
 	size_t n = d->nfault;
 	uint64_t t = uvm_now_ns();
+	size_t b = a->page >> UVM_BLOCK_SHIFT;
+	uint8_t st = d->dep.space->block[b].state;
 
+	d->st.gpu_faults++;
+	/* Workers that saw the block missing while another one's fault was
+	 * bringing it in: one migration, the others wait for its end, as a
+	 * GMMU merges misses on one page-group (duplicates, not stale). */
+	if (st == UVM_DEVICE || (st == UVM_DUPLICATED && !a->write)) {
+		d->st.duplicate_faults++;
+		a->due = uvm_uvmmu_sched_in_flight(&d->uvmmu->sched, b);
+		return;
+	}
 	d->seq++;
 	d->batch_t0 = t;
-	d->st.gpu_faults++;
 	a->due = resolve_one(d, &f, true);
+	d->st.uvmmu_direct_faults +=
+	    f.outcome == UVM_OUT_MIGRATED || f.outcome == UVM_OUT_ZERO_FILL;
 	d->fault = all;
 	d->nfault = n;
 	d->st.ns.service += uvm_driver_elapsed(t);

@@ -45,8 +45,7 @@ int uvm_uvmmu_sched_migrated(struct uvm_uvmmu_sched *s, size_t block, uintptr_t 
 						     block, true});
 }
 
-/* The end of `block`'s transfer still pending (0: none in flight). */
-static uint64_t in_flight(const struct uvm_uvmmu_sched *s, size_t block)
+uint64_t uvm_uvmmu_sched_in_flight(const struct uvm_uvmmu_sched *s, size_t block)
 {
 	uint64_t end = 0;
 
@@ -59,7 +58,7 @@ static uint64_t in_flight(const struct uvm_uvmmu_sched *s, size_t block)
 uint64_t uvm_uvmmu_sched_other(struct uvm_uvmmu_sched *s, size_t block, uintptr_t addr,
 			       uint64_t len, uint64_t at)
 {
-	uint64_t end = in_flight(s, block);
+	uint64_t end = uvm_uvmmu_sched_in_flight(s, block);
 
 	if (end > at)
 		at = end;
