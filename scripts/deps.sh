@@ -4,7 +4,7 @@
 # is missing.
 uvmemu_deps() {
 	local pkgs=(build-essential cmake pkg-config liburing-dev libnuma-dev libhwloc-dev
-		liblzma-dev libcmocka-dev gnuplot-nox parallel jq xz-utils)
+		liblzma-dev zlib1g-dev libcmocka-dev gnuplot-nox parallel jq xz-utils)
 	local missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
