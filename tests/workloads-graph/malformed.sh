@@ -91,4 +91,22 @@ reject bfs $S-second.txt 2 '# Nodes: 3 Edges: 2\n# Nodes: 3\n1 2\n2 3\n' "a seco
 reject bfs $S-overflow.txt 1 '1 9223372036854775808\n' "target id '9223372036854775808'"
 reject bfs $S-float.txt 2 '1 2\n2.5 3\n' "source id '2.5'"
 reject bfs $S-nul.txt 2 '1 2\n2\0 3\n' "NUL byte"
+
+# Under the emulator too, the error is the run's only line, and the report
+# says the run stopped on a usage error.
+if "$build/bin/uvmemu" run --summary off -- "$build/bin/bfs" --nodes 10 --quiet >/dev/null 2>&1; then
+	printf 'p sp 3 1\na 1 2 x\n' >"$tmp/emu.gr"
+	err=$("$build/bin/uvmemu" run --report "$tmp/emu.json" -- "$build/bin/bfs" --input "$tmp/emu.gr" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$err" != "bfs: $tmp/emu.gr:2: arc weight 'x' is not a number from 0 to 2147483647" ] ||
+		! grep -q '"usage_error": true' "$tmp/emu.json"; then
+		echo "FAIL: emulated bfs on emu.gr: exit $rc, want exit 2, one line and usage_error in the report:"
+		echo "$err"
+		fail=1
+	else
+		echo "ok (emulated): $err"
+	fi
+else
+	echo "note: the emulator cannot run here; the emulated case is not run"
+fi
 exit $fail
