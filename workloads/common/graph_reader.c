@@ -91,8 +91,11 @@ void reader_add_arc(struct reader *r, int64_t i, int32_t u, int32_t v, int32_t w
 
 void reader_arcs_to_csr(struct reader *r, struct wl_graph *g, int32_t nodes, int64_t arcs)
 {
-	if (wlg_from_arcs(g, nodes, arcs, r->array[0], r->array[1],
-			  r->opts->weights ? r->array[2] : NULL))
+	/* A graph without arcs still gets its (empty) weights when asked. */
+	int32_t *wt = r->opts->weights ? reader_array(r, 2, 1, sizeof(int32_t), "arc weights")
+				       : NULL;
+
+	if (wlg_from_arcs(g, nodes, arcs, r->array[0], r->array[1], wt))
 		reader_nomem(r, "the graph");
 }
 
