@@ -120,7 +120,8 @@ int main(int argc, char **argv)
 	struct wl w;
 	struct wl_graph g;
 	struct bfs_data d;
-	int32_t *want, levels, source, reached = 0, depth = 0;
+	int32_t *want, levels, source;
+	struct wl_graph_reach reach;
 	double t;
 	bool pass;
 
@@ -149,21 +150,12 @@ int main(int argc, char **argv)
 	bfs_reference(&g, source, want);
 	pass = wl_check_i32(&w, "cost", d.cost, want, (size_t)g.nodes);
 	/* What is printed comes from the GPU's levels, not the reference's. */
-	for (int32_t u = 0; u < g.nodes; u++) {
-		reached += d.cost[u] >= 0;
-		depth = d.cost[u] > depth ? d.cost[u] : depth;
-	}
+	reach = wl_graph_result(&w, &g, source, "level", d.cost, -1);
 	wl_log(&w,
 	       "%" PRId32 " levels (deepest node at %" PRId32 "), %" PRId32
 	       " nodes reached, kernels %.3f s",
-	       levels, depth, reached, t);
-	wl_graph_warn_isolated(&w, &g, source, reached);
-	wl_output_i32(&w, "level", d.cost, (size_t)g.nodes);
-	wl_graph_output_ids(&w, &g);
-	uvmemu_report_value("nodes", g.nodes);
-	uvmemu_report_value("arcs", g.arcs);
+	       levels, reach.farthest, reach.reached, t);
 	uvmemu_report_value("levels", levels);
-	uvmemu_report_value("reached", reached);
 	free(want);
 	bfs_free(&w, &d);
 	wl_graph_free(&g);

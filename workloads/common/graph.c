@@ -152,19 +152,28 @@ int32_t wl_graph_source(const struct wl *w, const struct wl_graph *g, long long 
 	return lo;
 }
 
-void wl_graph_output_ids(struct wl *w, const struct wl_graph *g)
+struct wl_graph_reach wl_graph_result(struct wl *w, const struct wl_graph *g, int32_t source,
+				      const char *what, const int32_t *value, int32_t unreached)
 {
-	/* int64_t and uint64_t may alias; SNAP ids are never negative. */
-	if (g->ids)
-		wl_output_u64(w, "ids", (const uint64_t *)g->ids, (size_t)g->nodes);
-}
+	struct wl_graph_reach r = {0, 0};
 
-void wl_graph_warn_isolated(const struct wl *w, const struct wl_graph *g, int32_t source,
-			    int32_t reached)
-{
-	if (reached <= 1 && g->nodes > 1)
+	for (int32_t u = 0; u < g->nodes; u++) {
+		if (value[u] == unreached)
+			continue;
+		r.reached++;
+		r.farthest = value[u] > r.farthest ? value[u] : r.farthest;
+	}
+	if (r.reached <= 1 && g->nodes > 1)
 		fprintf(stderr,
 			"%s: warning: the source, vertex %" PRId64 ", reaches no other of the "
 			"%" PRId32 " nodes (--source V starts elsewhere)\n",
 			w->name, wl_graph_file_id(g, source), g->nodes);
+	wl_output_i32(w, what, value, (size_t)g->nodes);
+	/* int64_t and uint64_t may alias; SNAP ids are never negative. */
+	if (g->ids)
+		wl_output_u64(w, "ids", (const uint64_t *)g->ids, (size_t)g->nodes);
+	uvmemu_report_value("nodes", g->nodes);
+	uvmemu_report_value("arcs", g->arcs);
+	uvmemu_report_value("reached", r.reached);
+	return r;
 }

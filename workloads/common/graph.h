@@ -114,20 +114,25 @@ void wl_graph_load(const struct wl *w, struct wl_graph *g, long long nodes, cons
  */
 int32_t wl_graph_source(const struct wl *w, const struct wl_graph *g, long long v);
 
-/* A warning line on stderr when the source reaches no other node (`reached`
- * counts the source), which a run would otherwise pass silently. */
-void wl_graph_warn_isolated(const struct wl *w, const struct wl_graph *g, int32_t source,
-			    int32_t reached);
-
 /* The id the input file gives node u (see wl_graph_source). */
 int64_t wl_graph_file_id(const struct wl_graph *g, int32_t u);
 
+/* The nodes a graph workload's result reached, and the largest value. */
+struct wl_graph_reach {
+	int32_t reached; /* the source included */
+	int32_t farthest;
+};
+
 /*
- * Writes, with --output, the file id of every node as section "ids" when they
- * are not simply 0..N-1 or 1..N in order (SNAP), so a result per node can be
- * matched to the file's vertices.
+ * What a graph workload does with its GPU result, value[u] per node
+ * (`unreached` for nodes the source does not reach): counts what it reached,
+ * warns on stderr when that is the source alone (a run would otherwise pass
+ * silently), writes it with --output as section `what`, followed for SNAP
+ * inputs by section "ids" (each node's id in the file), and reports nodes,
+ * arcs and reached.
  */
-void wl_graph_output_ids(struct wl *w, const struct wl_graph *g);
+struct wl_graph_reach wl_graph_result(struct wl *w, const struct wl_graph *g, int32_t source,
+				      const char *what, const int32_t *value, int32_t unreached);
 
 /* The weight 1..100 given to the unweighted edge {u, v} (ids as in the file):
  * a hash of the two endpoints, the same in both directions. */

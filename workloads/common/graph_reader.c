@@ -92,8 +92,8 @@ void reader_add_arc(struct reader *r, int64_t i, int32_t u, int32_t v, int32_t w
 void reader_arcs_to_csr(struct reader *r, struct wl_graph *g, int32_t nodes, int64_t arcs)
 {
 	/* A graph without arcs still gets its (empty) weights when asked. */
-	int32_t *wt = r->opts->weights ? reader_array(r, 2, 1, sizeof(int32_t), "arc weights")
-				       : NULL;
+	int32_t *wt =
+	    r->opts->weights ? reader_array(r, 2, 1, sizeof(int32_t), "arc weights") : NULL;
 
 	if (wlg_from_arcs(g, nodes, arcs, r->array[0], r->array[1], wt))
 		reader_nomem(r, "the graph");
@@ -116,8 +116,10 @@ char *reader_next(struct reader *r)
 	 * may be cut short. */
 	if (n < 0 || unpack_error(r->z)) {
 		if (ferror(r->f) || unpack_error(r->z)) {
+			int err = errno;
+
 			r->lineno++;
-			reader_fail(r, "read error");
+			reader_fail(r, "read error: %s", strerror(err));
 		}
 		if (errno == ENOMEM)
 			reader_nomem(r, "a line");
@@ -249,27 +251,18 @@ static enum wl_graph_origin recognise(struct reader *r)
  * before the jump (their values would be indeterminate after it). */
 static int guarded_read(struct reader *r, struct wl_graph *g)
 {
+	static void (*const read_format[])(struct reader *, struct wl_graph *) = {
+	    [WL_GRAPH_RODINIA] = wlg_read_rodinia,
+	    [WL_GRAPH_DIMACS] = wlg_read_dimacs,
+	    [WL_GRAPH_PACE] = wlg_read_pace,
+	    [WL_GRAPH_SNAP] = wlg_read_snap,
+	};
 	enum wl_graph_origin format;
 
 	if (setjmp(r->fail))
 		return r->status;
 	format = r->opts->only != WL_GRAPH_GENERATED ? r->opts->only : recognise(r);
-	switch (format) {
-	case WL_GRAPH_RODINIA:
-		wlg_read_rodinia(r, g);
-		break;
-	case WL_GRAPH_DIMACS:
-		wlg_read_dimacs(r, g);
-		break;
-	case WL_GRAPH_PACE:
-		wlg_read_pace(r, g);
-		break;
-	case WL_GRAPH_SNAP:
-		wlg_read_snap(r, g);
-		break;
-	case WL_GRAPH_GENERATED:
-		break;
-	}
+	read_format[format](r, g);
 	return 0;
 }
 

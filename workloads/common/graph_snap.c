@@ -74,6 +74,17 @@ static int32_t rank_of(const int64_t *ids, int32_t n, int64_t id)
 	return lo;
 }
 
+/* g->ids for `distinct` vertices, if the graph may have that many. */
+static void alloc_ids(struct reader *r, struct wl_graph *g, int64_t distinct)
+{
+	if (distinct > r->max_nodes)
+		reader_fail(r, "%" PRId64 " distinct vertices, more than the %" PRId32 " accepted",
+			    distinct, r->max_nodes);
+	g->ids = malloc((size_t)distinct * sizeof(int64_t));
+	if (!g->ids)
+		reader_nomem(r, "the vertex ids");
+}
+
 /*
  * Replaces each of the n endpoint ids in e by its rank among the distinct ids
  * and sets g->ids to those ids, ascending. Ids below a few times n (the usual
@@ -95,13 +106,7 @@ static void renumber(struct reader *r, struct wl_graph *g, int64_t *e, size_t n)
 			rank[e[i]] = 1;
 		for (int64_t id = 0; id <= max; id++)
 			distinct += rank[id];
-		if (distinct > r->max_nodes)
-			reader_fail(
-			    r, "%" PRId64 " distinct vertices, more than the %" PRId32 " accepted",
-			    distinct, r->max_nodes);
-		g->ids = malloc((size_t)distinct * sizeof(int64_t));
-		if (!g->ids)
-			reader_nomem(r, "the vertex ids");
+		alloc_ids(r, g, distinct);
 		distinct = 0;
 		for (int64_t id = 0; id <= max; id++)
 			if (rank[id]) {
@@ -118,13 +123,7 @@ static void renumber(struct reader *r, struct wl_graph *g, int64_t *e, size_t n)
 		for (size_t i = 0; i < n; i++)
 			if (i == 0 || sorted[i] != sorted[distinct - 1])
 				sorted[distinct++] = sorted[i];
-		if (distinct > r->max_nodes)
-			reader_fail(
-			    r, "%" PRId64 " distinct vertices, more than the %" PRId32 " accepted",
-			    distinct, r->max_nodes);
-		g->ids = malloc((size_t)distinct * sizeof(int64_t));
-		if (!g->ids)
-			reader_nomem(r, "the vertex ids");
+		alloc_ids(r, g, distinct);
 		memcpy(g->ids, sorted, (size_t)distinct * sizeof(int64_t));
 		for (size_t i = 0; i < n; i++)
 			e[i] = rank_of(g->ids, (int32_t)distinct, e[i]);

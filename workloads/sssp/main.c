@@ -139,7 +139,8 @@ int main(int argc, char **argv)
 	struct wl w;
 	struct wl_graph g;
 	struct sssp_data d;
-	int32_t *want, rounds, source, reached = 0, farthest = 0;
+	int32_t *want, rounds, source;
+	struct wl_graph_reach reach;
 	double t;
 	bool pass;
 
@@ -170,23 +171,12 @@ int main(int argc, char **argv)
 	sssp_reference(&g, source, want);
 	pass = wl_check_i32(&w, "distance", d.cost, want, (size_t)g.nodes);
 	/* What is printed comes from the GPU's distances, not the reference's. */
-	for (int32_t u = 0; u < g.nodes; u++) {
-		if (d.cost[u] == SSSP_INF)
-			continue;
-		reached++;
-		farthest = d.cost[u] > farthest ? d.cost[u] : farthest;
-	}
+	reach = wl_graph_result(&w, &g, source, "distance", d.cost, SSSP_INF);
 	wl_log(&w,
 	       "%" PRId32 " rounds, %" PRId32 " nodes reached (farthest at %" PRId32
 	       "), kernels %.3f s",
-	       rounds, reached, farthest, t);
-	wl_graph_warn_isolated(&w, &g, source, reached);
-	wl_output_i32(&w, "distance", d.cost, (size_t)g.nodes);
-	wl_graph_output_ids(&w, &g);
-	uvmemu_report_value("nodes", g.nodes);
-	uvmemu_report_value("arcs", g.arcs);
+	       rounds, reach.reached, reach.farthest, t);
 	uvmemu_report_value("rounds", rounds);
-	uvmemu_report_value("reached", reached);
 	free(want);
 	sssp_free(&w, &d);
 	wl_graph_free(&g);
