@@ -44,11 +44,14 @@ enum uvm_block_state {
 #define UVM_BF_EVICTED	  0x01 /* evicted at least once: a return is a thrash */
 #define UVM_BF_PREFETCHED 0x02 /* brought in by the prefetcher, not yet faulted */
 #define UVM_BF_WRITTEN                                                                             \
-	0x04		    /* written by the GPU since it became resident (write                  \
-			     * faults; with GMMU accessors, counted stores too) */
+	0x04 /* written by the GPU since it became resident (write                                 \
+	      * faults; with GMMU accessors, counted stores too) */
 #define UVM_BF_DEV_MAPPED                                                                          \
 	0x08 /* REMOTE: the device view maps it (remap: the host frames; copy: a                   \
 	      * read-only copy); sampling unmaps it so the next access counts */
+#define UVM_BF_PROBED                                                                              \
+	0x10 /* DEVICE: unmapped from the device view (still resident) so that                     \
+	      * the launch's first touch faults: the data reuse probes (reuse.h) */
 
 /* Advice (cudaMemAdvise, zero-copy memory), per block. */
 #define UVM_ADV_PREFER_HOST   0x01
