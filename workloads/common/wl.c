@@ -81,6 +81,7 @@ static void help(const struct wl *w, const char *summary, const struct wl_opt *o
 	       "(e.g. 256M)\n");
 	printf("  --seed N           seed of the input generator (default 1)\n");
 	printf("  --quiet            no progress lines\n");
+	printf("  --dry-run          print the footprint, then stop without running\n");
 	printf("  --output FILE      write the result (computed on the GPU) to FILE as text\n");
 	for (const struct wl_opt *o = opts; o && o->name; o++)
 		printf("  --%-16s %s\n", o->name, o->help);
@@ -153,6 +154,10 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 		n = eq ? (size_t)(eq - a) : strlen(a);
 		if (strncmp(a, "quiet", n) == 0 && n == 5) {
 			w->quiet = true;
+			continue;
+		}
+		if (strncmp(a, "dry-run", n) == 0 && n == 7) {
+			w->dry_run = true;
 			continue;
 		}
 		for (o = opts; o && o->name; o++)
@@ -228,6 +233,11 @@ void wl_footprint(const struct wl *w, uint64_t bytes)
 		       100.0 * ((double)bytes - (double)w->footprint) / (double)w->footprint);
 	printf("\n");
 	uvmemu_report_value("footprint_bytes", (double)bytes);
+	if (w->dry_run) {
+		printf("%s: dry run: stopping before the run\n", w->name);
+		fflush(stdout);
+		exit(0);
+	}
 }
 
 void wl_log(const struct wl *w, const char *fmt, ...)
@@ -351,6 +361,21 @@ uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound)
 double wl_rng_unit(struct wl_rng *r)
 {
 	return (double)(wl_rng_next(r) >> 11) * 0x1p-53;
+}
+
+void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)wl_rng_unit(r);
+}
+
+double wl_sum_f32(const float *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += (double)v[i];
+	return s;
 }
 
 double wl_now(void)
