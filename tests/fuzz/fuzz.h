@@ -7,11 +7,14 @@
 #ifndef FUZZ_H
 #define FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,6 +39,27 @@ static inline char *fuzz_string(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	return s;
+}
+
+/*
+ * A path naming a file that holds the input, for readers that open a path
+ * themselves: one memfd per process, rewritten for each input. Its name is
+ * /proc/self/fd/N.
+ */
+static inline const char *fuzz_path(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+
+	if (fd < 0) {
+		fd = memfd_create("fuzz-input", 0);
+		if (fd < 0)
+			abort();
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+		abort();
+	return path;
 }
 
 #define FUZZ_ASSERT(cond)                                                                          \
