@@ -112,7 +112,16 @@ exp_table() {
 	{
 		printf '%s\n' "$rows" | jq -r "$@" "$exp_jq_lib $filter"
 		echo
-		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); dilation $(jq -r '[.[].r.model.dilation // empty] | unique | map(tostring) | join(", ")' <<<"$rows"); model overruns (batches whose real cost exceeded the model) $(jq '[.[].r.model_overruns // 0] | add' <<<"$rows") of $(jq '[.[].r.batches // 0] | add' <<<"$rows") batches"
+		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty] | unique | map(. * 10 | round / 10 | tostring) | join(", ")' <<<"$rows")"
+		echo
+		echo "Model overruns (batches whose real cost exceeded the modelled time, of those the model charges time for):"
+		echo
+		printf '%s\n' "$rows" | jq -r "$exp_jq_lib"'
+"| backend | link | runs | overrun batches | modelled batches | share |",
+"| --- | --- | ---: | ---: | ---: | ---: |",
+(map(select(ok)) | group_by([.r.backend, .link])[]
+ | (map(.r.model_overruns // 0) | add) as $o | (map(.r.modelled_batches // 0) | add) as $m
+ | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) |")'
 	} | tee "$exp_out/table.md"
 }
 

@@ -154,6 +154,14 @@ void uvmemu_set_kernel_error(cudaError_t error);
  */
 void uvmemu_set_calibration(double measured_bytes_per_s, double target_bytes_per_s,
 			    const char *target_gpu);
+/*
+ * The executor's bandwidth saved by `uvmemu calibrate` for this machine and
+ * an executor built as `build` (a string the executor makes of its build:
+ * optimisation, sanitizer, accessors), in bytes/s; 0 when there is none (or
+ * natively), and the executor then measures in this run. The report names
+ * the file, or why it was not used.
+ */
+double uvmemu_calibration_saved(const char *build);
 
 /* ----------------------------------------------------------------- options */
 

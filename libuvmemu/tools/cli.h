@@ -24,5 +24,7 @@ int uvm_cli_environment(const char *cmd, struct uvm_config *cfg);
 
 /* `uvmemu profile ARGS` (argv after the word profile): the exit status. */
 int uvm_cmd_profile(int argc, char **argv);
+/* `uvmemu calibrate ARGS`: the exit status. */
+int uvm_cmd_calibrate(int argc, char **argv);
 
 #endif

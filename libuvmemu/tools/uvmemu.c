@@ -38,6 +38,9 @@ static void usage(FILE *f)
 		   "       uvmemu profile --out FILE [options] -- PROGRAM [ARGS...]  (the object "
 		   "profile\n"
 		   "                      of --objects; uvmemu profile --help)\n"
+		   "       uvmemu calibrate [--runs N] [--out FILE]  (the executor's bandwidth, "
+		   "saved for\n"
+		   "                      --dilation auto)\n"
 		   "       uvmemu info\n"
 		   "       uvmemu plot DIR | --compare [--out PREFIX] REPORT.json... | --timeline "
 		   "DIR\n"
@@ -131,9 +134,11 @@ int main(int argc, char **argv)
 		return uvm_cmd_plot(argc - 2, argv + 2);
 	if (strcmp(argv[1], "profile") == 0)
 		return uvm_cmd_profile(argc - 2, argv + 2);
+	if (strcmp(argv[1], "calibrate") == 0)
+		return uvm_cmd_calibrate(argc - 2, argv + 2);
 	fprintf(stderr,
-		"uvmemu: unknown command '%s'; commands are run, profile, info, plot (uvmemu "
-		"--help)\n",
+		"uvmemu: unknown command '%s'; commands are run, profile, calibrate, info, plot "
+		"(uvmemu --help)\n",
 		argv[1]);
 	return 2;
 }

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -119,7 +120,7 @@ static void test_remote_stores(void **state)
 
 static void test_sampled_counts_reach_threshold(void **state)
 {
-	static const char *const opts[] = {"migrate=always", "ts=3", "link=unlimited",
+	static const char *const opts[] = {"migrate=always",  "ts=3",	   "link=unlimited",
 					   "fault-latency=0", NO_SAMPLING, NULL};
 	const uint64_t blocks = BYTES / UVM_BLOCK_SIZE;
 	struct th_emu t;
@@ -296,6 +297,43 @@ static void test_duplicates_evicted_under_pressure(void **state)
 	th_stop(&t);
 }
 
+/* The kernel may unmap pages of shared frames behind the driver's back
+ * (reclaim, DAMON's pageout): the next access must map them again, not fault
+ * for ever, whether the block is DEVICE, REMOTE or DUPLICATED. */
+static void test_pages_unmapped_behind_our_back(void **state)
+{
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NO_SAMPLING, NULL};
+	struct th_emu t;
+	uint64_t *dev_data, *rem_data, *dup_data;
+
+	th_start(&t, opts);
+	dev_data = th_managed(&t, BYTES);
+	rem_data = th_managed(&t, BYTES);
+	dup_data = th_managed(&t, BYTES);
+	fill(dev_data, 11);
+	fill(rem_data, 12);
+	fill(dup_data, 13);
+	assert_int_equal(uvm_emu_advise(t.e, rem_data, BYTES, cudaMemAdviseSetAccessedBy, 0), 0);
+	assert_int_equal(uvm_emu_advise(t.e, dup_data, BYTES, cudaMemAdviseSetReadMostly, 0), 0);
+	for (int round = 0; round < 2; round++) {
+		uint64_t *p[] = {dev_data, rem_data, dup_data};
+
+		for (int i = 0; i < 3; i++) {
+			volatile uint64_t *d = th_dev(&t, p[i]);
+
+			assert_int_equal(check(d, 11 + (uint64_t)i), 0);
+			/* Pages out what the device view maps: reclaim unmaps shared
+			 * pages even where it cannot free them. */
+			if (madvise((void *)d, BYTES, MADV_PAGEOUT) && errno == EINVAL) {
+				th_stop(&t);
+				skip();
+			}
+		}
+	}
+	assert_int_equal(check(dev_data, 11), 0);
+	th_stop(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_prefetch_both_ways),
 	    cmocka_unit_test(test_zero_copy_host_memory),
 	    cmocka_unit_test(test_duplicates_evicted_under_pressure),
+	    cmocka_unit_test(test_pages_unmapped_behind_our_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Description: wrong options to backprop, nw, atax, fft, fwt, spmv, 3dconv,
-# gemm, bicg and mvt each print exactly one line that names the offending
-# option, and exit with status 2.
+# Description: wrong options to backprop, nw, atax and the second wave's
+# workloads each print exactly one line that names the offending option, and
+# exit with status 2.
 # usage: bad-options.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$1
@@ -81,4 +81,59 @@ expect_error bicg --nx --nx 12.5
 expect_error bicg --ny --nx 65536 --ny 65536
 expect_error mvt --n --n 46341
 expect_error mvt --n --footprint 24M --n 100
+
+for name in gaussian lud sgemm gauss-seidel kmeans nn cfd; do
+	[ -x "$build/bin/$name" ] || { echo "FAIL: $build/bin/$name not built"; exit 1; }
+	expect_error $name --bogus --bogus
+	expect_error $name --footprint --footprint 12Q
+	expect_error $name --footprint --footprint 0
+	expect_error $name --footprint --footprint 64T
+	expect_error $name --seed --seed -3
+	expect_error $name --output --output /nonexistent-dir/out
+done
+
+expect_error gaussian --size --size 1
+expect_error gaussian --size --size 46341
+expect_error gaussian --size --size 1024 --footprint 24M
+expect_error gaussian --steps --size 100 --steps 100
+expect_error gaussian --steps --steps -1
+expect_error gaussian --footprint --footprint 3
+
+expect_error lud --size --size 1000
+expect_error lud --size --size 16
+expect_error lud --size --size 512 --footprint 24M
+expect_error lud --steps --size 512 --steps 32
+expect_error lud --footprint --footprint 1K
+
+expect_error sgemm --m --m 100
+expect_error sgemm --n --n 24
+expect_error sgemm --k --k 12
+expect_error sgemm --m --m 1024 --footprint 24M
+expect_error sgemm --k --k 0
+expect_error sgemm --footprint --footprint 3
+expect_error sgemm --footprint --footprint 100K --k 4096
+
+expect_error gauss-seidel --n --n 2
+expect_error gauss-seidel --n --n 1024 --footprint 24M
+expect_error gauss-seidel --iterations --iterations 0
+expect_error gauss-seidel --iterations --iterations x
+
+expect_error kmeans --points --points 0
+expect_error kmeans --threshold --threshold 1.5
+expect_error kmeans --threshold --threshold nan
+expect_error kmeans --clusters --points 4 --clusters 5
+expect_error kmeans --max-iterations --max-iterations 501
+expect_error kmeans --points --points 1000 --footprint 24M
+
+expect_error nn --records --records 0
+expect_error nn --results --results 0
+expect_error nn --lat --lat north
+expect_error nn --input --input x.db --records 100
+expect_error nn --footprint --footprint 11
+
+expect_error cfd --elements --elements 999
+expect_error cfd --elements --elements 100000 --footprint 24M
+expect_error cfd --iterations --iterations 0
+expect_error cfd --footprint --footprint 64K
+
 exit $fail

@@ -285,11 +285,27 @@ WL_CHECK_EXACT(u32, uint32_t, "%" PRIu32)
 WL_CHECK_EXACT(u64, uint64_t, "%" PRIu64)
 WL_CHECK_EXACT(u8, uint8_t, "%u")
 
+/* Bit for bit, so -0 differs from 0 and a NaN equals only itself; a mismatch
+ * shows the value and its bits. */
 bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got, const float *want,
 			size_t n)
 {
-	return wl_check_u32(w, what, (const uint32_t *)(const void *)got,
-			    (const uint32_t *)(const void *)want, n);
+	const uint32_t *g = (const uint32_t *)(const void *)got;
+	const uint32_t *e = (const uint32_t *)(const void *)want;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (g[i] == e[i])
+			continue;
+		if (bad++ < 5)
+			fprintf(stderr,
+				"%s: %s[%zu] = %.9g (%#010" PRIx32 "), expected %.9g (%#010" PRIx32
+				")\n",
+				w->name, what, i, got[i], g[i], want[i], e[i]);
+	}
+	if (bad)
+		fprintf(stderr, "%s: %s: %zu of %zu elements differ\n", w->name, what, bad, n);
+	return bad == 0;
 }
 
 bool wl_check_f32_tol(const struct wl *w, const char *what, const float *got, const float *want,

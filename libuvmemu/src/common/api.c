@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "rt.h"
 #include "uvmemu.h"
 
@@ -116,6 +117,33 @@ void uvmemu_set_calibration(double measured, double target, const char *target_g
 	snprintf(s->calib_gpu, sizeof(s->calib_gpu), "%s", target_gpu ? target_gpu : "");
 	pthread_mutex_unlock(&s->lock);
 	uvm_rt_calibrated();
+}
+
+double uvmemu_calibration_saved(const char *build)
+{
+	struct uvm_session *s = uvm_rt_session();
+	char path[1024], why[512], source[sizeof(s->calib_source)];
+	struct uvm_calib c;
+	double bw = 0;
+	int rc;
+
+	if (!uvm_rt_emulated())
+		return 0;
+	rc = uvm_calib_path(uvm_cfg_s(&s->cfg, UVM_OPT_calibration), path, sizeof(path));
+	if (rc) {
+		snprintf(source, sizeof(source), "measured in this run (--calibration none)");
+	} else if ((rc = uvm_calib_read(path, build, &c, why, sizeof(why))) == 0) {
+		bw = c.bytes_per_s;
+		snprintf(source, sizeof(source), "%.300s (median of %u runs, %.31s)", path, c.runs,
+			 c.date);
+	} else {
+		snprintf(source, sizeof(source), "measured in this run: %.300s%s", why,
+			 rc == -ENOENT ? " (uvmemu calibrate writes it)" : "");
+	}
+	pthread_mutex_lock(&s->lock);
+	memcpy(s->calib_source, source, sizeof(source));
+	pthread_mutex_unlock(&s->lock);
+	return bw;
 }
 
 /* An option name that does not exist is a bug in the caller, not a user error. */

@@ -40,6 +40,7 @@ struct uvm_session {
 	} values[UVM_SESSION_VALUES];
 	double calib_measured, calib_target; /* bytes/s; 0 until calibrated */
 	char calib_gpu[32];
+	char calib_source[384]; /* the calibration file, or why it was not used */
 };
 
 /* Reads the environment into cfg; on a bad setting prints the one-line error

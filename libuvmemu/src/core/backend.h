@@ -66,6 +66,15 @@ struct uvm_backend_ops {
 	void (*dup_to_device)(struct uvm_backend *be, size_t first, size_t n);
 	/* DUPLICATED -> HOST (a CPU write or an eviction collapses it). */
 	void (*dup_to_host)(struct uvm_backend *be, size_t first, size_t n);
+	/*
+	 * A GPU fault on a page the state says the device view maps (a stale
+	 * fault). Shared frames can lose their mapping behind the driver's back
+	 * (reclaim unmaps shared memory it cannot free, as DAMON's pageout does):
+	 * the page maps again (wp: read-only), or the access would fault for
+	 * ever. NULL where device frames are private (the kernel faults them
+	 * back itself).
+	 */
+	void (*refresh)(struct uvm_backend *be, uint64_t page_off, bool wp);
 	/* DEVICE blocks: unmap the device view and map it again, the block
 	 * staying resident throughout (reuse probes, reuse.h). NULL where that
 	 * would free the frames (copy). */

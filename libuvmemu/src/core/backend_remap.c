@@ -21,6 +21,10 @@
  *   DUPLICATED       both views map the frames write-protected; the first
  *                    write from either side collapses it.
  *
+ * A page can lose its mapping behind the driver's back: reclaim unmaps
+ * shared memory it cannot free (DAMON's pageout on a machine without swap),
+ * so a fault on a page the state says is mapped maps it again (refresh).
+ *
  * Frames are shared, so no CPU/GPU race can lose a write; unmaps are
  * synchronous anyway, so residency stays exact: once a block is DEVICE, a
  * CPU access faults, and once it is HOST, a GPU access does. Nothing is
@@ -132,6 +136,19 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 	uvm_be_protect_host(be, first, n, false);
 }
 
+static void refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
+{
+	int rc;
+
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_continue(be->uffd, uvm_dev_addr(be->arena, page_off), UVM_PAGE_SIZE,
+					 (wp ? UVM_MAP_WP : 0) | be->wake));
+	/* Mapped already: the fault was stale indeed. */
+	if (rc && rc != -EEXIST)
+		uvm_driver_bug("mapping a page on the device again", page_off >> UVM_BLOCK_SHIFT,
+			       rc);
+}
+
 static void probe(struct uvm_backend *be, size_t first, size_t n)
 {
 	zap_device(be, first, n);
@@ -162,6 +179,7 @@ const struct uvm_backend_ops uvm_backend_remap = {
     .duplicate = duplicate,
     .dup_to_device = dup_to_device,
     .dup_to_host = dup_to_host,
+    .refresh = refresh,
     .probe = probe,
     .unprobe = unprobe,
     .register_mode = register_mode,

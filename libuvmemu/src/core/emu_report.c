@@ -16,6 +16,7 @@ struct model {
 	double dilation, bandwidth, latency_us, fault_latency_us;
 	double measured, target;
 	char gpu[32];
+	char source[384];
 };
 
 static void model_of(struct uvm_emu *e, struct model *m)
@@ -30,6 +31,7 @@ static void model_of(struct uvm_emu *e, struct model *m)
 	m->measured = s->calib_measured;
 	m->target = s->calib_target;
 	snprintf(m->gpu, sizeof(m->gpu), "%s", s->calib_gpu);
+	snprintf(m->source, sizeof(m->source), "%s", s->calib_source);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -174,6 +176,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_num(j, "dilated_link_latency_s", m.latency_us / 1e6);
 	uvm_json_num(j, "dilated_fault_latency_s", m.fault_latency_us / 1e6);
 	if (m.measured > 0) {
+		uvm_json_str(j, "calibration_source", m.source);
 		uvm_json_str(j, "calibration_gpu", m.gpu);
 		uvm_json_num(j, "calibration_measured_bytes_per_s", m.measured);
 		uvm_json_num(j, "calibration_target_bytes_per_s", m.target);
@@ -229,6 +232,8 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			uvm_fmt_bandwidth(a, sizeof(a), m.measured), m.gpu,
 			uvm_fmt_bandwidth(b, sizeof(b), m.target));
 	fputc('\n', f);
+	if (m.measured > 0 && *m.source)
+		fprintf(f, "  calib   %s\n", m.source);
 	fprintf(f, "  backend %s (%s)\n", e->backend->name, e->backend_why);
 	pthread_mutex_lock(&e->lock);
 	if (e->reuse.measured)

@@ -496,6 +496,9 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		unsigned idx = (unsigned)((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
 
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, 1u << idx, before[idx]);
+		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh)
+			d->backend.ops->refresh(&d->backend, d->fault[k].page,
+						s->block[vfirst + idx].state == UVM_DUPLICATED);
 		account_emulated(d, &d->fault[k]);
 		uvm_reuse_fault(&d->reuse, vfirst + idx, before[idx], dec.probed & (1u << idx));
 		if (dec.mask[ACT_THROTTLE] & (1u << idx))

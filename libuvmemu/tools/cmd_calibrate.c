@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_calibrate.c - `uvmemu calibrate`: measure the executor's stream
+ * bandwidth in several fresh processes and save the median for
+ * --dilation auto (common/calibration.h).
+ *
+ * The measurement itself is the executor's (emu-gpu's emugpu-calibrate,
+ * installed next to this command): libuvmemu never depends on emu-gpu, it
+ * only reads what the program prints:
+ *   build STRING          how the executor was built
+ *   bytes_per_s NUMBER    one measurement
+ *   gpu NAME NUMBER       a --gpu preset's bandwidth (for the dilations shown)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calibration.h"
+#include "cli.h"
+
+#define MAX_RUNS 100
+#define MAX_GPUS 16
+
+struct calib_run {
+	double bw[MAX_RUNS];
+	unsigned n;
+	char build[64];
+	struct {
+		char name[32];
+		double bytes_per_s;
+	} gpu[MAX_GPUS];
+	unsigned ngpu;
+};
+
+/* emugpu-calibrate next to this binary. */
+static int find_tool(char *out, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	n = snprintf(out, len, "%s/emugpu-calibrate", self);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return access(out, X_OK) ? -errno : 0;
+}
+
+/* Runs the tool once and reads what it printed into r. */
+static int run_once(const char *tool, struct calib_run *r)
+{
+	char line[256], cmd[PATH_MAX + 32];
+	bool got = false;
+	FILE *p;
+	int st;
+
+	/* The tool runs natively (plain memory): no preloaded emulator. */
+	snprintf(cmd, sizeof(cmd), "env -u LD_PRELOAD '%s'", tool);
+	p = popen(cmd, "r");
+	if (!p)
+		return -errno;
+	while (fgets(line, sizeof(line), p)) {
+		double v;
+		char name[32];
+
+		if (sscanf(line, "bytes_per_s %lf", &v) == 1 && v > 0 && r->n < MAX_RUNS) {
+			r->bw[r->n++] = v;
+			got = true;
+		} else if (sscanf(line, "build %63s", r->build) == 1) {
+			continue;
+		} else if (sscanf(line, "gpu %31s %lf", name, &v) == 2 && r->ngpu < MAX_GPUS) {
+			bool seen = false;
+
+			for (unsigned i = 0; i < r->ngpu; i++)
+				seen |= strcmp(r->gpu[i].name, name) == 0;
+			if (!seen) {
+				snprintf(r->gpu[r->ngpu].name, sizeof(r->gpu[0].name), "%s", name);
+				r->gpu[r->ngpu++].bytes_per_s = v;
+			}
+		}
+	}
+	st = pclose(p);
+	return st == 0 && got ? 0 : -EIO;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "uvmemu calibrate: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 2;
+}
+
+int uvm_cmd_calibrate(int argc, char **argv)
+{
+	const char *out_opt = NULL;
+	char tool[PATH_MAX], path[PATH_MAX];
+	struct calib_run r = {0};
+	struct uvm_calib c = {0};
+	long runs = 10;
+	time_t now = time(NULL);
+	int rc;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf(
+			    "usage: uvmemu calibrate [--runs N] [--out FILE]\n"
+			    "Measures the executor's stream bandwidth in N fresh processes "
+			    "(default 10)\nand saves the median, which --dilation auto then uses "
+			    "on this machine and\nbuild (FILE: default --calibration's, "
+			    "~/.cache/uvmemu/calibration).\n");
+			return 0;
+		}
+		if (i + 1 >= argc)
+			return usage_error("option '%s' needs a value (--runs N, --out FILE)",
+					   argv[i]);
+		if (strcmp(argv[i], "--runs") == 0) {
+			char *end;
+
+			runs = strtol(argv[++i], &end, 10);
+			if (*end || end == argv[i] || runs < 1 || runs > MAX_RUNS)
+				return usage_error(
+				    "--runs '%s': expected a whole number from 1 to 100", argv[i]);
+		} else if (strcmp(argv[i], "--out") == 0) {
+			out_opt = argv[++i];
+		} else {
+			return usage_error("unknown option '%s' (--runs N, --out FILE)", argv[i]);
+		}
+	}
+	if (uvm_calib_path(out_opt ? out_opt : getenv("UVMEMU_CALIBRATION"), path, sizeof(path)))
+		return usage_error("%s", "no file to write (--out FILE)");
+	if (find_tool(tool, sizeof(tool))) {
+		fprintf(stderr, "uvmemu calibrate: emugpu-calibrate not found next to this program "
+				"(build emu-gpu)\n");
+		return 2;
+	}
+	for (long i = 0; i < runs; i++) {
+		if (run_once(tool, &r)) {
+			fprintf(stderr, "uvmemu calibrate: %s failed (run %ld)\n", tool, i + 1);
+			return 1;
+		}
+		printf("run %2ld: %.2f GB/s\n", i + 1, r.bw[r.n - 1] / 1e9);
+	}
+	qsort(r.bw, r.n, sizeof(r.bw[0]), cmp_double);
+	uvm_calib_machine(c.machine, sizeof(c.machine));
+	snprintf(c.build, sizeof(c.build), "%s", *r.build ? r.build : "unknown");
+	strftime(c.date, sizeof(c.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	c.runs = r.n;
+	c.bytes_per_s = r.n % 2 ? r.bw[r.n / 2] : (r.bw[r.n / 2 - 1] + r.bw[r.n / 2]) / 2;
+	c.min_bytes_per_s = r.bw[0];
+	c.max_bytes_per_s = r.bw[r.n - 1];
+	rc = uvm_calib_write(path, &c);
+	if (rc) {
+		fprintf(stderr, "uvmemu calibrate: cannot write %s: %s\n", path, strerror(-rc));
+		return 1;
+	}
+	printf("median %.2f GB/s (range %.2f-%.2f, %+.1f%%/%+.1f%% of the median) over %u runs\n",
+	       c.bytes_per_s / 1e9, c.min_bytes_per_s / 1e9, c.max_bytes_per_s / 1e9,
+	       100 * (c.min_bytes_per_s / c.bytes_per_s - 1),
+	       100 * (c.max_bytes_per_s / c.bytes_per_s - 1), c.runs);
+	for (unsigned i = 0; i < r.ngpu; i++)
+		printf("--dilation auto --gpu %s: D = %.2f\n", r.gpu[i].name,
+		       r.gpu[i].bytes_per_s / c.bytes_per_s);
+	printf("saved: %s (machine %s, build %s)\n", path, c.machine, c.build);
+	return 0;
+}
