@@ -185,6 +185,13 @@ enum uvmemu_verify {
 /* The workload's own check of its result, copied into the report. */
 void uvmemu_set_verify(enum uvmemu_verify verdict);
 /*
+ * The program is about to exit on a usage or input error, before its work:
+ * its own one-line message is all the run should print, so the runtime
+ * prints no summary at exit. A --report file is still written, with
+ * "usage_error": true (and "verify": "none").
+ */
+void uvmemu_usage_error(void);
+/*
  * Region of interest: the part of the program a benchmark compares (kernels
  * and the host work between them, not input generation or the CPU reference).
  * Reported as roi_s. May be entered more than once; times add up.

@@ -182,6 +182,11 @@ void uvmemu_set_verify(enum uvmemu_verify verdict)
 		atomic_store(&s->verify, (int)verdict);
 }
 
+void uvmemu_usage_error(void)
+{
+	atomic_store(&uvm_rt_session()->usage_error, true);
+}
+
 void uvmemu_roi_begin(void)
 {
 	struct uvm_session *s = uvm_rt_session();

@@ -93,6 +93,7 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	uvm_json_str(&j, "mode", r->mode);
 	uvm_json_str(&j, "program", prog);
 	uvm_json_str(&j, "verify", verify_name(atomic_load(&s->verify)));
+	uvm_json_bool(&j, "usage_error", atomic_load(&s->usage_error));
 	json_config(&j, &s->cfg);
 	if (*uvm_cfg_s(&s->cfg, UVM_OPT_config)) {
 		uvm_json_object(&j, "config_file");
@@ -193,7 +194,8 @@ void uvm_report_emit(const struct uvm_report *r)
 	const struct uvm_config *cfg = &r->session->cfg;
 	const char *path = uvm_cfg_s(cfg, UVM_OPT_report);
 
-	if (uvm_cfg_i(cfg, UVM_OPT_summary) == 0) /* "on" is choice 0 */
+	/* After a usage error the program's one line says it all. */
+	if (uvm_cfg_i(cfg, UVM_OPT_summary) == 0 && !atomic_load(&r->session->usage_error))
 		uvm_report_text(r, stderr);
 	if (*path) {
 		FILE *f = fopen(path, "w");

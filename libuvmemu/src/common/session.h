@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "config.h"
@@ -21,6 +22,7 @@ struct uvm_session {
 	struct uvm_config cfg;
 	uint64_t start_ns;
 	_Atomic int verify;		 /* enum uvmemu_verify */
+	_Atomic bool usage_error;	 /* uvmemu_usage_error: no summary */
 	_Atomic int last_error;		 /* cudaError_t; CUDA keeps it per thread,
 					  * we keep one per process */
 	_Atomic uint64_t kernels;	 /* launches begun */
