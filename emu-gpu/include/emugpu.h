@@ -132,10 +132,24 @@ struct emu_kernel {
  * (no early return, no conditional store) vectorizes across threads. A bounds
  * check such as `if (i >= n) EMU_RETURN;` keeps the loop scalar on x86-64's
  * baseline SSE2, which has no masked stores.
+ *
+ * The compiler is told CUDA's limits on the bounds (x, y <= 1024, z <= 64;
+ * launches check them): `(int)threadIdx.x` then cannot wrap, so it stays an
+ * induction variable the compiler strength-reduces and vectorizes, as with a
+ * tile size known at compile time. Without that a 16 x 16 stencil's thread
+ * loops ran 17% more instructions than the same loops over constants.
  */
+static inline unsigned emu_block_dim_(unsigned v, unsigned max)
+{
+	if (v > max)
+		__builtin_unreachable();
+	return v;
+}
+
 #define EMU_FOR_THREADS                                                                            \
-	for (unsigned emu_tz_ = 0, emu_nx_ = blockDim.x, emu_ny_ = blockDim.y,                     \
-		      emu_nz_ = blockDim.z;                                                        \
+	for (unsigned emu_tz_ = 0, emu_nx_ = emu_block_dim_(blockDim.x, 1024),                     \
+		      emu_ny_ = emu_block_dim_(blockDim.y, 1024),                                  \
+		      emu_nz_ = emu_block_dim_(blockDim.z, 64);                                    \
 	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
 		for (unsigned emu_ty_ = 0; emu_ty_ < emu_ny_; emu_ty_++)                           \
 			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < emu_nx_;               \
