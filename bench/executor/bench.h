@@ -46,4 +46,8 @@ static inline void bench_part(size_t n, unsigned part, unsigned nparts, size_t *
 	*hi = n * (part + 1) / nparts;
 }
 
+/* Is the n x n matrix `got` bit for bit `want`? Names the first element that
+ * differs, as row and column, after `what` ("sgemm: C"). */
+bool bench_same_matrix(const float *got, const float *want, size_t n, const char *what);
+
 #endif

@@ -67,6 +67,17 @@ static void summarise(struct series *s, long reps)
 	printf("  %-20s best %9.3f ms  median %9.3f ms\n", s->name, s->best * 1e3, s->median * 1e3);
 }
 
+bool bench_same_matrix(const float *got, const float *want, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n * n; i++)
+		if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+			fprintf(stderr, "bench-executor: %s[%zu][%zu] is wrong\n", what, i / n,
+				i % n);
+			return false;
+		}
+	return true;
+}
+
 /* The plain-C variants: every phase, on this thread or on the pool. */
 struct plain_run {
 	const struct bench_kernel *k;

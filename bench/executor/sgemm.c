@@ -128,13 +128,7 @@ static bool sgemm_check(const void *state)
 {
 	const struct sgemm *s = state;
 
-	for (size_t i = 0; i < s->n * s->n; i++)
-		if (memcmp(&s->c[i], &s->ref[i], sizeof(float)) != 0) {
-			fprintf(stderr, "bench-executor: sgemm: C[%zu][%zu] is wrong\n", i / s->n,
-				i % s->n);
-			return false;
-		}
-	return true;
+	return bench_same_matrix(s->c, s->ref, s->n, "sgemm: C");
 }
 
 /* The tiled reference against the textbook loop, on a sample of elements:

@@ -229,16 +229,8 @@ static void stencil_clear(void *state)
 static bool stencil_check(const void *state)
 {
 	const struct stencil *st = state;
-	const float *out = st_output(st);
-	size_t cells = (size_t)st->n * (size_t)st->n;
 
-	for (size_t i = 0; i < cells; i++)
-		if (memcmp(&out[i], &st->ref[i], sizeof(float)) != 0) {
-			fprintf(stderr, "bench-executor: stencil: cell (%zu, %zu) is wrong\n",
-				i / (size_t)st->n, i % (size_t)st->n);
-			return false;
-		}
-	return true;
+	return bench_same_matrix(st_output(st), st->ref, (size_t)st->n, "stencil: cell");
 }
 
 /* The whole grid one step at a time, each cell as st_cell computes it. */
