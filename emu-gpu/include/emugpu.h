@@ -86,9 +86,11 @@ struct emu_kernel {
  * built-ins. EMU_KERNEL_DECLARE(name, args_type) declares one defined in
  * another file.
  *
- * `args` points to a copy of the arguments local to the CTA: the compiler then
- * knows that the kernel's stores cannot change them and keeps the pointers in
- * registers across the thread loop. Read through a pointer it cannot prove
+ * `args` and the built-ins point to copies local to the CTA, and the body sees
+ * both pointers as restrict-qualified (nothing else writes the copies): the
+ * compiler then knows that the kernel's stores cannot change them, keeps the
+ * pointers and blockIdx/blockDim in registers across the thread loops and can
+ * vectorize a loop that stores ints. Read through a pointer it cannot prove
  * unaliased, every args->p[i] would reload args->p; that alone made the stream
  * triad twice as slow.
  */
@@ -98,14 +100,17 @@ struct emu_kernel {
 
 #define EMU_KERNEL(name, args_type)                                                                \
 	typedef args_type name##_args_t;                                                           \
-	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args);            \
+	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
+				const args_type *__restrict args);                                 \
 	static void name##_entry(const struct emu_cta *cta, const void *a)                         \
 	{                                                                                          \
+		const struct emu_cta cta_copy_ = *cta;                                             \
 		const args_type args_copy_ = *(const args_type *)a;                                \
-		name##_body(cta, &args_copy_);                                                     \
+		name##_body(&cta_copy_, &args_copy_);                                              \
 	}                                                                                          \
 	const struct emu_kernel name = {#name, name##_entry, sizeof(args_type)};                   \
-	static void name##_body(const struct emu_cta *emu_cta_, const args_type *args)
+	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
+				const args_type *__restrict args)
 
 /* CTA built-ins, usable anywhere `emu_cta_` is in scope (kernel bodies, and
  * device functions that take EMU_DEVICE_PARAMS). */
@@ -120,11 +125,34 @@ struct emu_kernel {
  * `threadIdx` (const dim3). EMU_RETURN ends this thread's part of the loop
  * (what `return` does in a CUDA thread); `continue` and `break` do the same.
  * A body need not use threadIdx (a loop that only counts threads is fine).
+ *
+ * The innermost loop is a plain counted loop over x with its bound read once;
+ * the one-pass loop inside it only declares threadIdx and catches `break`,
+ * and the compiler removes it, so a body without per-thread control flow
+ * (no early return, no conditional store) vectorizes across threads. A bounds
+ * check such as `if (i >= n) EMU_RETURN;` keeps the loop scalar on x86-64's
+ * baseline SSE2, which has no masked stores.
+ *
+ * The compiler is told CUDA's limits on the bounds (x, y <= 1024, z <= 64;
+ * launches check them): `(int)threadIdx.x` then cannot wrap, so it stays an
+ * induction variable the compiler strength-reduces and vectorizes, as with a
+ * tile size known at compile time. Without that a 16 x 16 stencil's thread
+ * loops ran 17% more instructions than the same loops over constants.
  */
+static inline unsigned emu_block_dim_(unsigned v, unsigned max)
+{
+	if (v > max)
+		__builtin_unreachable();
+	return v;
+}
+
 #define EMU_FOR_THREADS                                                                            \
-	for (unsigned emu_tz_ = 0; emu_tz_ < blockDim.z; emu_tz_++)                                \
-		for (unsigned emu_ty_ = 0; emu_ty_ < blockDim.y; emu_ty_++)                        \
-			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < blockDim.x;            \
+	for (unsigned emu_tz_ = 0, emu_nx_ = emu_block_dim_(blockDim.x, 1024),                     \
+		      emu_ny_ = emu_block_dim_(blockDim.y, 1024),                                  \
+		      emu_nz_ = emu_block_dim_(blockDim.z, 64);                                    \
+	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
+		for (unsigned emu_ty_ = 0; emu_ty_ < emu_ny_; emu_ty_++)                           \
+			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < emu_nx_;               \
 			     emu_tx_++, emu_once_ = 1)                                             \
 				for (const dim3 threadIdx                                          \
 				     __attribute__((unused)) = {emu_tx_, emu_ty_, emu_tz_};        \
