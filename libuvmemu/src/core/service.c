@@ -457,6 +457,28 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 	}
 }
 
+/*
+ * A freed allocation keeps its mappings, without frames (arena.h), so a touch
+ * of it faults here. If its slot is still free, unmap the slot so that the
+ * access, retried on wake-up, fails as a touch of unmapped memory does
+ * (SIGSEGV; in a kernel, cudaErrorIllegalAddress). A slot not free is still
+ * being freed (the thread retries until it is) or belongs to a new
+ * allocation, whose faults these then are.
+ */
+static void retire_freed_slot(struct uvm_driver *d, size_t vab)
+{
+	struct uvm_arena *a = d->dep.arena;
+	uint64_t off = (uint64_t)vab << UVM_VABLOCK_SHIFT;
+	int rc;
+
+	if (uvm_arena_take_at(a, off, UVM_VABLOCK_SIZE))
+		return;
+	rc = uvm_arena_unmap(a, off, UVM_VABLOCK_SIZE);
+	if (rc)
+		uvm_driver_bug("unmapping a freed slot", uvm_vablock_first(vab), rc);
+	uvm_arena_give(a, off, UVM_VABLOCK_SIZE);
+}
+
 void uvm_service_batch(struct uvm_driver *d)
 {
 	struct uvm_space *s = d->dep.space;
@@ -469,8 +491,10 @@ void uvm_service_batch(struct uvm_driver *d)
 		size_t j = i;
 
 		if (s->vablock[vab].nvalid == 0) {
-			/* Freed while its faults waited: wake them to fault on
-			 * the unmapped range and report their program's bug. */
+			/* A freed range (or one being freed): wake its faults
+			 * to fault on the unmapped range and report their
+			 * program's bug. */
+			retire_freed_slot(d, vab);
 			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 				d->fault[j].outcome = UVM_OUT_FREED;
 				uvm_batch_add_wake(
