@@ -23,6 +23,7 @@
 #include "placement.h"
 #include "plot.h"
 #include "tracker.h"
+#include "backend.h"
 #include "uffd.h"
 
 #ifndef UVMEMU_VERSION
@@ -169,8 +170,12 @@ static int cmd_info(void)
 		printf("userfaultfd   unusable: %s\n", err);
 		rc = 1;
 	} else {
+		const struct uvm_backend_ops *be;
+
 		uvm_uffd_features_str(&u, buf, sizeof(buf));
 		printf("userfaultfd   via %s; features: %s\n", u.how, buf);
+		be = uvm_backend_choose("auto", &u, -1, buf, sizeof(buf));
+		printf("backend       auto picks %s: %s\n", be->name, buf);
 		uvm_uffd_close(&u);
 	}
 	uvm_tracker_init(&t, NULL, true);

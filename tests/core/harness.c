@@ -8,12 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern char **environ;
+
 void th_start(struct th_emu *t, const char *const *opts)
 {
 	struct uvm_config cfg;
 	char err[UVM_ERRLEN];
 
 	uvm_config_defaults(&cfg);
+	/* Every test walks every residency invariant after every batch. The
+	 * environment then picks the backend (CTest runs the data-integrity
+	 * tests under each: UVMEMU_BACKEND), and the test's own options win. */
+	uvm_config_set(&cfg, "check", "1", "test", err, sizeof(err));
+	if (uvm_config_from_env(&cfg, environ, err, sizeof(err))) {
+		fprintf(stderr, "bad test environment: %s\n", err);
+		exit(1);
+	}
 	for (; opts && *opts; opts++) {
 		char name[64];
 		const char *eq = strchr(*opts, '=');
@@ -29,6 +39,11 @@ void th_start(struct th_emu *t, const char *const *opts)
 		printf("SKIP: cannot start the emulator here: %s\n", err);
 		exit(77);
 	}
+}
+
+bool th_shared_frames(const struct th_emu *t)
+{
+	return t->e->backend->shared_frames;
 }
 
 void th_stop(struct th_emu *t)

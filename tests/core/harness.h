@@ -18,10 +18,13 @@ struct th_emu {
 	struct uvm_emu *e;
 };
 
-/* Starts an instance with options "name=value" (NULL-terminated list);
- * exits 77 (skip) when this machine cannot run the emulator, saying why. */
+/* Starts an instance with options "name=value" (NULL-terminated list) over
+ * --check 1 and the UVMEMU_* environment; exits 77 (skip) when this machine
+ * cannot run the emulator, saying why. */
 void th_start(struct th_emu *t, const char *const *opts);
 void th_stop(struct th_emu *t);
+/* The remap backend runs (one set of frames: REMOTE data is the host's). */
+bool th_shared_frames(const struct th_emu *t);
 void *th_managed(struct th_emu *t, size_t bytes);
 /* The device-view address of a managed host-view pointer. */
 void *th_dev(struct th_emu *t, const void *host_ptr);

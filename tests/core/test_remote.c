@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: blocks the GPU reads where they are. Zero-copy (pin-host and
- * the threshold policies) maps a read-only device copy charged as remote
- * bytes, moves nothing, stays coherent with CPU writes, and migrates on a GPU
- * write; with far faults as the only access count, a block read in enough
- * launches reaches the threshold and migrates. Read-mostly advice duplicates
+ * Description: blocks the GPU reaches where they are, under either backend.
+ * Zero-copy (pin-host and the threshold policies) maps the block on the
+ * device without moving it and stays coherent with CPU writes both ways.
+ * Under remap GPU loads and stores reach the host frames themselves (a store
+ * lands in host memory, nothing migrates; remote bytes are sampled
+ * estimates); under copy the device maps a read-only copy charged in full
+ * and a GPU store migrates the block. With far faults as the only access
+ * count, sampling unmaps REMOTE blocks every period so the next access
+ * faults and counts, and a block read often enough reaches the threshold and
+ * migrates. Read-mostly advice duplicates
  * and collapses on the first write from either side; preferred location and
  * accessed-by decide where faults land; explicit prefetches move data both
  * ways ahead of any fault; zero-copy host memory (cudaHostAlloc) is read
@@ -16,6 +21,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -38,17 +44,24 @@ static size_t check(const volatile uint64_t *p, uint64_t salt)
 	return bad;
 }
 
-static void launch(struct th_emu *t, uint64_t index)
-{
-	struct uvmemu_launch l = {.kernel = "test", .grid = {1, 1, 1}, .block = {1, 1, 1}};
+/* Sampling that cannot strike during a test's exact counts. */
+#define NO_SAMPLING "remote-sample-period=1000s"
 
-	assert_int_equal(uvm_emu_kernel_begin(t->e, index, &l), 0);
+/* Waits (at most 5 s) until sampling has unmapped every REMOTE block, so
+ * that the next access to any of them faults. */
+static void await_sampling(struct th_emu *t)
+{
+	for (int i = 0; i < 5000 && uvm_driver_remote_mapped(t->e->driver); i++)
+		usleep(1000);
+	assert_int_equal(uvm_driver_remote_mapped(t->e->driver), 0);
+	assert_true(th_stats(t).sample_unmaps > 0);
 }
 
 static void test_pin_host_reads_remotely(void **state)
 {
 	static const char *const opts[] = {"migrate=pin-host", "link=unlimited", "fault-latency=0",
-					   NULL};
+					   NO_SAMPLING, NULL};
+	const uint64_t blocks = BYTES / UVM_BLOCK_SIZE;
 	struct th_emu t;
 	uint64_t *host, *dev;
 	struct uvm_stats st;
@@ -60,39 +73,76 @@ static void test_pin_host_reads_remotely(void **state)
 	assert_int_equal(check(dev, 1), 0);
 	st = th_stats(&t);
 	assert_int_equal(st.bytes_h2d, 0);
-	assert_int_equal(st.blocks_remote, BYTES / UVM_BLOCK_SIZE);
-	assert_int_equal(st.remote_bytes, BYTES);
-	assert_int_equal(st.peak_device_bytes, 0); /* read-only copies are not device memory */
-	/* The CPU writes: the stale device copies go, the GPU sees the new data. */
+	assert_int_equal(st.blocks_remote, blocks);
+	/* A snapshot crosses in full; shared frames are charged per sample. */
+	assert_int_equal(st.remote_bytes, th_shared_frames(&t) ? blocks * 4096 : BYTES);
+	assert_int_equal(st.peak_device_bytes, 0); /* remote blocks are not device memory */
+	/* The CPU writes: the GPU sees the new data. */
 	fill(host, 2);
 	assert_int_equal(check(dev, 2), 0);
-	/* A GPU write migrates the block it lands in. */
-	dev[0] = 7;
-	assert_int_equal(th_stats(&t).blocks_h2d, 1);
-	assert_int_equal(host[0], 7);
 	th_stop(&t);
 }
 
-static void test_threshold_counts_launches(void **state)
+static void test_remote_stores(void **state)
 {
-	static const char *const opts[] = {"migrate=always", "ts=3", "link=unlimited",
-					   "fault-latency=0", NULL};
+	static const char *const opts[] = {"migrate=pin-host", "link=unlimited", "fault-latency=0",
+					   NO_SAMPLING, NULL};
+	struct th_emu t;
+	uint64_t *host;
+	volatile uint64_t *dev;
+
+	th_start(&t, opts);
+	host = th_managed(&t, BYTES);
+	dev = th_dev(&t, host);
+	fill(host, 10);
+	assert_int_equal(check(dev, 10), 0);
+	/* A GPU store to a REMOTE block: under remap it lands in host memory
+	 * and nothing migrates; the copy backend's read-only copy cannot take
+	 * it, so the block migrates. */
+	dev[0] = 7;
+	dev[WORDS - 1] = 8;
+	assert_int_equal(host[0], 7);
+	assert_int_equal(host[WORDS - 1], 8);
+	if (th_shared_frames(&t)) {
+		assert_int_equal(th_stats(&t).blocks_h2d, 0);
+		assert_int_equal(th_stats(&t).remote_write_migrations, 0);
+		assert_int_equal(uvm_driver_remote_blocks(t.e->driver), BYTES / UVM_BLOCK_SIZE);
+	} else {
+		assert_int_equal(th_stats(&t).blocks_h2d, 2);
+		assert_int_equal(th_stats(&t).remote_write_migrations, 2);
+	}
+	/* A CPU write to a REMOTE block is seen by the next GPU load. */
+	host[WORDS / 2] = 99;
+	assert_int_equal(dev[WORDS / 2], 99);
+	th_stop(&t);
+}
+
+static void test_sampled_counts_reach_threshold(void **state)
+{
+	static const char *const opts[] = {"migrate=always",	  "ts=3",
+					   "link=unlimited",	  "fault-latency=0",
+					   "remote-sample-period=1ms", NULL};
+	const uint64_t blocks = BYTES / UVM_BLOCK_SIZE;
 	struct th_emu t;
 	uint64_t *host, *dev;
+	int rounds = 0;
 
 	th_start(&t, opts);
 	host = th_managed(&t, BYTES);
 	dev = th_dev(&t, host);
 	fill(host, 3);
-	/* Launch k reads everything: far faults count once per launch (the
-	 * copies of the previous launch are dropped), so the third read reaches
-	 * t_s = 3 and migrates. */
-	for (uint64_t k = 0; k < 3; k++) {
-		launch(&t, k);
+	/* The first read faults (count 1) and maps the blocks remotely. Each
+	 * sampling pass unmaps them; the next read faults again and counts,
+	 * until the third access reaches t_s = 3 and the block migrates. */
+	assert_int_equal(check(dev, 3), 0);
+	assert_int_equal(th_stats(&t).blocks_h2d, 0);
+	while (th_stats(&t).blocks_h2d < blocks && rounds++ < 50) {
+		await_sampling(&t);
 		assert_int_equal(check(dev, 3), 0);
-		assert_int_equal(th_stats(&t).blocks_h2d, k < 2 ? 0 : BYTES / UVM_BLOCK_SIZE);
 	}
-	assert_int_equal(th_stats(&t).blocks_remote, 2 * BYTES / UVM_BLOCK_SIZE);
+	assert_int_equal(th_stats(&t).blocks_h2d, blocks);
+	assert_int_equal(th_stats(&t).remote_samples, blocks); /* the second access */
+	assert_int_equal(uvm_driver_remote_blocks(t.e->driver), 0);
 	assert_int_equal(check(host, 3), 0);
 	th_stop(&t);
 }
@@ -125,7 +175,8 @@ static void test_read_mostly_duplicates(void **state)
 
 static void test_preferred_location_and_accessed_by(void **state)
 {
-	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0",
+					   "remote-sample-period=1ms", NULL};
 	struct th_emu t;
 	uint64_t *a, *b, *c;
 	struct uvm_stats st;
@@ -145,12 +196,16 @@ static void test_preferred_location_and_accessed_by(void **state)
 	assert_int_equal(check(th_dev(&t, b), 6), 0);
 	assert_int_equal(check(th_dev(&t, c), 7), 0);
 	st = th_stats(&t);
-	/* a and b stay on the host, read remotely; c moved. */
-	assert_int_equal(st.blocks_remote, 2 * BYTES / UVM_BLOCK_SIZE);
+	/* a and b stay on the host, read remotely (sampling may have counted
+	 * some twice by now); c moved. */
+	assert_true(st.blocks_remote >= 2 * BYTES / UVM_BLOCK_SIZE);
 	assert_int_equal(st.blocks_h2d, BYTES / UVM_BLOCK_SIZE);
-	/* Unset: the next far fault migrates a. */
+	/* Unset: the next far fault migrates a. A CPU write drops the copy
+	 * backend's remote copy of block 0; under remap it lands in the shared
+	 * frames, and block 0 faults again once sampling has unmapped it. */
 	assert_int_equal(uvm_emu_advise(t.e, a, BYTES, cudaMemAdviseUnsetPreferredLocation, 0), 0);
-	a[0] = 1; /* a CPU touch drops the remote copy of block 0 */
+	a[0] = 1;
+	await_sampling(&t);
 	assert_int_equal(((volatile uint64_t *)th_dev(&t, a))[0], 1);
 	assert_int_equal(th_stats(&t).blocks_h2d, BYTES / UVM_BLOCK_SIZE + 1);
 	th_stop(&t);
@@ -188,7 +243,7 @@ static void test_prefetch_both_ways(void **state)
 
 static void test_zero_copy_host_memory(void **state)
 {
-	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NO_SAMPLING, NULL};
 	struct th_emu t;
 	uint64_t *host, *dev;
 	struct uvm_stats st;
@@ -240,7 +295,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pin_host_reads_remotely),
-	    cmocka_unit_test(test_threshold_counts_launches),
+	    cmocka_unit_test(test_remote_stores),
+	    cmocka_unit_test(test_sampled_counts_reach_threshold),
 	    cmocka_unit_test(test_read_mostly_duplicates),
 	    cmocka_unit_test(test_preferred_location_and_accessed_by),
 	    cmocka_unit_test(test_prefetch_both_ways),

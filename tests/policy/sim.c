@@ -38,8 +38,25 @@ void sim_start(struct sim *m, const char *name, uint64_t bytes, const char *cons
 				  : m->ops->create(&m->s, &m->cfg);
 	if (!m->p)
 		fail_msg("creating %s: %s", name, err);
+	uvm_pool_init(&m->pool, 0, true);
+	uvm_res_init(&m->r, &m->s, &m->pool, &m->st);
+	uvm_res_observe(&m->r, &(struct uvm_res_observer){
+				   .p = m->p,
+				   .resident = m->ops->resident,
+				   .released = m->ops->released,
+				   .touched = m->ops->touched,
+				   .launch = m->ops->launch,
+			       });
 	/* The driver's batch sequence starts at 1; in_batch 0 means never. */
 	m->batch = 1;
+}
+
+static void books_hold(struct sim *m)
+{
+	char err[256];
+
+	if (uvm_res_check(&m->r, err, sizeof(err)))
+		fail_msg("residency: %s", err);
 }
 
 void sim_stop(struct sim *m)
@@ -50,16 +67,7 @@ void sim_stop(struct sim *m)
 
 void sim_in(struct sim *m, size_t b)
 {
-	struct uvm_block *blk = &m->s.block[b];
-
-	uvm_block_move(&m->s, b, UVM_DEVICE);
-	if (blk->flags & UVM_BF_EVICTED) {
-		if (blk->trips < UINT8_MAX)
-			blk->trips++;
-		blk->flags &= (uint8_t)~UVM_BF_EVICTED;
-	}
-	m->s.vablock[uvm_vablock_of(b)].resident++;
-	m->ops->resident(m->p, b);
+	uvm_res_move(&m->r, b, 1, UVM_DEVICE, UVM_RES_MIGRATE);
 }
 
 void sim_in_run(struct sim *m, size_t first, size_t n)
@@ -71,29 +79,12 @@ void sim_in_run(struct sim *m, size_t first, size_t n)
 void sim_touch(struct sim *m, size_t b, bool write)
 {
 	assert_int_equal(m->s.block[b].state, UVM_DEVICE);
-	m->s.block[b].flags &= (uint8_t)~UVM_BF_PREFETCHED;
-	if (write)
-		m->s.block[b].flags |= UVM_BF_WRITTEN;
-	if (m->ops->touched)
-		m->ops->touched(m->p, b, write);
+	uvm_res_touched(&m->r, b, write);
 }
 
 void sim_launch(struct sim *m)
 {
-	if (m->ops->launch)
-		m->ops->launch(m->p, m->launch);
-	m->launch++;
-}
-
-static void out(struct sim *m, size_t b)
-{
-	struct uvm_block *blk = &m->s.block[b];
-
-	uvm_block_move(&m->s, b, UVM_HOST);
-	blk->flags |= UVM_BF_EVICTED;
-	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
-	m->s.vablock[uvm_vablock_of(b)].resident--;
-	m->ops->released(m->p, b);
+	uvm_res_launch(&m->r, m->launch++);
 }
 
 size_t sim_evict(struct sim *m, const struct uvm_victim *v)
@@ -106,11 +97,12 @@ size_t sim_evict(struct sim *m, const struct uvm_victim *v)
 	assert_int_equal(uvm_vablock_of(v->first), uvm_vablock_of(v->first + v->n - 1));
 	for (size_t b = v->first; b < v->first + v->n; b++) {
 		if (m->s.block[b].state == UVM_DEVICE) {
-			out(m, b);
+			uvm_res_move(&m->r, b, 1, UVM_HOST, UVM_RES_EVICT);
 			n++;
 		}
 	}
 	assert_true(n > 0); /* the driver calls a victim with nothing on the device a bug */
+	books_hold(m);
 	return n;
 }
 

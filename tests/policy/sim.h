@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sim.h - the eviction tests' stand-in for the driver: a small space (64 MB
- * arena) with one policy instance, and the state changes the driver makes,
- * in its order, with the observer calls it makes (ops.c became_resident and
- * left_device, service.c's touched, driver.c's launch). No threads, no
- * userfaultfd, no memory moves: only the books a policy reads.
+ * arena) with one policy instance observing the real residency module,
+ * which the simulated driver moves blocks through as the real one does (the
+ * same counts, the same observer calls). No threads, no userfaultfd, no
+ * memory moves: only the books a policy reads.
  */
 #ifndef TEST_POLICY_SIM_H
 #define TEST_POLICY_SIM_H
@@ -15,12 +15,16 @@
 
 #include "config.h"
 #include "policy.h"
+#include "residency.h"
 #include "space.h"
 
 #define SIM_ARENA (64ull << 20)
 
 struct sim {
 	struct uvm_space s;
+	struct uvm_pool pool;
+	struct uvm_stats st;
+	struct uvm_residency r;
 	struct uvm_config cfg;
 	const struct uvm_evict_ops *ops;
 	void *p;

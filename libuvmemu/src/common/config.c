@@ -203,10 +203,14 @@ int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, 
 			    origin, value, d->min, d->max);
 	if (d->type != UVM_T_ENUM && d->type != UVM_T_PATH && d->type != UVM_T_DILATION && *value &&
 	    out_of_bounds(d, d->type == UVM_T_SIZE ? (double)v.i : v.d)) {
+		/* Bounds of a duration are in nanoseconds; say so. */
+		const char *unit = d->type == UVM_T_DURATION ? " ns" : "";
+
 		if (d->max != 0)
-			return fail(err, errlen, "%s='%s': must be between %g and %g", origin,
-				    value, d->min, d->max);
-		return fail(err, errlen, "%s='%s': must be at least %g", origin, value, d->min);
+			return fail(err, errlen, "%s='%s': must be between %g%s and %g%s", origin,
+				    value, d->min, unit, d->max, unit);
+		return fail(err, errlen, "%s='%s': must be at least %g%s", origin, value, d->min,
+			    unit);
 	}
 	rc = check_special(id, &v, origin, err, errlen);
 	if (rc)

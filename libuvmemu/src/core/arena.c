@@ -168,18 +168,24 @@ void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len)
 	pthread_mutex_unlock(&a->lock);
 }
 
-int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len)
+int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_frames)
 {
 	const int prot = PROT_READ | PROT_WRITE;
+	void *dev;
 
 	if (mmap((void *)uvm_host_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED, a->memfd,
 		 (off_t)off) == MAP_FAILED)
 		return -errno;
-	if (mmap((void *)uvm_dev_addr(a, off), len, prot,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+	if (shared_frames)
+		dev = mmap((void *)uvm_dev_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED,
+			   a->memfd, (off_t)off);
+	else
+		dev = mmap((void *)uvm_dev_addr(a, off), len, prot,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	if (dev == MAP_FAILED)
 		goto err;
-	if (mmap((void *)uvm_dma_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED, a->memfd,
-		 (off_t)off) == MAP_FAILED)
+	if (!shared_frames && mmap((void *)uvm_dma_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED,
+				   a->memfd, (off_t)off) == MAP_FAILED)
 		goto err;
 	return 0;
 err : {

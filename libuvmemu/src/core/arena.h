@@ -15,6 +15,7 @@
 #define UVM_ARENA_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,8 +52,13 @@ int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off);
 /* Takes exactly [off, off + len) if all of it is free; -EBUSY otherwise. */
 int uvm_arena_take_at(struct uvm_arena *a, uint64_t off, uint64_t len);
 void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len);
-/* Maps the three views over [off, off+len) (the reservation is PROT_NONE). */
-int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len);
+/*
+ * Maps the views over [off, off+len) (the reservation is PROT_NONE).
+ * shared_frames: the device view maps the memfd too (the remap backend) and
+ * no DMA view is needed; otherwise it is private memory (device frames of
+ * their own) and the DMA view maps the memfd for the copies.
+ */
+int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_frames);
 /* Frees every frame of the range (both sides) and restores the reservation. */
 int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len);
 /*

@@ -15,4 +15,18 @@
  */
 void uvm_wait_until(uint64_t deadline);
 
+static inline uint64_t uvm_elapsed_ns(uint64_t since)
+{
+	return uvm_now_ns() - since;
+}
+
+/* Runs `stmt` and adds the real time it took to the nanosecond counter `acc`
+ * (a batch stage: UVM_TIMED(st->ns.unmap, madvise(...))). */
+#define UVM_TIMED(acc, stmt)                                                                       \
+	do {                                                                                       \
+		uint64_t uvm_timed_t0_ = uvm_now_ns();                                             \
+		stmt;                                                                              \
+		(acc) += uvm_elapsed_ns(uvm_timed_t0_);                                            \
+	} while (0)
+
 #endif

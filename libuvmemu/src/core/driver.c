@@ -128,21 +128,35 @@ static void halve_counters(struct uvm_driver *d)
 	d->halve_accesses = d->halve_trips = false;
 }
 
+/* --check: every invariant after every batch (tests; slow). */
+static void check(struct uvm_driver *d)
+{
+	char err[256];
+
+	if (!d->check)
+		return;
+	/* The copy backend's unmaps must have landed for the views to agree. */
+	uvm_tracker_wait_before(&d->tracker, UINT64_MAX);
+	if (uvm_res_check(&d->res, err, sizeof(err)) == 0 &&
+	    uvm_views_check(d->dep.arena, d->dep.space, d->backend.ops, err, sizeof(err)) == 0)
+		return;
+	fprintf(stderr, "uvmemu: internal error: residency check after batch %llu: %s\n",
+		(unsigned long long)d->seq, err);
+	abort();
+}
+
 static void tell_launches(struct uvm_driver *d)
 {
 	uint64_t now = atomic_load_explicit(&d->launch, memory_order_acquire);
 
-	if (d->launch_seen < now && uvm_driver_counts_faults(d))
-		uvm_service_forget_remote_copies(d);
-	while (d->launch_seen < now) {
-		if (d->evict->launch)
-			d->evict->launch(d->evict_p, d->launch_seen);
-		d->launch_seen++;
-	}
+	while (d->launch_seen < now)
+		uvm_res_launch(&d->res, d->launch_seen++);
 }
 
-/* One pass: fetch, preprocess, service. Returns false when nothing came. */
-static bool service_pass(struct uvm_driver *d, bool *gpu)
+/* One pass: fetch, preprocess, service. Returns false when nothing came.
+ * gpu: the batch had GPU faults the model charges; sampled: it had sampled
+ * ones (which it does not). */
+static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
 {
 	uint64_t t = uvm_now_ns();
 
@@ -156,13 +170,18 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 	t = uvm_now_ns();
 	uvm_batch_preprocess(d);
 	d->st.ns.preprocess += uvm_driver_elapsed(t);
-	for (size_t i = 0; i < d->nfault && !*gpu; i++)
-		*gpu = d->fault[i].gpu;
 
 	t = uvm_now_ns();
 	uvm_service_batch(d);
 	d->st.ns.service += uvm_driver_elapsed(t);
 	d->st.batches++;
+	/* A sampled access to a REMOTE block is the emulator's way of counting
+	 * what a GPU's access counters count without stalling anyone: it costs
+	 * no modelled fault latency. Every other GPU fault does. */
+	for (size_t i = 0; i < d->nfault; i++) {
+		*gpu |= d->fault[i].gpu && d->fault[i].outcome != UVM_OUT_SAMPLED;
+		*sampled |= d->fault[i].outcome == UVM_OUT_SAMPLED;
+	}
 	return true;
 }
 
@@ -173,14 +192,14 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns(), t;
-	bool gpu = false;
+	bool gpu = false, sampled = false;
 	int passes = 0;
 
 	d->seq++;
 	d->model_end = t0;
 	d->batch_t0 = t0;
 	tell_launches(d);
-	while (service_pass(d, &gpu)) {
+	while (service_pass(d, &gpu, &sampled)) {
 		passes++;
 		if (d->replay != REPLAY_ONCE || passes == MAX_BATCHES_PER_SERVICE)
 			break;
@@ -195,34 +214,22 @@ static void run_batch(struct uvm_driver *d)
 	t = uvm_now_ns();
 	uvm_tracker_wait_before(&d->tracker, d->seq);
 	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
+	d->st.sample_batches += sampled && !gpu;
 	publish(d, UVM_TRACE_BATCH, t0);
 	halve_counters(d);
+	check(d);
 }
 
 /* ------------------------------------------------------------- commands */
 
 static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 {
-	struct uvm_space *s = d->dep.space;
 	size_t first = c->off >> UVM_BLOCK_SHIFT;
 	size_t n = (c->len + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
 	size_t dropped = 0;
 
 	uvm_tracker_settle(&d->tracker, first, n);
 	uvm_thrash_forget(&d->thrash, first, n);
-	for (size_t b = first; b < first + n; b++) {
-		struct uvm_block *blk = &s->block[b];
-
-		if (blk->state == UVM_REMOTE && (blk->flags & UVM_BF_RO_COPY))
-			d->ro_copies--;
-		d->remote_blocks -= blk->state == UVM_REMOTE;
-		if (blk->state != UVM_DEVICE && blk->state != UVM_DUPLICATED)
-			continue;
-		/* The frames go with the views; only the books change here. */
-		s->vablock[uvm_vablock_of(b)].resident--;
-		d->evict->released(d->evict_p, b);
-		uvm_pool_use(d->dep.pool, -1);
-	}
 	/* Deferred faults of the freed range are dropped and their threads
 	 * woken here, or nothing would wake them (neither a release nor an
 	 * unmap wakes a thread waiting on a userfaultfd). A woken thread
@@ -244,7 +251,7 @@ static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 		}
 	}
 	d->ndeferred -= dropped;
-	uvm_space_remove(s, c->off, c->len);
+	uvm_res_free(&d->res, c->off, c->len);
 	c->result = 0;
 }
 
@@ -433,9 +440,30 @@ void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg)
 
 static uint64_t counter_scan_due(const struct uvm_driver *d)
 {
-	if (!d->remote_blocks || uvm_driver_counts_faults(d))
+	if (!d->res.remote_blocks || uvm_driver_counts_faults(d))
 		return UINT64_MAX;
 	return d->next_counter_scan;
+}
+
+/* Without GMMU accessors, remote accesses are seen by sampling. */
+static uint64_t sample_due(const struct uvm_driver *d)
+{
+	if (!atomic_load_explicit(&d->res.remote_mapped, memory_order_relaxed) ||
+	    !uvm_driver_counts_faults(d))
+		return UINT64_MAX;
+	return d->next_sample;
+}
+
+static void sample(struct uvm_driver *d)
+{
+	uint64_t t = uvm_now_ns();
+
+	d->seq++;
+	d->model_end = t;
+	d->st.sample_unmaps += uvm_service_sample_remote(d, d->sample_blocks);
+	publish(d, UVM_TRACE_EVICTION, t);
+	d->next_sample =
+	    uvm_now_ns() + (uint64_t)((double)d->sample_period_ns * uvm_link_dilation(d->dep.link));
 }
 
 static void counter_scan(struct uvm_driver *d)
@@ -464,12 +492,15 @@ static void *driver_main(void *arg)
 		};
 		nfds_t n = d->tracker.inflight ? 3 : 2;
 		uint64_t due = uvm_batch_next_deferred(d), scan = counter_scan_due(d);
+		uint64_t samp = sample_due(d);
 		struct timespec ts, *timeout = NULL;
 		uint64_t now = uvm_now_ns();
 		int rc;
 
 		if (scan < due)
 			due = scan;
+		if (samp < due)
+			due = samp;
 		if (due != UINT64_MAX) {
 			uint64_t wait = due > now ? due - now : 0;
 
@@ -486,7 +517,10 @@ static void *driver_main(void *arg)
 			uvm_tracker_reap(&d->tracker);
 		if (scan != UINT64_MAX && uvm_now_ns() >= scan)
 			counter_scan(d);
-		if (p[0].revents || (due != UINT64_MAX && due != scan && uvm_now_ns() >= due))
+		if (samp != UINT64_MAX && uvm_now_ns() >= samp)
+			sample(d);
+		if (p[0].revents ||
+		    (due != UINT64_MAX && due != scan && due != samp && uvm_now_ns() >= due))
 			run_batch(d);
 	}
 	return NULL;
@@ -524,6 +558,63 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 	return 0;
 }
 
+/* Thrashing detection hears of every fault-driven migration. */
+static void thrash_migrated(void *p, size_t b, enum uvm_side to)
+{
+	struct uvm_driver *d = p;
+
+	uvm_thrash_record(&d->thrash, b, to, uvm_now_ns(), uvm_link_dilation(d->dep.link));
+}
+
+/* A block of allocation `alloc` came back after `trips` earlier returns: the
+ * report's thrashing table and round-trip histogram. */
+static void thrash_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
+{
+	struct uvm_driver *d = p;
+	struct uvm_thrash_stats *t = &d->thrash_stats;
+
+	(void)b;
+	pthread_mutex_lock(&d->stats_lock);
+	if (alloc >= t->nalloc) {
+		size_t n = alloc + 64;
+		struct uvm_alloc_thrash *a = realloc(t->alloc, n * sizeof(*a));
+
+		if (!a) {
+			pthread_mutex_unlock(&d->stats_lock);
+			return; /* the per-allocation breakdown goes; totals stay exact */
+		}
+		memset(a + t->nalloc, 0, (n - t->nalloc) * sizeof(*a));
+		t->alloc = a;
+		t->nalloc = n;
+	}
+	t->alloc[alloc].returns++;
+	t->alloc[alloc].blocks += trips == 0;
+	if (trips > 0)
+		t->trips[trips]--;
+	if (trips + 1 < UVM_MAX_TRIPS)
+		t->trips[trips + 1]++;
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+/* Residency's observers: the eviction policy, thrashing detection and its
+ * statistics. */
+static void observe(struct uvm_driver *d)
+{
+	uvm_res_init(&d->res, d->dep.space, d->dep.pool, &d->st);
+	uvm_res_observe(&d->res, &(struct uvm_res_observer){
+				     .p = d->evict_p,
+				     .resident = d->evict->resident,
+				     .released = d->evict->released,
+				     .touched = d->evict->touched,
+				     .launch = d->evict->launch,
+				 });
+	uvm_res_observe(&d->res, &(struct uvm_res_observer){
+				     .p = d,
+				     .migrated = thrash_migrated,
+				     .returned = thrash_returned,
+				 });
+}
+
 int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps, char *err,
 		     size_t errlen)
 {
@@ -544,18 +635,36 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
 	d->wake_at_copy = d->fault_latency_ns == 0 && deps->link->unlimited;
 	d->replay = (int)uvm_cfg_i(cfg, UVM_OPT_replay); /* block|batch|batch_flush|once */
+	d->check = uvm_cfg_i(cfg, UVM_OPT_check) != 0;
+	d->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
+	d->sample_blocks = (size_t)(uvm_cfg_i(cfg, UVM_OPT_remote_sample_size) >> UVM_BLOCK_SHIFT);
+	d->remote_sample_bytes = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_bytes);
 	d->fault = calloc(d->max_batch, sizeof(*d->fault));
 	d->deferred = calloc(d->max_batch, sizeof(*d->deferred));
-	/* Never written: every page reads as the kernel's zero page. */
-	z = mmap(NULL, UVM_VABLOCK_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	d->backend = (struct uvm_backend){
+	    .ops = deps->backend,
+	    .uffd = deps->uffd,
+	    .arena = deps->arena,
+	    .tracker = &d->tracker,
+	    .st = &d->st,
+	    .seq = &d->seq,
+	    .wake = d->wake_at_copy ? UVM_MAP_WAKE : 0,
+	};
+	/* The copy backend's zero-fills copy from pages never written: every
+	 * one reads as the kernel's zero page. */
+	z = deps->backend->shared_frames
+		? NULL
+		: mmap(NULL, UVM_VABLOCK_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!d->fault || !d->deferred || z == MAP_FAILED) {
 		snprintf(err, errlen, "out of memory starting the driver");
 		goto fail;
 	}
-	d->zeros = (uintptr_t)z;
+	d->backend.zeros = (uintptr_t)z;
+	d->next_sample = uvm_now_ns() + d->sample_period_ns;
 	rc = policies(d, err, errlen);
 	if (rc)
 		goto fail;
+	observe(d);
 	rc = uvm_thrash_init(&d->thrash, cfg, deps->space->nblocks);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for thrashing detection");
@@ -609,8 +718,8 @@ void uvm_driver_stop(struct uvm_driver *d)
 		d->migrate->destroy(d->migrate_p);
 	if (d->evfd >= 0)
 		close(d->evfd);
-	if (d->zeros)
-		munmap((void *)d->zeros, UVM_VABLOCK_SIZE);
+	if (d->backend.zeros)
+		munmap((void *)d->backend.zeros, UVM_VABLOCK_SIZE);
 	free(d->thrash_stats.alloc);
 	free(d->fault);
 	free(d->deferred);
@@ -631,26 +740,12 @@ int uvm_driver_shrink(struct uvm_driver *d)
 	return command(d, UVM_CMD_SHRINK, 0, 0);
 }
 
-static void launch_now(void *arg)
-{
-	struct uvm_driver *d = arg;
-
-	tell_launches(d);
-	uvm_tracker_wait_device_unmaps(&d->tracker);
-}
-
 void uvm_driver_launch(struct uvm_driver *d, uint64_t index)
 {
 	uint64_t cur = atomic_load(&d->launch);
 
 	while (cur < index + 1 && !atomic_compare_exchange_weak(&d->launch, &cur, index + 1))
 		;
-	/* Read-only copies of REMOTE blocks must be gone before the kernel's
-	 * first access, or it would not fault and could not count: tell the
-	 * driver now rather than at its next batch, and wait. */
-	if (atomic_load_explicit(&d->ro_copies, memory_order_relaxed) &&
-	    uvm_driver_counts_faults(d))
-		uvm_driver_call(d, launch_now, d);
 }
 
 void uvm_driver_request_halving(struct uvm_driver *d)
@@ -684,11 +779,16 @@ void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 	pthread_mutex_unlock(&d->stats_lock);
 }
 
+uint64_t uvm_driver_remote_mapped(struct uvm_driver *d)
+{
+	return atomic_load_explicit(&d->res.remote_mapped, memory_order_relaxed);
+}
+
 static void read_remote_blocks(void *arg)
 {
 	struct uvm_driver *d = ((void **)arg)[0];
 
-	*(uint64_t *)((void **)arg)[1] = d->remote_blocks;
+	*(uint64_t *)((void **)arg)[1] = d->res.remote_blocks;
 }
 
 uint64_t uvm_driver_remote_blocks(struct uvm_driver *d)

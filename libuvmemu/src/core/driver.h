@@ -41,7 +41,10 @@ struct uvm_thrash_stats {
 };
 
 /* What the driver works on; owned by the emulator instance. */
+struct uvm_backend_ops;
+
 struct uvm_driver_deps {
+	const struct uvm_backend_ops *backend; /* how the views are worked */
 	struct uvm_uffd *uffd;
 	struct uvm_arena *arena;
 	struct uvm_space *space;
@@ -88,6 +91,8 @@ void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out);
 void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out);
 /* Blocks mapped remotely (zero-copy) now. */
 uint64_t uvm_driver_remote_blocks(struct uvm_driver *d);
+/* Of those, the ones the device view maps now (sampling has not unmapped). */
+uint64_t uvm_driver_remote_mapped(struct uvm_driver *d);
 /* The run's totals so far. */
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 /* Why unmaps run synchronously ("" when they use io_uring). */

@@ -4,7 +4,9 @@
  *   driver.c   the thread, its loop and the commands from other threads
  *   batch.c    fetch (read fault messages) and preprocess (dedup, sort)
  *   service.c  servicing a batch per vablock: decisions and eviction
- *   ops.c      the real operations on block runs (copies, unmaps, fills)
+ *   ops.c, ops_remote.c  the operations on block runs: the backend's page
+ *              table work (backend_remap.c or backend_copy.c), the link, and
+ *              the state change through the residency module
  *
  * Locking: everything here belongs to the driver thread, except the fields
  * marked otherwise. Lock order: cmd_lock, then stats_lock, then the pool's
@@ -18,8 +20,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend.h"
+#include "bug.h"
 #include "driver.h"
 #include "policy.h"
+#include "residency.h"
 #include "stats.h"
 #include "thrash.h"
 #include "tracker.h"
@@ -82,14 +87,18 @@ struct uvm_driver {
 	void *migrate_p;
 
 	struct uvm_tracker tracker;
+	struct uvm_backend backend; /* the page-table work of every operation */
+	struct uvm_residency res;   /* block states and their counts */
 	struct uvm_thrash thrash;
 	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
 	bool oversubscribed;	    /* device memory has been full: an eviction happened */
-	_Atomic uint64_t ro_copies; /* REMOTE blocks with a read-only device copy;
-				     * read by launching threads */
-	uint64_t remote_blocks;	    /* blocks in state REMOTE */
+	bool check;		    /* --check: walk every residency invariant after each batch */
 	uint64_t next_counter_scan; /* when REMOTE blocks' counts are checked next */
-	uintptr_t zeros;	    /* read-only zero pages, the source of zero-fills */
+	uint64_t next_sample;	    /* when REMOTE blocks are unmapped for sampling next */
+	uint64_t sample_period_ns;  /* --remote-sample-period, modelled */
+	uint64_t remote_sample_bytes; /* remap: link bytes per sampled remote access */
+	size_t sample_cursor;	    /* the vablock the next sampling scan starts at */
+	size_t sample_blocks;	    /* --remote-sample-size: blocks unmapped per period */
 
 	/* The batch being serviced. */
 	uint64_t seq;
@@ -136,9 +145,11 @@ void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
 void uvm_service_batch(struct uvm_driver *d);
 /* Makes blocks [first, first + n) resident on `to` (explicit prefetch). */
 void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device);
-/* Drops REMOTE blocks' read-only copies, so the next access faults again
- * and counts (when far faults are the access counters' only source). */
-void uvm_service_forget_remote_copies(struct uvm_driver *d);
+/* Sampling (when far faults are the access counters' only source): unmaps
+ * up to `budget` REMOTE blocks from the device view, so that their next
+ * access faults and counts, as NUMA balancing's hinting faults do. Returns
+ * the blocks unmapped. */
+size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget);
 /* Access-counter-driven migration: REMOTE blocks whose count now meets the
  * migration policy's threshold move to the device (GMMU accessors count
  * their remote reads without faulting, so nothing else would notice). */
@@ -146,36 +157,34 @@ void uvm_service_counter_migrations(struct uvm_driver *d);
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
 void uvm_service_evict_all_excess(struct uvm_driver *d);
 
-/* ops.c - each acts on blocks [first, first + n) of one vablock, all in the
- * state the operation expects, and keeps the pool, vablock counts, policy
- * observers and batch statistics up to date. */
+/* ops.c, ops_remote.c - each acts on blocks [first, first + n) of one
+ * vablock, all in the state the operation expects. */
 void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n);
-/* wake: wake host-view waiters when the copy lands (eviction) rather than at
- * replay (a CPU fault's own migration). */
+/* evicting: to make room (the host view maps at the CPU's next touch);
+ * otherwise for a waiting CPU (mapped now). */
 void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
 void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
-/* Maps the page-cache pages of a HOST block into the host view (flags
- * UVM_MAP_*: UVM_MAP_WP for read-only), once no device unmap is in flight. */
-void uvm_op_host_map(struct uvm_driver *d, size_t first, size_t n, unsigned flags);
-/* Unmaps the host view (the host unmap: a CPU touch now faults). */
-void uvm_op_zap_host(struct uvm_driver *d, size_t first, size_t n);
 /* Evicts every device-resident block of the victim range. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
 /* Books a transfer on the link; the batch's wake-ups wait for it. */
 void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes);
-/* Residency bookkeeping every operation shares (pool, counts, observers). */
-void uvm_ops_became_resident(struct uvm_driver *d, size_t first, size_t n);
-void uvm_ops_left_device(struct uvm_driver *d, size_t first, size_t n, bool evicted);
 
-/* ops_remote.c - REMOTE (zero-copy) and DUPLICATED (read-mostly) blocks. */
+/* HOST, or REMOTE not mapped on the device: map it there (zero-copy). */
 void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n);
-void uvm_op_remote_forget(struct uvm_driver *d, size_t first, size_t n);
+/* REMOTE mapped on the device: unmap it there (sampling). */
+void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n);
-void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n, bool map_host);
 void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
+
+/* views_check.c - under --check: each block's state against the page
+ * tables of both views (/proc/self/pagemap). Returns 0 or -EINVAL with the
+ * first disagreement in err. */
+int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
+		    const struct uvm_backend_ops *be, char *err, size_t errlen);
 
 /* driver.c */
 uint64_t uvm_driver_elapsed(uint64_t since);
@@ -184,6 +193,5 @@ bool uvm_driver_counts_faults(const struct uvm_driver *d);
 void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);
 /* Waits for the model, then wakes the threads of the wake list (replay). */
 void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu);
-__attribute__((noreturn)) void uvm_driver_bug(const char *what, size_t block, int err);
 
 #endif

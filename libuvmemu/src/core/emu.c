@@ -76,6 +76,14 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	    &e->uffd, (enum uvm_fault_capture)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
 	if (rc)
 		goto fail;
+	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,
+					(int)uvm_cfg_i(cfg, UVM_OPT_device_node), e->backend_why,
+					sizeof(e->backend_why));
+	if (!e->backend) {
+		snprintf(err, errlen, "%s", e->backend_why);
+		rc = -EINVAL;
+		goto fail;
+	}
 	rc = uvm_arena_init(&e->arena, err, errlen);
 	if (rc)
 		goto fail;
@@ -96,15 +104,18 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_trace_open(&e->trace, cfg, s->start_ns, err, errlen);
 	if (rc)
 		goto fail;
-	deps = (struct uvm_driver_deps){&e->uffd, &e->arena, &e->space, &e->link,   &e->pool,
-					cfg,	  s,	     e->trace,	&e->workers};
+	deps = (struct uvm_driver_deps){e->backend, &e->uffd, &e->arena, &e->space, &e->link,
+					&e->pool,   cfg,      s,	 e->trace,  &e->workers};
 	rc = uvm_driver_start(&e->driver, &deps, err, errlen);
 	if (rc)
 		goto fail;
 	e->gmmu = (struct uvmemu_gmmu){
 	    .dev_lo = e->arena.dev,
 	    .dev_hi = e->arena.dev + e->arena.size,
-	    .dma_offset = (intptr_t)(e->arena.dma - e->arena.dev),
+	    /* Where host data lives: the DMA view's copy, or under remap the
+	     * shared frames the host view maps. */
+	    .dma_offset = (intptr_t)((e->backend->shared_frames ? e->arena.host : e->arena.dma) -
+				     e->arena.dev),
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
 	    .remote_read = remote_read_unavailable,
@@ -163,15 +174,17 @@ static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, cons
 	pthread_mutex_unlock(&e->lock);
 }
 
-/* A forked child inherits none of the three views (fork.h): an inherited host
- * view would write into the parent's frames. */
-static int keep_from_children(const struct uvm_arena *a, uint64_t off, uint64_t len)
+/* A forked child inherits none of the views (fork.h): an inherited host view
+ * would write into the parent's frames. The DMA view is mapped only where
+ * device frames are the device view's own (copy backend). */
+static int keep_from_children(const struct uvm_arena *a, uint64_t off, uint64_t len,
+			      bool shared_frames)
 {
 	int rc = uvm_fork_protect((void *)uvm_host_addr(a, off), len);
 
 	if (!rc)
 		rc = uvm_fork_protect((void *)uvm_dev_addr(a, off), len);
-	if (!rc)
+	if (!rc && !shared_frames)
 		rc = uvm_fork_protect((void *)uvm_dma_addr(a, off), len);
 	return rc;
 }
@@ -194,10 +207,10 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	rc = uvm_arena_take(a, len, &off);
 	if (rc)
 		goto refund;
-	rc = uvm_arena_map(a, off, len);
+	rc = uvm_arena_map(a, off, len, e->backend->shared_frames);
 	if (rc)
 		goto give;
-	rc = keep_from_children(a, off, len);
+	rc = keep_from_children(a, off, len, e->backend->shared_frames);
 	if (rc)
 		goto unmap;
 	rc = uvm_placement_bind(&e->place, uvm_dev_addr(a, off), len, e->place.device_node);
@@ -217,14 +230,11 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 		     b < (off + size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT; b++)
 			e->space.block[b].advice = UVM_ADV_PIN_HOST;
 	pthread_mutex_unlock(&a->lock);
-	/* Write-protect on the host view, where the kernel has it, lets a
-	 * read-duplicated block stay readable on the CPU side. */
 	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
-			       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR |
-				   (e->uffd.shmem_wp ? UFFDIO_REGISTER_MODE_WP : 0));
+			       e->backend->register_mode(&e->uffd, false));
 	if (!rc)
 		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
-				       UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_WP);
+				       e->backend->register_mode(&e->uffd, true));
 	if (rc)
 		goto forget;
 	r = (struct uvm_range){uvm_host_addr(a, off), size, kind, len};

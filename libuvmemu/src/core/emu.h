@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "arena.h"
+#include "backend.h"
 #include "driver.h"
 #include "json.h"
 #include "link.h"
@@ -40,7 +41,9 @@ struct uvm_emu {
 	struct uvm_pool pool;
 	struct uvm_placement place;
 	struct uvm_driver *driver;
-	struct uvm_ranges ranges; /* every allocation, by host-side address */
+	const struct uvm_backend_ops *backend; /* remap or copy */
+	char backend_why[192];		       /* why that one (report, info) */
+	struct uvm_ranges ranges;	       /* every allocation, by host-side address */
 	struct uvmemu_gmmu gmmu;
 	_Atomic uint32_t next_alloc;
 

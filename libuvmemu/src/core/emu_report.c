@@ -65,6 +65,32 @@ static void json_thrashing(struct uvm_emu *e, struct uvm_json *j)
 	free(t.alloc);
 }
 
+/* What the access counters count, and what remote bytes stand for. */
+static const char *access_counts(struct uvm_emu *e)
+{
+	if (!uvm_emu_counts_faults(e))
+		return "gmmu accessors (per warp transaction)";
+	return "far faults, and sampled faults on REMOTE blocks";
+}
+
+static const char *remote_bytes_source(struct uvm_emu *e)
+{
+	if (!uvm_emu_counts_faults(e))
+		return "gmmu accessors: 32-byte sectors per warp";
+	if (e->backend->shared_frames)
+		return "estimate: --remote-sample-bytes per sampled access";
+	return "read-only copies: 64 KB per block mapped";
+}
+
+/* Batches whose real cost exceeded the model, among those the model costs
+ * (sampling batches cost nothing in the model). */
+static double overrun_share(const struct uvm_stats *st)
+{
+	uint64_t modelled = st->batches - st->sample_batches;
+
+	return modelled ? (double)st->model_overruns / (double)modelled : 0;
+}
+
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 {
 	struct uvm_emu *e = ctx;
@@ -74,9 +100,11 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
+	uvm_json_str(j, "backend", e->backend->name);
+	uvm_json_str(j, "backend_why", e->backend_why);
 	uvm_json_u64(j, "remote_blocks", uvm_driver_remote_blocks(e->driver));
-	uvm_json_str(j, "access_counts",
-		     uvm_emu_counts_faults(e) ? "far faults" : "gmmu accessors");
+	uvm_json_str(j, "access_counts", access_counts(e));
+	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(e));
 	json_thrashing(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
@@ -92,6 +120,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 		uvm_json_num(j, "calibration_target_bytes_per_s", m.target);
 	}
 	uvm_json_u64(j, "overruns", st.model_overruns);
+	uvm_json_num(j, "overrun_share", overrun_share(&st));
 	uvm_json_close(j, '}');
 	uvm_json_object(j, "system");
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
@@ -140,12 +169,14 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			uvm_fmt_bandwidth(a, sizeof(a), m.measured), m.gpu,
 			uvm_fmt_bandwidth(b, sizeof(b), m.target));
 	fputc('\n', f);
+	fprintf(f, "  backend %s (%s)\n", e->backend->name, e->backend_why);
 	if (st.model_overruns && st.batches)
 		fprintf(f,
-			"  note    the model could not be honoured in %llu of %llu batches: "
+			"  note    the model could not be honoured in %llu of %llu batches (%.1f%%): "
 			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
-			(unsigned long long)st.model_overruns, (unsigned long long)st.batches,
-			m.dilation);
+			(unsigned long long)st.model_overruns,
+			(unsigned long long)(st.batches - st.sample_batches),
+			100 * overrun_share(&st), m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
@@ -168,8 +199,11 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	}
 	if (uvm_emu_counts_faults(e))
 		fprintf(f,
-			"  note    access counts are fault-based (far faults only; build emu-gpu "
-			"with -DEMUGPU_GMMU=ON to count every access)\n");
+			"  note    access counts are fault-based (far faults, and sampled faults on "
+			"REMOTE blocks; build emu-gpu with -DEMUGPU_GMMU=ON to count every warp "
+			"transaction)\n");
+	if (st.remote_bytes && uvm_emu_counts_faults(e) && e->backend->shared_frames)
+		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(e));
 	if (e->uffd.user_mode_only)
 		fprintf(f,
 			"  note    userfaultfd is user-mode only: system calls that read or write "

@@ -19,6 +19,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 
 enum action {
 	ACT_NONE,	  /* already mapped for this access: stale */
@@ -101,13 +102,20 @@ void uvm_service_evict_all_excess(struct uvm_driver *d)
 
 /* -------------------------------------------------------- decisions */
 
+/* A store can be served remotely only where REMOTE data is the host frames
+ * themselves (remap); the copy backend's remote copies are read-only. */
+static bool remote_ok(const struct uvm_driver *d, bool write)
+{
+	return !write || d->backend.ops->coherent_remote;
+}
+
 static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 {
 	struct uvm_pool snap;
 	struct uvm_migrate_ctx m = {.space = d->dep.space, .block = b, .write = write};
 
-	if (write)
-		return ACT_MIGRATE; /* a store cannot be served remotely without accessors */
+	if (!remote_ok(d, write))
+		return ACT_MIGRATE;
 	uvm_pool_snapshot(d->dep.pool, &snap);
 	m.accesses = uvm_counter_accesses(d->dep.space, b);
 	m.trips = uvm_counter_trips(d->dep.space, b);
@@ -128,6 +136,11 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		return ACT_NONE;
 	case UVM_DUPLICATED:
 		return write ? ACT_DUP_COLLAPSE : ACT_NONE;
+	case UVM_REMOTE:
+		/* Mapped again since the fault was queued. */
+		if ((blk->flags & UVM_BF_DEV_MAPPED) && remote_ok(d, write))
+			return ACT_NONE;
+		break;
 	default:
 		break;
 	}
@@ -139,23 +152,27 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		return ACT_THROTTLE;
 	case UVM_THRASH_PIN:
 		d->st.thrashing_pins += newly_pinned;
-		if (pinned_on == UVM_SIDE_HOST && !write && blk->state != UVM_EMPTY)
+		if (pinned_on == UVM_SIDE_HOST && remote_ok(d, write) && blk->state != UVM_EMPTY)
 			return ACT_REMOTE;
 		break;
 	case UVM_THRASH_NONE:
 		break;
 	}
-	if (blk->advice & UVM_ADV_PIN_HOST) {
-		d->st.remote_write_migrations += write;
-		return write ? ACT_MIGRATE : ACT_REMOTE;
+	/* A store the copy backend's read-only remote copy cannot take. */
+	if (!remote_ok(d, write) && (blk->state == UVM_REMOTE || (blk->advice & UVM_ADV_PIN_HOST))) {
+		d->st.remote_write_migrations++;
+		return ACT_MIGRATE;
 	}
+	if (blk->advice & UVM_ADV_PIN_HOST)
+		return ACT_REMOTE;
 	if ((blk->advice & UVM_ADV_READ_MOSTLY) && !write && blk->state == UVM_HOST)
 		return ACT_DUPLICATE;
 	if (blk->advice & UVM_ADV_PREFER_DEVICE)
 		return ACT_MIGRATE;
 	if (blk->state == UVM_EMPTY)
-		return (blk->advice & UVM_ADV_PREFER_HOST) && !write ? ACT_REMOTE : ACT_MIGRATE;
-	if (!write && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
+		return (blk->advice & UVM_ADV_PREFER_HOST) && remote_ok(d, write) ? ACT_REMOTE
+										   : ACT_MIGRATE;
+	if (remote_ok(d, write) && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
 		return ACT_REMOTE;
 	return migrate_or_remote(d, b, write);
 }
@@ -164,12 +181,9 @@ static uint32_t resident_mask(const struct uvm_space *s, size_t first, unsigned 
 {
 	uint32_t m = 0;
 
-	for (unsigned i = 0; i < nvalid; i++) {
-		uint8_t st = s->block[first + i].state;
-
-		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
+	for (unsigned i = 0; i < nvalid; i++)
+		if (uvm_state_on_device(s->block[first + i].state))
 			m |= 1u << i;
-	}
 	return m;
 }
 
@@ -206,6 +220,12 @@ static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 	uvm_op_map_remote(d, b, n);
 }
 
+/* Blocks of one run share their state and, REMOTE, whether the device maps them. */
+static unsigned run_key(const struct uvm_space *s, size_t b)
+{
+	return (unsigned)s->block[b].state << 8 | (s->block[b].flags & UVM_BF_DEV_MAPPED);
+}
+
 /* Runs the action on each run of blocks of `mask` that share a state. */
 static void run_action(struct uvm_driver *d, size_t first, uint32_t mask, enum action act)
 {
@@ -215,7 +235,8 @@ static void run_action(struct uvm_driver *d, size_t first, uint32_t mask, enum a
 		unsigned i = (unsigned)__builtin_ctz(mask), j = i;
 		uint8_t st = s->block[first + i].state;
 
-		while (j + 1 < 32 && (mask >> (j + 1) & 1) && s->block[first + j + 1].state == st)
+		while (j + 1 < 32 && (mask >> (j + 1) & 1) &&
+		       run_key(s, first + j + 1) == run_key(s, first + i))
 			j++;
 		switch (act) {
 		case ACT_MIGRATE:
@@ -239,11 +260,8 @@ static void run_action(struct uvm_driver *d, size_t first, uint32_t mask, enum a
 
 static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask, enum uvm_side side)
 {
-	double dil = uvm_link_dilation(d->dep.link);
-	uint64_t now = uvm_now_ns();
-
 	for (; mask; mask &= mask - 1)
-		uvm_thrash_record(&d->thrash, first + (size_t)__builtin_ctz(mask), side, now, dil);
+		uvm_res_migrated(&d->res, first + (size_t)__builtin_ctz(mask), side);
 }
 
 /* ------------------------------------------------------------ GPU side */
@@ -264,14 +282,10 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 
 		dec->mask[decide_gpu(d, first + i, written >> i & 1, &dec->until[i])] |= 1u << i;
 	}
-	for (uint32_t m = dec->mask[ACT_NONE]; m; m &= m - 1) {
+	for (uint32_t m = dec->mask[ACT_NONE] & resident; m; m &= m - 1) {
 		size_t b = first + (size_t)__builtin_ctz(m);
 
-		s->block[b].flags &= (uint8_t)~UVM_BF_PREFETCHED;
-		if (written & bit_of(b, first))
-			s->block[b].flags |= UVM_BF_WRITTEN;
-		if (d->evict->touched)
-			d->evict->touched(d->evict_p, b, written & bit_of(b, first));
+		uvm_res_touched(&d->res, b, written & bit_of(b, first));
 	}
 	d->st.stale_faults += (uint64_t)__builtin_popcount(dec->mask[ACT_NONE]);
 	/* The prefetcher sees the faults that migrate: blocks read remotely
@@ -297,7 +311,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
 	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
 	for (uint32_t m = dec->mask[ACT_MIGRATE] & written; m; m &= m - 1)
-		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_WRITTEN;
+		uvm_res_written(&d->res, first + (size_t)__builtin_ctz(m));
 	for (uint32_t m = extra; m; m &= m - 1) {
 		/* A row per prefetched block, so traces show what came unasked. */
 		struct uvm_fault row = {.page = (first + (size_t)__builtin_ctz(m))
@@ -305,7 +319,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 					.gpu = 1,
 					.outcome = UVM_OUT_PREFETCHED};
 
-		s->block[first + (size_t)__builtin_ctz(m)].flags |= UVM_BF_PREFETCHED;
+		uvm_res_prefetched(&d->res, first + (size_t)__builtin_ctz(m));
 		uvm_driver_trace_fault(d, &row);
 	}
 	d->st.blocks_prefetched += (uint64_t)__builtin_popcount(extra);
@@ -367,15 +381,14 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 		}
 		d->st.thrashing_pins += newly_pinned;
 		uvm_op_to_host(d, b, 1, false);
-		uvm_thrash_record(&d->thrash, b, UVM_SIDE_HOST, uvm_now_ns(),
-				  uvm_link_dilation(d->dep.link));
+		uvm_res_migrated(&d->res, b, UVM_SIDE_HOST);
 		f->outcome = UVM_OUT_MIGRATED;
 		break;
 	case UVM_DUPLICATED:
 		/* Reads share the host copy read-only where the kernel can
 		 * write-protect it; a write collapses to the host. */
 		if (!f->write && d->dep.uffd->shmem_wp) {
-			uvm_op_host_map(d, b, 1, UVM_MAP_WP);
+			uvm_be_host_map(&d->backend, b, 1, UVM_MAP_WP);
 			f->outcome = UVM_OUT_REMAPPED;
 		} else {
 			uvm_op_dup_to_host(d, b, 1, false);
@@ -383,7 +396,12 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 		}
 		break;
 	case UVM_REMOTE:
-		uvm_op_remote_to_host(d, b, 1);
+		/* Shared frames: the CPU maps them too and the block stays remote.
+		 * A read-only device snapshot must go before the CPU may write. */
+		if (d->backend.ops->coherent_remote)
+			uvm_be_host_map(&d->backend, b, 1, 0);
+		else
+			uvm_op_remote_to_host(d, b, 1, true);
 		f->outcome = UVM_OUT_REMAPPED;
 		break;
 	case UVM_EMPTY:
@@ -393,7 +411,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 	case UVM_HOST:
 		/* Mapped again after a migration raced with this access, or
 		 * never mapped here: map what the page cache holds. */
-		uvm_op_host_map(d, b, 1, 0);
+		uvm_be_host_map(&d->backend, b, 1, 0);
 		f->outcome = UVM_OUT_REMAPPED;
 		break;
 	case UVM_UNALLOCATED:
@@ -420,7 +438,7 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, uint32_t 
 	if (dec->mask[ACT_NONE] & bit)
 		return UVM_OUT_STALE;
 	if (dec->mask[ACT_REMOTE] & bit)
-		return UVM_OUT_REMOTE;
+		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
 	if (dec->mask[ACT_DUPLICATE] & bit)
 		return UVM_OUT_READ_DUP;
 	if (dec->mask[ACT_THROTTLE] & bit)
@@ -452,6 +470,7 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		unsigned idx = (unsigned)((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
 
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, 1u << idx, before[idx]);
+		d->st.remote_samples += d->fault[k].outcome == UVM_OUT_SAMPLED;
 		if (dec.mask[ACT_THROTTLE] & (1u << idx))
 			defer(d, &d->fault[k], UVM_OUT_THROTTLED, dec.until[idx]);
 	}
@@ -531,17 +550,34 @@ void uvm_service_batch(struct uvm_driver *d)
 
 /* ----------------------------------------------------- explicit moves */
 
-void uvm_service_forget_remote_copies(struct uvm_driver *d)
+size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 {
 	struct uvm_space *s = d->dep.space;
+	size_t done = 0, v = d->sample_cursor;
 
-	for (size_t v = 0; v < s->nvablocks && d->ro_copies; v++) {
-		size_t first = uvm_vablock_first(v);
+	/* Round robin over vablocks from where the last scan stopped, as NUMA
+	 * balancing's scanner resumes at its offset; a run of mapped REMOTE
+	 * blocks unmaps in one call. */
+	for (size_t looked = 0; looked < s->nvablocks && done < budget &&
+				atomic_load(&d->res.remote_mapped);
+	     looked++, v = (v + 1) % s->nvablocks) {
+		size_t first = uvm_vablock_first(v), end = first + s->vablock[v].nvalid;
 
-		for (size_t b = first; b < first + s->vablock[v].nvalid; b++)
-			if (s->block[b].state == UVM_REMOTE && (s->block[b].flags & UVM_BF_RO_COPY))
-				uvm_op_remote_forget(d, b, 1);
+		for (size_t b = first; b < end && done < budget;) {
+			size_t run = 0;
+
+			while (b + run < end && done + run < budget &&
+			       s->block[b + run].state == UVM_REMOTE &&
+			       (s->block[b + run].flags & UVM_BF_DEV_MAPPED))
+				run++;
+			if (run)
+				uvm_op_remote_unmap(d, b, run);
+			done += run;
+			b += run ? run : 1;
+		}
 	}
+	d->sample_cursor = v;
+	return done;
 }
 
 /* A prefetch to the host: whatever the block's state, its data ends there. */
@@ -555,7 +591,7 @@ static void to_host(struct uvm_driver *d, size_t b)
 		uvm_op_dup_to_host(d, b, 1, false);
 		break;
 	case UVM_REMOTE:
-		uvm_op_remote_to_host(d, b, 1);
+		uvm_op_remote_to_host(d, b, 1, false);
 		break;
 	case UVM_EMPTY:
 		uvm_op_host_fill(d, b, 1);
@@ -570,7 +606,7 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 	struct uvm_space *s = d->dep.space;
 	uint64_t seen = 0;
 
-	for (size_t v = 0; v < s->nvablocks && seen < d->remote_blocks; v++) {
+	for (size_t v = 0; v < s->nvablocks && seen < d->res.remote_blocks; v++) {
 		size_t first = uvm_vablock_first(v);
 		uint32_t want = 0;
 

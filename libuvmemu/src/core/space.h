@@ -46,7 +46,9 @@ enum uvm_block_state {
 #define UVM_BF_WRITTEN                                                                             \
 	0x04		    /* written by the GPU since it became resident (write                  \
 			     * faults; with GMMU accessors, counted stores too) */
-#define UVM_BF_RO_COPY 0x08 /* REMOTE: a read-only copy is mapped on the device */
+#define UVM_BF_DEV_MAPPED                                                                          \
+	0x08 /* REMOTE: the device view maps it (remap: the host frames; copy: a                   \
+	      * read-only copy); sampling unmaps it so the next access counts */
 
 /* Advice (cudaMemAdvise, zero-copy memory), per block. */
 #define UVM_ADV_PREFER_HOST   0x01

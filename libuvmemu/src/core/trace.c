@@ -66,6 +66,7 @@ struct uvm_trace {
 static const char *const outcome_names[UVM_NOUTCOMES] = {
     "migrated", "zero-fill", "host-fill", "remote", "stale",	"duplicate",
     "deferred", "throttled", "remapped",  "freed",  "read-dup", "prefetched",
+    "sampled",
 };
 
 const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)

@@ -49,6 +49,7 @@ enum uvm_fault_outcome {
 	UVM_OUT_FREED,	    /* its allocation was freed meanwhile */
 	UVM_OUT_READ_DUP,   /* read-duplicated (read-mostly advice) */
 	UVM_OUT_PREFETCHED, /* no fault: a block the prefetcher brought along */
+	UVM_OUT_SAMPLED,    /* a REMOTE block sampling had unmapped: counted, mapped again */
 	UVM_NOUTCOMES
 };
 

@@ -2,7 +2,8 @@
 /*
  * migrate_threshold.h - what the threshold policies (always, oversub,
  * adaptive) share: a block stays REMOTE until its access count reaches a
- * threshold; writes always migrate (the driver does not ask about them).
+ * threshold, loads and stores alike (under the copy backend stores migrate
+ * without asking: its remote copies are read-only).
  */
 #ifndef UVM_MIGRATE_THRESHOLD_H
 #define UVM_MIGRATE_THRESHOLD_H

@@ -93,7 +93,8 @@ enum uvm_migrate_decision {
 struct uvm_migrate_ctx {
 	const struct uvm_space *space;
 	size_t block;
-	bool write;		  /* a write always migrates: the driver does not ask */
+	bool write;		  /* a store (the copy backend migrates stores without asking:
+				   * its remote copies are read-only) */
 	uint32_t accesses;	  /* the block's access count (27-bit field) */
 	uint32_t trips;		  /* its round trips (times evicted and brought back) */
 	uint64_t capacity_blocks; /* 0: unlimited */

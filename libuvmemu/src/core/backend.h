@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * backend.h - how a residency change is carried out on the views: the page
+ * table work only (ioctls, unmaps, copies, the tracker), never bookkeeping,
+ * which is residency.c's.
+ *
+ * Two backends (docs/architecture.md has both state tables):
+ *
+ *   remap  one set of frames. The memfd holds every managed page for the
+ *          allocation's life; host and device view both map it MAP_SHARED,
+ *          and residency is which view has page-table entries. A migration
+ *          is an unmap of one view (the real host unmap and TLB shootdown)
+ *          and a UFFDIO_CONTINUE of the other; nothing is copied, nothing
+ *          punched, as a GPU's copy engines cost the host CPU nothing.
+ *   copy   two sets of frames. Device frames are the device view's private
+ *          anonymous pages; a migration copies (UFFDIO_COPY from the DMA
+ *          view, pwrite back) and punches the memfd. It alone can put device
+ *          frames on a NUMA node of their own.
+ *
+ * Each operation acts on blocks [first, first + n) of one vablock, all in the
+ * state the operation expects, and adds its real time to the batch's stage
+ * times (unmap, copy, map). Threads waiting on a range are woken at replay,
+ * unless `wake` says the model can never delay them.
+ */
+#ifndef UVM_BACKEND_H
+#define UVM_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "space.h"
+#include "stats.h"
+#include "tracker.h"
+#include "uffd.h"
+
+struct uvm_backend;
+
+struct uvm_backend_ops {
+	const char *name;
+	/* The device view maps the memfd (remap) or private memory (copy). */
+	bool shared_frames;
+	/* REMOTE data is the host frames themselves: GPU stores reach them and
+	 * a CPU access needs no copy dropped (remap). Otherwise a REMOTE block's
+	 * device side is a read-only snapshot and a GPU store must migrate it. */
+	bool coherent_remote;
+
+	/* EMPTY -> DEVICE: zero-filled frames mapped in the device view. */
+	void (*zero_fill)(struct uvm_backend *be, size_t first, size_t n);
+	/* HOST -> DEVICE: the host view is unmapped first (a CPU touch from
+	 * then on waits), then the data is mapped in the device view. */
+	void (*to_device)(struct uvm_backend *be, size_t first, size_t n);
+	/* DEVICE -> HOST; map_host: map the host view now, for a CPU waiting on
+	 * it (an eviction's pages map at the CPU's next touch). */
+	void (*to_host)(struct uvm_backend *be, size_t first, size_t n, bool map_host);
+	/* HOST (or REMOTE not mapped) -> REMOTE mapped on the device view. */
+	void (*map_remote)(struct uvm_backend *be, size_t first, size_t n);
+	/* REMOTE: the device view's mapping goes (sampling, or towards HOST). */
+	void (*unmap_remote)(struct uvm_backend *be, size_t first, size_t n);
+	/* REMOTE -> DEVICE; mapped: the device view maps it now. */
+	void (*remote_to_device)(struct uvm_backend *be, size_t first, size_t n, bool mapped);
+	/* HOST -> DUPLICATED: both views map it read-only. */
+	void (*duplicate)(struct uvm_backend *be, size_t first, size_t n);
+	/* DUPLICATED -> DEVICE (a GPU write collapses it). */
+	void (*dup_to_device)(struct uvm_backend *be, size_t first, size_t n);
+	/* DUPLICATED -> HOST (a CPU write or an eviction collapses it). */
+	void (*dup_to_host)(struct uvm_backend *be, size_t first, size_t n);
+	/* The views' registration modes for a new allocation. */
+	uint64_t (*register_mode)(const struct uvm_uffd *u, bool device_view);
+};
+
+struct uvm_backend {
+	const struct uvm_backend_ops *ops;
+	struct uvm_uffd *uffd;
+	const struct uvm_arena *arena;
+	struct uvm_tracker *tracker; /* copy: asynchronous punches and unmaps */
+	struct uvm_stats *st;	     /* the batch: stage times */
+	const uint64_t *seq;	     /* the batch's sequence (tracker ordering) */
+	uintptr_t zeros;	     /* copy: never-written pages, zero-fill source */
+	unsigned wake;		     /* UVM_MAP_WAKE when wake-ups cannot be delayed */
+};
+
+extern const struct uvm_backend_ops uvm_backend_remap, uvm_backend_copy;
+
+/*
+ * Chooses a backend for --backend NAME (auto|remap|copy) on this kernel and
+ * configuration. Returns it, or NULL with the reason in why; otherwise why
+ * says why it was chosen (for `uvmemu info` and the report).
+ */
+const struct uvm_backend_ops *uvm_backend_choose(const char *name, const struct uvm_uffd *u,
+						 int device_node, char *why, size_t whylen);
+
+/* Host-view operations both backends share (backend.c). */
+/* EMPTY -> HOST: zero-filled page-cache pages mapped in the host view. */
+void uvm_be_host_fill(struct uvm_backend *be, size_t first, size_t n);
+/* Maps the page-cache pages of blocks into the host view (flags UVM_MAP_*). */
+void uvm_be_host_map(struct uvm_backend *be, size_t first, size_t n, unsigned flags);
+/* Unmaps the host view (the host unmap: a CPU touch now faults). */
+void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n);
+/* Write-protects the host view's pages, or lifts the protection. */
+void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n, bool protect);
+
+/* The arena offset of a block, and the bytes of n blocks. */
+static inline uint64_t uvm_be_off(size_t block)
+{
+	return (uint64_t)block << UVM_BLOCK_SHIFT;
+}
+
+#endif

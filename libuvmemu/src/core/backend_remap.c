@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * backend_remap.c - one set of frames: residency is which view has
+ * page-table entries.
+ *
+ * The memfd holds a managed page's data for the allocation's whole life; the
+ * host view and the device view both map it MAP_SHARED and are registered
+ * MISSING | MINOR | WP. A migration unmaps one view and maps the other:
+ *
+ *   host -> device   MADV_DONTNEED on the host view (the real host unmap and
+ *                    TLB shootdown: a CPU touch from now on takes a MINOR
+ *                    fault and waits), then UFFDIO_CONTINUE on the device
+ *                    view; the bytes are booked on the link by the caller
+ *                    (the modelled DMA), not copied.
+ *   device -> host   MADV_DONTNEED on the device view; the host view maps on
+ *                    the CPU's touch (at once when a CPU waits).
+ *   first touch      UFFDIO_ZEROPAGE on the touching side's view puts zeroed
+ *                    pages in the page cache.
+ *   REMOTE           both views map the frames: GPU loads and stores reach
+ *                    host data at memory speed.
+ *   DUPLICATED       both views map the frames write-protected; the first
+ *                    write from either side collapses it.
+ *
+ * Frames are shared, so no CPU/GPU race can lose a write; unmaps are
+ * synchronous anyway, so residency stays exact: once a block is DEVICE, a
+ * CPU access faults, and once it is HOST, a GPU access does. Nothing is
+ * punched in the fault path; free punches the range.
+ */
+#include "backend.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "bug.h"
+#include "clock.h"
+
+static uintptr_t dev(const struct uvm_backend *be, size_t b)
+{
+	return uvm_dev_addr(be->arena, uvm_be_off(b));
+}
+
+static void zap_device(struct uvm_backend *be, size_t first, size_t n)
+{
+	int rc;
+
+	UVM_TIMED(be->st->ns.unmap,
+		  rc = madvise((void *)dev(be, first), uvm_be_off(n), MADV_DONTNEED));
+	if (rc)
+		uvm_driver_bug("unmapping blocks from the device view", first, errno);
+}
+
+static void map_device(struct uvm_backend *be, size_t first, size_t n, unsigned flags,
+		       const char *what)
+{
+	int rc;
+
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_continue(be->uffd, dev(be, first), uvm_be_off(n), flags | be->wake));
+	if (rc)
+		uvm_driver_bug(what, first, rc);
+}
+
+static void protect_device(struct uvm_backend *be, size_t first, size_t n, bool protect,
+			   const char *what)
+{
+	int rc;
+
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_writeprotect(be->uffd, dev(be, first), uvm_be_off(n), protect,
+					     be->wake != 0));
+	if (rc)
+		uvm_driver_bug(what, first, rc);
+}
+
+static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
+{
+	int rc;
+
+	UVM_TIMED(be->st->ns.map, rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n),
+							 be->wake != 0));
+	if (rc)
+		uvm_driver_bug("zero-filling device blocks", first, rc);
+}
+
+static void to_device(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_be_zap_host(be, first, n);
+	map_device(be, first, n, 0, "mapping blocks on the device");
+}
+
+static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_host)
+{
+	zap_device(be, first, n);
+	if (map_host)
+		uvm_be_host_map(be, first, n, 0);
+}
+
+static void map_remote(struct uvm_backend *be, size_t first, size_t n)
+{
+	map_device(be, first, n, 0, "mapping host frames on the device");
+}
+
+static void unmap_remote(struct uvm_backend *be, size_t first, size_t n)
+{
+	zap_device(be, first, n);
+}
+
+static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, bool mapped)
+{
+	uvm_be_zap_host(be, first, n);
+	if (!mapped)
+		map_device(be, first, n, 0, "mapping blocks on the device");
+}
+
+static void duplicate(struct uvm_backend *be, size_t first, size_t n)
+{
+	/* CPU reads go on; a CPU write takes a write-protect fault. */
+	uvm_be_protect_host(be, first, n, true);
+	map_device(be, first, n, UVM_MAP_WP, "mapping a read-only copy on the device");
+}
+
+static void dup_to_device(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_be_zap_host(be, first, n);
+	protect_device(be, first, n, false, "collapsing a duplicated block to the device");
+}
+
+static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
+{
+	/* The device mapping goes before the host pages become writable. */
+	zap_device(be, first, n);
+	uvm_be_protect_host(be, first, n, false);
+}
+
+static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)
+{
+	(void)u;
+	(void)device_view;
+	return UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR | UFFDIO_REGISTER_MODE_WP;
+}
+
+const struct uvm_backend_ops uvm_backend_remap = {
+    .name = "remap",
+    .shared_frames = true,
+    .coherent_remote = true,
+    .zero_fill = zero_fill,
+    .to_device = to_device,
+    .to_host = to_host,
+    .map_remote = map_remote,
+    .unmap_remote = unmap_remote,
+    .remote_to_device = remote_to_device,
+    .duplicate = duplicate,
+    .dup_to_device = dup_to_device,
+    .dup_to_host = dup_to_host,
+    .register_mode = register_mode,
+};

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: the residency module is the one writer of block states and
+ * their counts. Moves update each vablock's resident count, the pool, the
+ * REMOTE and mapped counts, the gmmu bits and the thrashing books exactly,
+ * and tell the observers; the checker passes on the books it keeps and fails
+ * on each kind of deliberately corrupted count. No threads, no userfaultfd.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "residency.h"
+#include "uvmemu_gmmu.h"
+
+#define ARENA (64ull << 20)
+
+struct fixture {
+	struct uvm_space s;
+	struct uvm_pool pool;
+	struct uvm_stats st;
+	struct uvm_residency r;
+	/* What the observer heard. */
+	unsigned resident, released, returned, migrated, launches;
+	uint8_t last_trips;
+};
+
+static void on_resident(void *p, size_t b)
+{
+	(void)b;
+	((struct fixture *)p)->resident++;
+}
+
+static void on_released(void *p, size_t b)
+{
+	(void)b;
+	((struct fixture *)p)->released++;
+}
+
+static void on_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
+{
+	struct fixture *f = p;
+
+	(void)b;
+	(void)alloc;
+	f->returned++;
+	f->last_trips = trips;
+}
+
+static void on_migrated(void *p, size_t b, enum uvm_side to)
+{
+	(void)b;
+	(void)to;
+	((struct fixture *)p)->migrated++;
+}
+
+static void on_launch(void *p, uint64_t index)
+{
+	(void)index;
+	((struct fixture *)p)->launches++;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_int_equal(uvm_space_init(&f->s, ARENA), 0);
+	uvm_pool_init(&f->pool, 0, true);
+	uvm_res_init(&f->r, &f->s, &f->pool, &f->st);
+	uvm_res_observe(&f->r, &(struct uvm_res_observer){.p = f,
+							   .resident = on_resident,
+							   .released = on_released,
+							   .returned = on_returned,
+							   .migrated = on_migrated,
+							   .launch = on_launch});
+	/* 3 MB: one full vablock and one of 16 blocks. */
+	uvm_space_add(&f->s, 0, 3u << 20, 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	uvm_space_destroy(&f->s);
+	free(f);
+	return 0;
+}
+
+static void assert_books_hold(struct fixture *f)
+{
+	char err[256] = "";
+	int rc = uvm_res_check(&f->r, err, sizeof(err));
+
+	if (rc)
+		fail_msg("residency check: %s", err);
+}
+
+static uint64_t pool_used(struct fixture *f)
+{
+	struct uvm_pool p;
+
+	uvm_pool_snapshot(&f->pool, &p);
+	return p.used;
+}
+
+static void test_moves_keep_every_count(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_books_hold(f);
+	uvm_res_move(&f->r, 0, 4, UVM_DEVICE, UVM_RES_MIGRATE); /* zero-fill */
+	uvm_res_move(&f->r, 32, 8, UVM_HOST, UVM_RES_MIGRATE);	/* host fill */
+	uvm_res_move(&f->r, 32, 2, UVM_DUPLICATED, UVM_RES_MIGRATE);
+	uvm_res_move(&f->r, 34, 3, UVM_REMOTE, UVM_RES_MIGRATE);
+	uvm_res_remote_mapped(&f->r, 34, 2, true);
+	assert_int_equal(f->s.vablock[0].resident, 4);
+	assert_int_equal(f->s.vablock[1].resident, 2);
+	assert_int_equal(pool_used(f), 6);
+	assert_int_equal(f->r.remote_blocks, 3);
+	assert_int_equal(atomic_load(&f->r.remote_mapped), 2);
+	assert_true(atomic_load(&f->s.gmmu_state[34]) & UVMEMU_GMMU_REMOTE);
+	assert_int_equal(f->resident, 6);
+	assert_books_hold(f);
+
+	/* A remote block migrates; its mapped count goes with it. */
+	uvm_res_move(&f->r, 34, 1, UVM_DEVICE, UVM_RES_MIGRATE);
+	assert_int_equal(atomic_load(&f->r.remote_mapped), 1);
+	assert_false(atomic_load(&f->s.gmmu_state[34]) & UVMEMU_GMMU_REMOTE);
+	assert_books_hold(f);
+
+	/* Eviction, then the block's return is a thrash with its trip count. */
+	uvm_res_prefetched(&f->r, 1);
+	uvm_res_move(&f->r, 0, 2, UVM_HOST, UVM_RES_EVICT);
+	assert_int_equal(f->st.blocks_prefetch_wasted, 1);
+	assert_int_equal(f->released, 2);
+	uvm_res_move(&f->r, 0, 1, UVM_DEVICE, UVM_RES_MIGRATE);
+	assert_int_equal(f->st.thrashed_blocks, 1);
+	assert_int_equal(f->returned, 1);
+	assert_int_equal(f->last_trips, 0);
+	assert_int_equal(f->s.block[0].trips, 1);
+	assert_int_equal(uvm_counter_trips(&f->s, 0), 1);
+	/* A plain migration back is no eviction: no thrash on return. */
+	uvm_res_move(&f->r, 2, 1, UVM_HOST, UVM_RES_MIGRATE);
+	uvm_res_move(&f->r, 2, 1, UVM_DEVICE, UVM_RES_MIGRATE);
+	assert_int_equal(f->st.thrashed_blocks, 1);
+	assert_books_hold(f);
+
+	uvm_res_migrated(&f->r, 0, UVM_SIDE_DEVICE);
+	uvm_res_launch(&f->r, 0);
+	assert_int_equal(f->migrated, 1);
+	assert_int_equal(f->launches, 1);
+
+	/* Freeing returns every device block to the pool. */
+	uvm_res_free(&f->r, 0, 3u << 20);
+	assert_int_equal(pool_used(f), 0);
+	assert_int_equal(f->r.remote_blocks, 0);
+	assert_int_equal(atomic_load(&f->r.remote_mapped), 0);
+	assert_books_hold(f);
+}
+
+static void expect_check_fails(struct fixture *f, const char *what)
+{
+	char err[256] = "";
+
+	assert_int_equal(uvm_res_check(&f->r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, what))
+		fail_msg("expected a complaint about '%s', got '%s'", what, err);
+}
+
+static void test_check_fails_corrupted_counts(void **state)
+{
+	struct fixture *f = *state;
+
+	uvm_res_move(&f->r, 0, 3, UVM_DEVICE, UVM_RES_MIGRATE);
+	uvm_res_move(&f->r, 3, 2, UVM_HOST, UVM_RES_MIGRATE);
+	uvm_res_move(&f->r, 3, 2, UVM_REMOTE, UVM_RES_MIGRATE);
+	uvm_res_remote_mapped(&f->r, 3, 1, true);
+	assert_books_hold(f);
+
+	f->s.vablock[0].resident++;
+	expect_check_fails(f, "resident blocks");
+	f->s.vablock[0].resident--;
+
+	uvm_pool_use(&f->pool, 1);
+	expect_check_fails(f, "pool");
+	uvm_pool_use(&f->pool, -1);
+
+	f->r.remote_blocks--;
+	expect_check_fails(f, "REMOTE");
+	f->r.remote_blocks++;
+
+	atomic_fetch_add(&f->r.remote_mapped, 1);
+	expect_check_fails(f, "mapped");
+	atomic_fetch_sub(&f->r.remote_mapped, 1);
+
+	f->s.block[1].flags |= UVM_BF_DEV_MAPPED; /* a DEVICE block cannot be remote-mapped */
+	expect_check_fails(f, "flags");
+	f->s.block[1].flags &= (uint8_t)~UVM_BF_DEV_MAPPED;
+
+	atomic_fetch_and(&f->s.gmmu_state[4], (uint8_t)~UVMEMU_GMMU_REMOTE);
+	expect_check_fails(f, "gmmu");
+	atomic_fetch_or(&f->s.gmmu_state[4], UVMEMU_GMMU_REMOTE);
+
+	f->s.block[50].state = UVM_HOST; /* past the 48-block allocation's end */
+	expect_check_fails(f, "past its allocation");
+	f->s.block[50].state = UVM_UNALLOCATED;
+
+	assert_books_hold(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_moves_keep_every_count, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_check_fails_corrupted_counts, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
