@@ -558,9 +558,9 @@ size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 	/* Round robin over vablocks from where the last scan stopped, as NUMA
 	 * balancing's scanner resumes at its offset; a run of mapped REMOTE
 	 * blocks unmaps in one call. */
-	for (size_t looked = 0; looked < s->nvablocks && done < budget &&
+	for (size_t looked = 0; looked < s->used_vablocks && done < budget &&
 				atomic_load(&d->res.remote_mapped);
-	     looked++, v = (v + 1) % s->nvablocks) {
+	     looked++, v = (v + 1) % s->used_vablocks) {
 		size_t first = uvm_vablock_first(v), end = first + s->vablock[v].nvalid;
 
 		for (size_t b = first; b < end && done < budget;) {
@@ -606,7 +606,7 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 	struct uvm_space *s = d->dep.space;
 	uint64_t seen = 0;
 
-	for (size_t v = 0; v < s->nvablocks && seen < d->res.remote_blocks; v++) {
+	for (size_t v = 0; v < s->used_vablocks && seen < d->res.remote_blocks; v++) {
 		size_t first = uvm_vablock_first(v);
 		uint32_t want = 0;
 

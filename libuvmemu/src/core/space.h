@@ -44,8 +44,8 @@ enum uvm_block_state {
 #define UVM_BF_EVICTED	  0x01 /* evicted at least once: a return is a thrash */
 #define UVM_BF_PREFETCHED 0x02 /* brought in by the prefetcher, not yet faulted */
 #define UVM_BF_WRITTEN                                                                             \
-	0x04		    /* written by the GPU since it became resident (write                  \
-			     * faults; with GMMU accessors, counted stores too) */
+	0x04 /* written by the GPU since it became resident (write                                 \
+	      * faults; with GMMU accessors, counted stores too) */
 #define UVM_BF_DEV_MAPPED                                                                          \
 	0x08 /* REMOTE: the device view maps it (remap: the host frames; copy: a                   \
 	      * read-only copy); sampling unmaps it so the next access counts */
@@ -76,6 +76,11 @@ struct uvm_vablock {
 
 struct uvm_space {
 	size_t nblocks, nvablocks;
+	/* One past the highest vablock an allocation ever took: loops over the
+	 * space stop there, not at the end of a reservation sized for millions
+	 * of allocations (allocations go first fit, low). Set under the arena
+	 * lock before the allocation's range is registered. */
+	size_t used_vablocks;
 	struct uvm_block *block;
 	struct uvm_vablock *vablock;
 	_Atomic uint32_t *counters;  /* access counters (uvmemu_gmmu.h layout) */
