@@ -98,8 +98,12 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	uvm_json_str(&j, "verify", verify_name(atomic_load(&s->verify)));
 	/* An interrupted run's counters cover the run up to the signal. */
 	uvm_json_bool(&j, "interrupted", r->signal != 0);
-	if (r->signal)
-		uvm_json_str(&j, "signal", sigabbrev_np(r->signal));
+	if (r->signal) {
+		char sig[16];
+
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(r->signal));
+		uvm_json_str(&j, "signal", sig);
+	}
 	json_config(&j, &s->cfg);
 	uvm_json_u64(&j, "footprint_bytes", atomic_load(&s->footprint_peak));
 	uvm_json_u64(&j, "device_mem_bytes", r->device_mem_bytes);

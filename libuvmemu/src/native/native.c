@@ -118,7 +118,10 @@ int uvm_rt_free(enum uvm_ptr_kind kind, void *p)
 	    r.kind != (int)kind)
 		return -EINVAL;
 	uvm_ranges_remove(&native.ranges, r.base, NULL);
-	munmap(p, r.mapped);
+	/* munmap fails when the hole it leaves would take the process past
+	 * vm.max_map_count: the memory then goes back, its addresses do not. */
+	if (munmap(p, r.mapped))
+		madvise(p, r.mapped, MADV_DONTNEED);
 	if (kind == UVM_PTR_MANAGED) {
 		uvm_session_add_managed(&native.session, -(int64_t)r.mapped);
 		uvm_session_charge_host(&native.session, -(int64_t)r.size);

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: many small managed allocations work: 140,000 allocations of
+ * 64 bytes (the 131,072th used to fail under the emulator: each takes a 2 MB
+ * slot, and the arena had 131,072), each holding its own data; freeing every
+ * other one leaves the emulator's mappings merged (holes between live
+ * allocations would exhaust vm.max_map_count, 65530 by default, after about
+ * 10,000 holes); a touch of a freed one is a SIGSEGV, not a hang; the rest
+ * are intact and the runtime still allocates. Natively each allocation is a
+ * mapping of its own, so the frees go in reverse order there.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "uvmemu.h"
+
+#define COUNT 140000l
+#define EVERY 97 /* allocations touched: each touch is a fault when emulated */
+
+static int mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0, c;
+
+	assert_non_null(f);
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static sigjmp_buf segv_jump;
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jump, 1);
+}
+
+/* Whether writing *p gets a SIGSEGV. */
+static bool write_faults(volatile uint64_t *p)
+{
+	struct sigaction sa = {.sa_handler = on_segv}, old;
+	bool faulted = false;
+
+	sigaction(SIGSEGV, &sa, &old);
+	if (sigsetjmp(segv_jump, 1) == 0)
+		*p = 1;
+	else
+		faulted = true;
+	sigaction(SIGSEGV, &old, NULL);
+	return faulted;
+}
+
+static void test_many_small_allocations(void **state)
+{
+	uint64_t **p = calloc(COUNT, sizeof(*p));
+	bool emulated = uvmemu_is_emulated();
+	int before = mappings();
+	void *more;
+
+	assert_non_null(p);
+	for (long i = 0; i < COUNT; i++) {
+		cudaError_t e = cudaMallocManaged((void **)&p[i], 64, cudaMemAttachGlobal);
+
+		if (e != cudaSuccess)
+			fail_msg("allocation %ld of %ld failed: %s", i + 1, COUNT,
+				 cudaGetErrorName(e));
+		if (i % EVERY == 0)
+			p[i][0] = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+	}
+	printf("%ld allocations: %d mappings (%d before)\n", COUNT, mappings(), before);
+	for (long i = 0; i < COUNT; i += EVERY)
+		assert_int_equal(p[i][0], (uint64_t)i * 0x9e3779b97f4a7c15ull);
+
+	if (emulated) {
+		for (long i = 0; i < COUNT; i += 2)
+			assert_int_equal(cudaFree(p[i]), cudaSuccess);
+		printf("every other one freed: %d mappings\n", mappings());
+		assert_true(mappings() < before + 1000);
+		assert_true(write_faults(p[0]));
+		for (long i = 1; i < COUNT; i += EVERY * 2)
+			if (i % EVERY == 0)
+				assert_int_equal(p[i][0], (uint64_t)i * 0x9e3779b97f4a7c15ull);
+		for (long i = 1; i < COUNT; i += 2)
+			assert_int_equal(cudaFree(p[i]), cudaSuccess);
+	} else {
+		for (long i = COUNT - 1; i >= 0; i--)
+			assert_int_equal(cudaFree(p[i]), cudaSuccess);
+	}
+	assert_int_equal(cudaMallocManaged(&more, 3u << 20, cudaMemAttachGlobal), cudaSuccess);
+	memset(more, 1, 3u << 20);
+	assert_int_equal(cudaFree(more), cudaSuccess);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_many_small_allocations),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
