@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench-floor - the emulator's far-fault path against the bare floor.
+ * bench-floor - the emulator's far-fault path against the least work any
+ * emulator of its kind must do.
  *
- * (a) the floor: one thread touches one byte per granule (4 KB or 64 KB) of a
- *     fresh anonymous range registered with userfaultfd; a handler thread
- *     reads each fault and resolves it with one UFFDIO_COPY of the granule
- *     from the same offset of a populated source as large as the range (so
- *     both sides copy the same amount of distinct data);
- * (b) the emulator: one GPU-side thread touches one byte per granule of
- *     managed memory the host initialised, through the device view, with
- *     fault latency 0 and an unthrottled link, so only real costs remain: the
- *     host unmap, the copy through the DMA view, the punch, the batch loop;
- * and prints (b)/(a) per granularity. The emulator migrates 64 KB blocks, so
- * at 4 KB it takes one fault where the floor takes sixteen.
- * (c) the host-unmap cost per 4 KB page (a memfd punch), alone and while one
- *     or two other threads of the process use memory, which makes the TLB
- *     shootdown reach their CPUs.
+ * Two floors, one thread touching one byte per granule (4 KB, 64 KB, 2 MB)
+ * of 64 MB while a handler thread resolves each fault:
+ *   copy floor   the range is fresh anonymous memory; the handler copies the
+ *                granule from a populated source with UFFDIO_COPY (what a
+ *                copying emulator cannot avoid);
+ *   unmap floor  the range is a second shared mapping of a populated memfd;
+ *                the handler zaps the granule from the first mapping
+ *                (MADV_DONTNEED: the host unmap and its TLB shootdown) and
+ *                maps it in the faulting one with UFFDIO_CONTINUE (what any
+ *                emulator that really unmaps the host side must do).
+ * Against them, the emulator under each backend: one GPU-side thread touches
+ * one byte per granule of managed memory the host initialised, through the
+ * device view, with fault latency 0 and an unthrottled link, so only real
+ * costs remain (2 MB granules with --prefetch vablock, so one fault moves the
+ * granule). The emulator migrates 64 KB blocks, so at 4 KB it takes one
+ * fault where the floors take sixteen.
  *
- * Each measurement is repeated and the best kept; memory is warmed first,
- * because on a VM the first touch of guest memory costs far more than reuse.
- * The last line is ratio_64k=<number>.
+ * Then the host-unmap cost per 4 KB page (a memfd punch), alone and while one
+ * or two other threads of the process use memory, which makes the TLB
+ * shootdown reach their CPUs.
+ *
+ * Every figure is the median of REPEATS interleaved runs, printed with the
+ * range; memory is warmed first, because on a VM the first touch of guest
+ * memory costs far more than reuse. The last line is
+ * ratio_unmap_64k=<remap / unmap floor at 64 KB>.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,14 +47,34 @@
 #define BYTES	(64ull << 20)
 #define REPEATS 5
 
-/* ------------------------------------------------------------ the floor */
+/* ----------------------------------------------------------- the floors */
 
 struct floor_run {
 	struct uvm_uffd u;
-	uintptr_t src, dst;
+	uintptr_t src, dst; /* copy: source and faulting range; unmap: host and faulting view */
 	size_t granule;
+	bool unmap;
 	_Atomic int stop;
 };
+
+static void floor_resolve(struct floor_run *r, uintptr_t at)
+{
+	int rc;
+
+	if (!r->unmap) {
+		rc = uvm_uffd_copy(&r->u, at, r->src + (at - r->dst), r->granule, true);
+	} else {
+		if (madvise((void *)(r->src + (at - r->dst)), r->granule, MADV_DONTNEED)) {
+			perror("floor: MADV_DONTNEED");
+			exit(1);
+		}
+		rc = uvm_uffd_continue(&r->u, at, r->granule, UVM_MAP_WAKE);
+	}
+	if (rc && rc != -EEXIST) {
+		fprintf(stderr, "floor: resolving a fault: %s\n", strerror(-rc));
+		exit(1);
+	}
+}
 
 static void *floor_handler(void *arg)
 {
@@ -60,42 +88,91 @@ static void *floor_handler(void *arg)
 			continue;
 		if (read(r->u.fd, &msg, sizeof(msg)) != sizeof(msg))
 			continue;
-		uintptr_t at = msg.arg.pagefault.address & ~(uintptr_t)(r->granule - 1);
-
-		if (uvm_uffd_copy(&r->u, at, r->src + (at - r->dst), r->granule, true) &&
-		    errno != EEXIST) {
-			perror("floor: UFFDIO_COPY");
-			exit(1);
-		}
+		floor_resolve(r, msg.arg.pagefault.address & ~(uintptr_t)(r->granule - 1));
 	}
 	return NULL;
 }
 
-/* Seconds per granule touched. */
-static double floor_once(size_t granule)
+/* A mapping aligned to 2 MB, so that a granule rounded down from a fault
+ * address never starts before it (UFFDIO_* would fail with ENOENT). */
+static void *map_or_die(size_t len, int prot, int flags, int fd)
 {
-	struct floor_run r = {.granule = granule};
+	const size_t align = 2u << 20;
+	char *r = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t at;
+	void *p;
+
+	if (r == MAP_FAILED) {
+		perror("bench-floor: mmap");
+		exit(1);
+	}
+	at = ((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1);
+	p = mmap((void *)at, len, prot, flags | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED) {
+		perror("bench-floor: mmap");
+		exit(1);
+	}
+	/* The reservation's slack on either side goes back. */
+	if (at > (uintptr_t)r)
+		munmap(r, at - (uintptr_t)r);
+	munmap((void *)(at + len), (uintptr_t)r + align - at);
+	return p;
+}
+
+/* The copy floor's ranges: fresh anonymous memory and a populated source. */
+static void floor_copy_setup(struct floor_run *r)
+{
+	char *mem = map_or_die(BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+
+	/* The emulator's copy backend allocates device frames from host frames
+	 * it has just punched; the floor's frames should be as freshly freed, or
+	 * the VM's first-touch cost (the hypervisor backing new memory) decides
+	 * the ratio: touch the range and release it right before the timed loop. */
+	memset(mem, 1, BYTES);
+	madvise(mem, BYTES, MADV_DONTNEED);
+	r->dst = (uintptr_t)mem;
+	r->src = (uintptr_t)map_or_die(BYTES, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	memset((void *)r->src, 0x5a, BYTES);
+}
+
+/* The unmap floor's views: two shared mappings of one populated memfd, the
+ * host one mapped, the faulting one empty. Returns the memfd. */
+static int floor_unmap_setup(struct floor_run *r)
+{
+	int fd = memfd_create("bench-floor", MFD_CLOEXEC);
+
+	if (fd < 0 || ftruncate(fd, BYTES)) {
+		perror("bench-floor: memfd");
+		exit(1);
+	}
+	r->src = (uintptr_t)map_or_die(BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
+	memset((void *)r->src, 0x5a, BYTES);
+	r->dst = (uintptr_t)map_or_die(BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
+	return fd;
+}
+
+/* Seconds per granule touched. */
+static double floor_once(size_t granule, bool unmap)
+{
+	struct floor_run r = {.granule = granule, .unmap = unmap};
 	char err[UVM_ERRLEN];
 	volatile char *mem;
 	pthread_t h;
 	uint64_t t0, t1;
+	int fd = -1;
 
 	if (uvm_uffd_open(&r.u, err, sizeof(err))) {
 		printf("SKIP: %s\n", err);
 		exit(77);
 	}
-	mem = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	/* The emulator allocates device frames from the host frames it has just
-	 * punched; the floor's frames should be as freshly freed, or the VM's
-	 * first-touch cost (the hypervisor backing new memory) decides the
-	 * ratio: touch the range and release it right before the timed loop. */
-	memset((void *)mem, 1, BYTES);
-	madvise((void *)mem, BYTES, MADV_DONTNEED);
-	r.dst = (uintptr_t)mem;
-	r.src = (uintptr_t)mmap(NULL, BYTES, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	memset((void *)r.src, 0x5a, BYTES);
-	if (uvm_uffd_register(&r.u, (uintptr_t)mem, BYTES, UFFDIO_REGISTER_MODE_MISSING)) {
+	if (unmap)
+		fd = floor_unmap_setup(&r);
+	else
+		floor_copy_setup(&r);
+	mem = (volatile char *)r.dst;
+	if (uvm_uffd_register(&r.u, r.dst, BYTES,
+			      unmap ? UFFDIO_REGISTER_MODE_MINOR : UFFDIO_REGISTER_MODE_MISSING)) {
 		perror("floor: register");
 		exit(1);
 	}
@@ -106,8 +183,10 @@ static double floor_once(size_t granule)
 	t1 = uvm_now_ns();
 	atomic_store(&r.stop, 1);
 	pthread_join(h, NULL);
-	munmap((void *)mem, BYTES);
+	munmap((void *)r.dst, BYTES);
 	munmap((void *)r.src, BYTES);
+	if (fd >= 0)
+		close(fd);
 	uvm_uffd_close(&r.u);
 	return (double)(t1 - t0) / 1e9 / (double)(BYTES / granule);
 }
@@ -123,10 +202,15 @@ static void stats_sub(struct uvm_stats *a, const struct uvm_stats *b)
 #undef UVMEMU_TIME
 }
 
-static double emu_once(size_t granule, struct uvm_stats *st)
+static double emu_once(size_t granule, const char *backend, struct uvm_stats *st)
 {
-	static const char *const opts[][2] = {
-	    {"link", "unlimited"}, {"fault-latency", "0"}, {"summary", "off"}};
+	const char *const opts[][2] = {
+	    {"link", "unlimited"},
+	    {"fault-latency", "0"},
+	    {"summary", "off"},
+	    {"backend", backend},
+	    {"prefetch", granule == UVM_VABLOCK_SIZE ? "vablock" : "none"},
+	};
 	struct uvm_config cfg;
 	struct uvm_stats before;
 	struct uvm_session s;
@@ -221,58 +305,101 @@ static void warm(void)
 	munmap(p, n);
 }
 
-int main(void)
+static int cmp_double(const void *a, const void *b)
 {
-	static const size_t granules[] = {4096, 64u << 10};
-	double ratio[2];
+	double x = *(const double *)a, y = *(const double *)b;
 
-	warm();
-	printf("bench-floor: %llu MiB touched sequentially, one byte per granule, best of %d\n",
-	       (unsigned long long)(BYTES >> 20), REPEATS);
-	printf("%-12s %14s %14s %8s %10s %10s\n", "granularity", "floor us/gran", "emu us/gran",
-	       "ratio", "emu faults", "batches");
-	for (int g = 0; g < 2; g++) {
-		double a = 1e9, b = 1e9;
-		struct uvm_stats st = {0}, best = {0};
+	return (x > y) - (x < y);
+}
 
-		for (int r = 0; r < REPEATS; r++) {
-			double x = floor_once(granules[g]), y = emu_once(granules[g], &st);
+/* REPEATS samples: their median, least and most. */
+struct spread {
+	double med, lo, hi;
+};
 
-			if (x < a)
-				a = x;
-			if (y < b) {
-				b = y;
-				best = st;
-			}
-		}
-		ratio[g] = b / a;
-		printf("%-12s %14.2f %14.2f %8.3f %10llu %10llu\n", g ? "64k" : "4k", a * 1e6,
-		       b * 1e6, ratio[g], (unsigned long long)best.gpu_faults,
-		       (unsigned long long)best.batches);
-		printf("%-12s driver us per fault:", "");
+static struct spread spread_of(double *v)
+{
+	qsort(v, REPEATS, sizeof(*v), cmp_double);
+	return (struct spread){v[REPEATS / 2], v[0], v[REPEATS - 1]};
+}
+
+enum { COPY_FLOOR, UNMAP_FLOOR, REMAP, COPY, NCOL };
+
+static const char *const col_names[NCOL] = {"copy floor", "unmap floor", "remap", "copy"};
+
+static void print_stages(const char *backend, const struct uvm_stats *st)
+{
+	printf("  %s driver us per fault:", backend);
 #define UVMEMU_STAT(id, unit, help)
 #define UVMEMU_TIME(id, help)                                                                      \
 	printf(" " #id " %.2f",                                                                    \
-	       (double)best.ns.id / 1e3 / (double)(best.gpu_faults ? best.gpu_faults : 1));
+	       (double)st->ns.id / 1e3 / (double)(st->gpu_faults ? st->gpu_faults : 1));
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-		printf("\n");
+	printf("\n");
+}
+
+/* One granularity: every column REPEATS times, interleaved. Returns the
+ * medians. */
+static void measure(size_t granule, const char *name, struct spread out[NCOL])
+{
+	double v[NCOL][REPEATS];
+	struct uvm_stats st[2][REPEATS];
+
+	for (int r = 0; r < REPEATS; r++) {
+		v[COPY_FLOOR][r] = floor_once(granule, false);
+		v[UNMAP_FLOOR][r] = floor_once(granule, true);
+		v[REMAP][r] = emu_once(granule, "remap", &st[0][r]);
+		v[COPY][r] = emu_once(granule, "copy", &st[1][r]);
 	}
-	printf("host unmap (memfd punch) per 4 KB page:");
+	printf("%-6s", name);
+	for (int c = 0; c < NCOL; c++) {
+		out[c] = spread_of(v[c]);
+		printf("  %8.2f (%.2f-%.2f)", out[c].med * 1e6, out[c].lo * 1e6, out[c].hi * 1e6);
+	}
+	printf("  remap %.2f GB/s, copy %.2f GB/s\n", (double)granule / out[REMAP].med / 1e9,
+	       (double)granule / out[COPY].med / 1e9);
+	printf("  ratios: remap/unmap floor %.3f, copy/unmap floor %.3f, copy/copy floor %.3f, "
+	       "remap/copy %.3f\n",
+	       out[REMAP].med / out[UNMAP_FLOOR].med, out[COPY].med / out[UNMAP_FLOOR].med,
+	       out[COPY].med / out[COPY_FLOOR].med, out[REMAP].med / out[COPY].med);
+	printf("  faults: remap %llu in %llu batches, copy %llu in %llu batches\n",
+	       (unsigned long long)st[0][0].gpu_faults, (unsigned long long)st[0][0].batches,
+	       (unsigned long long)st[1][0].gpu_faults, (unsigned long long)st[1][0].batches);
+	print_stages("remap", &st[0][REPEATS / 2]);
+	print_stages("copy", &st[1][REPEATS / 2]);
+}
+
+int main(void)
+{
+	static const struct {
+		size_t granule;
+		const char *name;
+	} g[] = {{4096, "4k"}, {64u << 10, "64k"}, {2u << 20, "2m"}};
+	struct spread m[3][NCOL];
+
+	warm();
+	printf("bench-floor: %llu MiB touched sequentially, one byte per granule; us per granule, "
+	       "median (range) of %d interleaved runs\n",
+	       (unsigned long long)(BYTES >> 20), REPEATS);
+	printf("%-6s", "gran");
+	for (int c = 0; c < NCOL; c++)
+		printf("  %-20s", col_names[c]);
+	printf("\n");
+	for (int i = 0; i < 3; i++)
+		measure(g[i].granule, g[i].name, m[i]);
+	printf("host unmap (memfd punch) per 4 KB page, median of %d:", REPEATS);
 	for (int others = 0; others <= 2; others++) {
-		double best = 1e9;
+		double v[REPEATS];
 
-		for (int r = 0; r < REPEATS; r++) {
-			double x = punch_once(others);
-
-			if (x < best)
-				best = x;
-		}
-		printf(" %d other thread%s %.2f us%s", others, others == 1 ? "" : "s", best * 1e6,
-		       others < 2 ? "," : "\n");
+		for (int r = 0; r < REPEATS; r++)
+			v[r] = punch_once(others);
+		printf(" %d other thread%s %.2f us%s", others, others == 1 ? "" : "s",
+		       spread_of(v).med * 1e6, others < 2 ? "," : "\n");
 	}
-	printf("ratio_4k=%.3f\n", ratio[0]);
-	printf("ratio_64k=%.3f\n", ratio[1]);
+	printf("ratio_unmap_2m=%.3f\n", m[2][REMAP].med / m[2][UNMAP_FLOOR].med);
+	printf("ratio_64k=%.3f\n", m[1][COPY].med / m[1][COPY_FLOOR].med);
+	printf("ratio_unmap_64k=%.3f\n", m[1][REMAP].med / m[1][UNMAP_FLOOR].med);
 	return 0;
 }

@@ -73,11 +73,11 @@ static int setup(void **state)
 	uvm_pool_init(&f->pool, 0, true);
 	uvm_res_init(&f->r, &f->s, &f->pool, &f->st);
 	uvm_res_observe(&f->r, &(struct uvm_res_observer){.p = f,
-							   .resident = on_resident,
-							   .released = on_released,
-							   .returned = on_returned,
-							   .migrated = on_migrated,
-							   .launch = on_launch});
+							  .resident = on_resident,
+							  .released = on_released,
+							  .returned = on_returned,
+							  .migrated = on_migrated,
+							  .launch = on_launch});
 	/* 3 MB: one full vablock and one of 16 blocks. */
 	uvm_space_add(&f->s, 0, 3u << 20, 0);
 	*state = f;

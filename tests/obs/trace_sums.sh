@@ -3,8 +3,9 @@
 # up to the run's report: per-batch faults, bytes and blocks each way,
 # evictions and the batch count equal the JSON totals; every kernel launch has
 # a kernels.csv row; faults.csv has one row per fault message (duplicates
-# included; prefetched blocks have rows of their own); accesses.csv counts as
-# many accesses as there were GPU faults.
+# included; prefetched blocks have rows of their own; the emulator's sampling
+# and reuse-probe faults too, counted apart from far faults); accesses.csv
+# counts as many accesses as there were GPU far faults and sampled faults.
 set -u
 build=$1
 dir=$(mktemp -d)
@@ -28,12 +29,13 @@ for k in gpu_faults cpu_faults batches bytes_h2d bytes_d2h blocks_h2d blocks_d2h
 	fi
 done
 rows=$(awk -F, 'NR > 1 && $9 != "prefetched"' "$dir/t/faults.csv" | wc -l) # prefetched blocks are rows without a fault
-want=$(($(json gpu_faults) + $(json cpu_faults)))
+want=$(($(json gpu_faults) + $(json cpu_faults) + $(json remote_samples) + $(json probe_faults)))
 [ "$rows" -eq "$want" ] || { echo "FAIL: faults.csv has $rows rows, the report $want faults"; fails=$((fails + 1)); }
 kernels=$(($(wc -l <"$dir/t/kernels.csv") - 1))
 [ "$kernels" -eq "$(json kernels)" ] || { echo "FAIL: $kernels kernel rows, $(json kernels) kernels"; fails=$((fails + 1)); }
 acc=$(awk -F, 'NR > 1 { s += $5 } END { print s + 0 }' "$dir/t/accesses.csv")
-[ "$acc" -eq "$(json gpu_faults)" ] || { echo "FAIL: accesses.csv counts $acc, gpu_faults $(json gpu_faults)"; fails=$((fails + 1)); }
+[ "$acc" -eq $(($(json gpu_faults) + $(json remote_samples))) ] ||
+	{ echo "FAIL: accesses.csv counts $acc, gpu_faults $(json gpu_faults) + samples $(json remote_samples)"; fails=$((fails + 1)); }
 # Every row has as many fields as its header.
 for f in "$dir"/t/*.csv; do
 	awk -F, 'NR == 1 { n = NF; next } NF != n { bad++ } END { exit bad > 0 }' "$f" ||

@@ -2,7 +2,8 @@
 # Description: runs one workload at its small test size in one mode and checks
 # that it verifies (or that --footprint lands within 5% of the request).
 # usage: run.sh BUILD_DIR SOURCE_DIR WORKLOAD MODE
-#   MODE: native | footprint | emu-lru2m | emu-random
+#   MODE: native | footprint | emu-lru2m | emu-random (remap backend, --check 1)
+#         | emu-copy (copy backend, lru2m, --check 1)
 set -u
 build=$1 src=$2 name=$3 mode=$4
 bin=$build/bin/$name
@@ -29,11 +30,14 @@ footprint)
 	done
 	exit 0
 	;;
-emu-lru2m | emu-random)
-	policy=${mode#emu-}
+emu-lru2m | emu-random | emu-copy)
+	policy=${mode#emu-} backend=remap
+	[ "$mode" = emu-copy ] && policy=lru2m backend=copy
 	report=$(mktemp)
-	out=$("$build/bin/uvmemu" run --oversub 1.5 --evict "$policy" --report "$report" \
-		--summary off -- "$bin" $args --quiet 2>&1); rc=$?
+	# --check 1: every batch is followed by a walk of every residency
+	# invariant, counts and page tables alike.
+	out=$("$build/bin/uvmemu" run --oversub 1.5 --evict "$policy" --backend $backend \
+		--check 1 --report "$report" --summary off -- "$bin" $args --quiet 2>&1); rc=$?
 	echo "$out"
 	grep -q '"verify": "pass"' "$report" || { echo "FAIL: report does not say verify pass"; cat "$report"; rc=1; }
 	grep -Eq '"blocks_evicted": [1-9]' "$report" || { echo "FAIL: nothing was evicted at 1.5x"; rc=1; }

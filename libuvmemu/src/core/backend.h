@@ -66,6 +66,11 @@ struct uvm_backend_ops {
 	void (*dup_to_device)(struct uvm_backend *be, size_t first, size_t n);
 	/* DUPLICATED -> HOST (a CPU write or an eviction collapses it). */
 	void (*dup_to_host)(struct uvm_backend *be, size_t first, size_t n);
+	/* DEVICE blocks: unmap the device view and map it again, the block
+	 * staying resident throughout (reuse probes, reuse.h). NULL where that
+	 * would free the frames (copy). */
+	void (*probe)(struct uvm_backend *be, size_t first, size_t n);
+	void (*unprobe)(struct uvm_backend *be, size_t first, size_t n);
 	/* The views' registration modes for a new allocation. */
 	uint64_t (*register_mode)(const struct uvm_uffd *u, bool device_view);
 };

@@ -43,9 +43,9 @@ static uintptr_t dma(const struct uvm_backend *be, size_t b)
 
 static void punch(struct uvm_backend *be, size_t first, size_t n)
 {
-	UVM_TIMED(be->st->ns.unmap, uvm_tracker_punch(be->tracker, be->arena->memfd,
-						      uvm_be_off(first), uvm_be_off(n), first, n,
-						      *be->seq));
+	UVM_TIMED(be->st->ns.unmap,
+		  uvm_tracker_punch(be->tracker, be->arena->memfd, uvm_be_off(first), uvm_be_off(n),
+				    first, n, *be->seq));
 }
 
 /* Device frames go; with wait, they are gone before this returns. */
@@ -53,8 +53,7 @@ static void drop_device(struct uvm_backend *be, size_t first, size_t n, bool wai
 {
 	uint64_t t = uvm_now_ns();
 
-	uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n,
-			     *be->seq);
+	uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n, *be->seq);
 	if (wait)
 		uvm_tracker_settle(be->tracker, first, n);
 	be->st->ns.unmap += uvm_elapsed_ns(t);
@@ -107,9 +106,9 @@ static void write_back(struct uvm_backend *be, size_t first, size_t n)
 		 * see through an intercepted pwrite. UFFDIO_COPY, its counterpart
 		 * the other way, is an ioctl they never interpret either.
 		 */
-		ssize_t w = syscall(SYS_pwrite64, be->arena->memfd,
-				    (const void *)(dev(be, first) + done), len - done,
-				    (off_t)(off + done));
+		ssize_t w =
+		    syscall(SYS_pwrite64, be->arena->memfd, (const void *)(dev(be, first) + done),
+			    len - done, (off_t)(off + done));
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -125,8 +124,8 @@ static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_hos
 	int rc;
 
 	uvm_tracker_settle(be->tracker, first, n);
-	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_writeprotect(be->uffd, dev(be, first),
-								uvm_be_off(n), true, false));
+	UVM_TIMED(be->st->ns.unmap,
+		  rc = uvm_uffd_writeprotect(be->uffd, dev(be, first), uvm_be_off(n), true, false));
 	if (rc)
 		uvm_driver_bug("write-protecting device blocks", first, rc);
 	UVM_TIMED(be->st->ns.copy, write_back(be, first, n));
@@ -179,8 +178,7 @@ static void duplicate(struct uvm_backend *be, size_t first, size_t n)
 		uvm_be_protect_host(be, first, n, true);
 	else
 		uvm_be_zap_host(be, first, n);
-	copy_in(be, first, n, dma(be, first), UVM_MAP_WP,
-		"mapping a read-only copy on the device");
+	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "mapping a read-only copy on the device");
 }
 
 static void dup_to_device(struct uvm_backend *be, size_t first, size_t n)

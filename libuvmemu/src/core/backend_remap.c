@@ -54,8 +54,8 @@ static void map_device(struct uvm_backend *be, size_t first, size_t n, unsigned 
 {
 	int rc;
 
-	UVM_TIMED(be->st->ns.map,
-		  rc = uvm_uffd_continue(be->uffd, dev(be, first), uvm_be_off(n), flags | be->wake));
+	UVM_TIMED(be->st->ns.map, rc = uvm_uffd_continue(be->uffd, dev(be, first), uvm_be_off(n),
+							 flags | be->wake));
 	if (rc)
 		uvm_driver_bug(what, first, rc);
 }
@@ -76,8 +76,8 @@ static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
-	UVM_TIMED(be->st->ns.map, rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n),
-							 be->wake != 0));
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n), be->wake != 0));
 	if (rc)
 		uvm_driver_bug("zero-filling device blocks", first, rc);
 }
@@ -132,6 +132,16 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 	uvm_be_protect_host(be, first, n, false);
 }
 
+static void probe(struct uvm_backend *be, size_t first, size_t n)
+{
+	zap_device(be, first, n);
+}
+
+static void unprobe(struct uvm_backend *be, size_t first, size_t n)
+{
+	map_device(be, first, n, 0, "mapping probed blocks on the device again");
+}
+
 static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)
 {
 	(void)u;
@@ -152,5 +162,7 @@ const struct uvm_backend_ops uvm_backend_remap = {
     .duplicate = duplicate,
     .dup_to_device = dup_to_device,
     .dup_to_host = dup_to_host,
+    .probe = probe,
+    .unprobe = unprobe,
     .register_mode = register_mode,
 };

@@ -42,6 +42,8 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 	uint64_t now = uvm_now_ns();
 	uint64_t lat_part;
 
+	if (gpu || d->model_end > t0)
+		d->st.modelled_batches++;
 	if (now >= end) {
 		if (now > end && (gpu || d->model_end > t0))
 			d->st.model_overruns++;
@@ -154,9 +156,8 @@ static void tell_launches(struct uvm_driver *d)
 }
 
 /* One pass: fetch, preprocess, service. Returns false when nothing came.
- * gpu: the batch had GPU faults the model charges; sampled: it had sampled
- * ones (which it does not). */
-static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
+ * gpu: the batch had GPU faults the model charges a fault latency for. */
+static bool service_pass(struct uvm_driver *d, bool *gpu)
 {
 	uint64_t t = uvm_now_ns();
 
@@ -178,10 +179,8 @@ static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
 	/* A sampled access to a REMOTE block is the emulator's way of counting
 	 * what a GPU's access counters count without stalling anyone: it costs
 	 * no modelled fault latency. Every other GPU fault does. */
-	for (size_t i = 0; i < d->nfault; i++) {
+	for (size_t i = 0; i < d->nfault; i++)
 		*gpu |= d->fault[i].gpu && d->fault[i].outcome != UVM_OUT_SAMPLED;
-		*sampled |= d->fault[i].outcome == UVM_OUT_SAMPLED;
-	}
 	return true;
 }
 
@@ -192,14 +191,14 @@ static bool service_pass(struct uvm_driver *d, bool *gpu, bool *sampled)
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns(), t;
-	bool gpu = false, sampled = false;
+	bool gpu = false;
 	int passes = 0;
 
 	d->seq++;
 	d->model_end = t0;
 	d->batch_t0 = t0;
 	tell_launches(d);
-	while (service_pass(d, &gpu, &sampled)) {
+	while (service_pass(d, &gpu)) {
 		passes++;
 		if (d->replay != REPLAY_ONCE || passes == MAX_BATCHES_PER_SERVICE)
 			break;
@@ -214,7 +213,6 @@ static void run_batch(struct uvm_driver *d)
 	t = uvm_now_ns();
 	uvm_tracker_wait_before(&d->tracker, d->seq);
 	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
-	d->st.sample_batches += sampled && !gpu;
 	publish(d, UVM_TRACE_BATCH, t0);
 	halve_counters(d);
 	check(d);
@@ -596,11 +594,14 @@ static void thrash_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
 	pthread_mutex_unlock(&d->stats_lock);
 }
 
-/* Residency's observers: the eviction policy, thrashing detection and its
- * statistics. */
+/* Residency's observers: the data reuse measurement, the eviction policy,
+ * thrashing detection and its statistics. */
 static void observe(struct uvm_driver *d)
 {
+	struct uvm_res_observer reuse = uvm_reuse_observer(&d->reuse);
+
 	uvm_res_init(&d->res, d->dep.space, d->dep.pool, &d->st);
+	uvm_res_observe(&d->res, &reuse);
 	uvm_res_observe(&d->res, &(struct uvm_res_observer){
 				     .p = d->evict_p,
 				     .resident = d->evict->resident,
@@ -664,6 +665,11 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	rc = policies(d, err, errlen);
 	if (rc)
 		goto fail;
+	rc = uvm_reuse_init(&d->reuse, deps->space, (uint64_t)uvm_cfg_i(cfg, UVM_OPT_seed));
+	if (rc) {
+		snprintf(err, errlen, "out of memory for reuse accounting");
+		goto fail;
+	}
 	observe(d);
 	rc = uvm_thrash_init(&d->thrash, cfg, deps->space->nblocks);
 	if (rc) {
@@ -710,6 +716,8 @@ void uvm_driver_stop(struct uvm_driver *d)
 	}
 	uvm_tracker_destroy(&d->tracker);
 	uvm_thrash_destroy(&d->thrash);
+	if (d->reuse.space)
+		uvm_reuse_destroy(&d->reuse);
 	if (d->evict_p)
 		d->evict->destroy(d->evict_p);
 	if (d->prefetch_p)
@@ -740,12 +748,71 @@ int uvm_driver_shrink(struct uvm_driver *d)
 	return command(d, UVM_CMD_SHRINK, 0, 0);
 }
 
+/* Probes of the last launch its kernel never touched are mapped again. */
+static void unprobe_left(struct uvm_driver *d)
+{
+	const struct uvm_space *s = d->dep.space;
+
+	for (size_t i = 0; i < d->nprobe; i++) {
+		size_t b = d->probe[i].first, end = b + d->probe[i].n;
+
+		while (b < end) {
+			size_t run = 0;
+
+			while (b + run < end && s->block[b + run].state == UVM_DEVICE &&
+			       (s->block[b + run].flags & UVM_BF_PROBED))
+				run++;
+			if (run)
+				uvm_op_unprobe(d, b, run);
+			b += run ? run : 1;
+		}
+	}
+	d->nprobe = 0;
+}
+
+static void launch_begin(void *arg)
+{
+	struct uvm_driver *d = arg;
+	uint64_t t = uvm_now_ns();
+	bool counts = uvm_driver_counts_faults(d);
+
+	d->seq++;
+	tell_launches(d);
+	unprobe_left(d);
+	d->nprobe = uvm_reuse_begin(&d->reuse, !counts, counts && d->backend.ops->probe, d->probe);
+	for (size_t i = 0; i < d->nprobe; i++)
+		uvm_op_probe(d, d->probe[i].first, d->probe[i].n);
+	publish(d, UVM_TRACE_EVICTION, t);
+}
+
 void uvm_driver_launch(struct uvm_driver *d, uint64_t index)
 {
 	uint64_t cur = atomic_load(&d->launch);
 
 	while (cur < index + 1 && !atomic_compare_exchange_weak(&d->launch, &cur, index + 1))
 		;
+	/* Policies hear of the launch now, and the reuse measurement begins
+	 * before the kernel's first access. */
+	uvm_driver_call(d, launch_begin, d);
+}
+
+struct launch_end_arg {
+	struct uvm_driver *d;
+	struct uvm_reuse_launch *out;
+};
+
+static void launch_end(void *arg)
+{
+	struct launch_end_arg *a = arg;
+
+	uvm_reuse_end(&a->d->reuse, a->out);
+}
+
+void uvm_driver_launch_end(struct uvm_driver *d, struct uvm_reuse_launch *reuse)
+{
+	struct launch_end_arg a = {d, reuse};
+
+	uvm_driver_call(d, launch_end, &a);
 }
 
 void uvm_driver_request_halving(struct uvm_driver *d)

@@ -78,8 +78,12 @@ int uvm_driver_shrink(struct uvm_driver *d);
  * is exactly what the books say).
  */
 void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg);
-/* A kernel launch began (index); policies hear of it at the next batch. */
+/* A kernel launch begins (index): policies hear of it and the launch's data
+ * reuse measurement starts, before the kernel's first access (waits). */
 void uvm_driver_launch(struct uvm_driver *d, uint64_t index);
+struct uvm_reuse_launch;
+/* The launch ended: its data reuse figures (waits). */
+void uvm_driver_launch_end(struct uvm_driver *d, struct uvm_reuse_launch *reuse);
 /* Asks for every access counter to be halved (an accessor saw one saturate). */
 void uvm_driver_request_halving(struct uvm_driver *d);
 /* Adds counters gathered outside the driver (explicit copies) to the totals. */

@@ -25,6 +25,7 @@
 #include "driver.h"
 #include "policy.h"
 #include "residency.h"
+#include "reuse.h"
 #include "stats.h"
 #include "thrash.h"
 #include "tracker.h"
@@ -89,16 +90,19 @@ struct uvm_driver {
 	struct uvm_tracker tracker;
 	struct uvm_backend backend; /* the page-table work of every operation */
 	struct uvm_residency res;   /* block states and their counts */
+	struct uvm_reuse reuse;	    /* the data reuse rate of the launch running */
+	struct uvm_reuse_probe probe[UVM_REUSE_PROBE_RUNS]; /* its probes */
+	size_t nprobe;
 	struct uvm_thrash thrash;
 	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
-	bool oversubscribed;	    /* device memory has been full: an eviction happened */
-	bool check;		    /* --check: walk every residency invariant after each batch */
-	uint64_t next_counter_scan; /* when REMOTE blocks' counts are checked next */
-	uint64_t next_sample;	    /* when REMOTE blocks are unmapped for sampling next */
-	uint64_t sample_period_ns;  /* --remote-sample-period, modelled */
+	bool oversubscribed;	      /* device memory has been full: an eviction happened */
+	bool check;		      /* --check: walk every residency invariant after each batch */
+	uint64_t next_counter_scan;   /* when REMOTE blocks' counts are checked next */
+	uint64_t next_sample;	      /* when REMOTE blocks are unmapped for sampling next */
+	uint64_t sample_period_ns;    /* --remote-sample-period, modelled */
 	uint64_t remote_sample_bytes; /* remap: link bytes per sampled remote access */
-	size_t sample_cursor;	    /* the vablock the next sampling scan starts at */
-	size_t sample_blocks;	    /* --remote-sample-size: blocks unmapped per period */
+	size_t sample_cursor;	      /* the vablock the next sampling scan starts at */
+	size_t sample_blocks;	      /* --remote-sample-size: blocks unmapped per period */
 
 	/* The batch being serviced. */
 	uint64_t seq;
@@ -165,6 +169,10 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n);
  * otherwise for a waiting CPU (mapped now). */
 void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
 void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
+/* DEVICE blocks: unmapped from the device view for a reuse probe (they stay
+ * resident), and mapped again at the first touch or the next launch. */
+void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n);
 /* Evicts every device-resident block of the victim range. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
 /* Books a transfer on the link; the batch's wake-ups wait for it. */

@@ -539,22 +539,38 @@ static void scan_allocation(const struct uvm_range *r, void *arg)
 	}
 }
 
+/* The run's data reuse so far, from each launch's figures. */
+static void add_reuse(struct uvm_emu *e, const struct uvm_reuse_launch *r)
+{
+	e->reuse.launches++;
+	if (r->rate < 0)
+		return;
+	e->reuse.source = r->source;
+	e->reuse.measured++;
+	e->reuse.rate_sum += r->rate;
+	e->reuse.touched += r->touched;
+	e->reuse.reused += r->reused;
+}
+
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 {
 	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
 	struct access_scan a = {e, index, NULL, ex && ex->gmmu_accessors};
+	struct uvm_reuse_launch reuse;
 	struct uvmemu_launch l;
-	uint64_t begin;
+	uint64_t begin, end = uvm_now_ns();
 
-	if (!e->trace)
-		return;
+	uvm_driver_launch_end(e->driver, &reuse);
 	pthread_mutex_lock(&e->lock);
-	l = e->kernel.launch;
-	begin = e->kernel.begin_ns;
-	a.kernel = e->kernel.name;
-	if (uvm_trace_wants_accesses(e->trace))
-		uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
-	uvm_trace_kernel(e->trace, index, &l, begin, uvm_now_ns());
+	add_reuse(e, &reuse);
+	if (e->trace) {
+		l = e->kernel.launch;
+		begin = e->kernel.begin_ns;
+		a.kernel = e->kernel.name;
+		if (uvm_trace_wants_accesses(e->trace))
+			uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
+		uvm_trace_kernel(e->trace, index, &l, begin, end, &reuse);
+	}
 	pthread_mutex_unlock(&e->lock);
 }
 

@@ -25,6 +25,7 @@
 #include "placement.h"
 #include "pool.h"
 #include "ranges.h"
+#include "reuse.h"
 #include "rt.h"
 #include "session.h"
 #include "space.h"
@@ -60,6 +61,13 @@ struct uvm_emu {
 		struct uvmemu_launch launch;
 		char name[48];
 	} kernel; /* the kernel running (kernels run one at a time, in order) */
+
+	struct {
+		uint64_t launches, measured; /* launches, and those with a rate */
+		uint64_t touched, reused;    /* summed over the measured ones */
+		double rate_sum;
+		enum uvm_reuse_source source;
+	} reuse; /* the data reuse rate (reuse.h) */
 
 	struct uvm_alloc_info {
 		char name[48];

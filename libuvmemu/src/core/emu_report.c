@@ -82,13 +82,28 @@ static const char *remote_bytes_source(struct uvm_emu *e)
 	return "read-only copies: 64 KB per block mapped";
 }
 
-/* Batches whose real cost exceeded the model, among those the model costs
- * (sampling batches cost nothing in the model). */
+/* Batches whose real cost exceeded the model, among those the model charges
+ * time for (a batch of sampled faults alone that moved nothing costs none). */
 static double overrun_share(const struct uvm_stats *st)
 {
-	uint64_t modelled = st->batches - st->sample_batches;
+	return st->modelled_batches ? (double)st->model_overruns / (double)st->modelled_batches : 0;
+}
 
-	return modelled ? (double)st->model_overruns / (double)modelled : 0;
+/* CPC's data reuse rate: the mean over launches (as the paper averages
+ * kernels) and over all touched blocks. */
+static void json_reuse(struct uvm_emu *e, struct uvm_json *j)
+{
+	pthread_mutex_lock(&e->lock);
+	uvm_json_object(j, "data_reuse");
+	uvm_json_str(j, "source", uvm_reuse_source_name(e->reuse.source));
+	uvm_json_u64(j, "launches", e->reuse.launches);
+	uvm_json_u64(j, "launches_measured", e->reuse.measured);
+	uvm_json_num(j, "mean_rate",
+		     e->reuse.measured ? e->reuse.rate_sum / (double)e->reuse.measured : -1);
+	uvm_json_num(j, "overall_rate",
+		     e->reuse.touched ? (double)e->reuse.reused / (double)e->reuse.touched : -1);
+	uvm_json_close(j, '}');
+	pthread_mutex_unlock(&e->lock);
 }
 
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)
@@ -106,6 +121,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "access_counts", access_counts(e));
 	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(e));
 	json_thrashing(e, j);
+	json_reuse(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
 	uvm_json_num(j, "link_bandwidth_bytes_per_s", e->link.unlimited ? 0 : e->link.bandwidth);
@@ -170,13 +186,22 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			uvm_fmt_bandwidth(b, sizeof(b), m.target));
 	fputc('\n', f);
 	fprintf(f, "  backend %s (%s)\n", e->backend->name, e->backend_why);
-	if (st.model_overruns && st.batches)
+	pthread_mutex_lock(&e->lock);
+	if (e->reuse.measured)
 		fprintf(f,
-			"  note    the model could not be honoured in %llu of %llu batches (%.1f%%): "
-			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
-			(unsigned long long)st.model_overruns,
-			(unsigned long long)(st.batches - st.sample_batches),
-			100 * overrun_share(&st), m.dilation);
+			"  reuse   %.1f%% of the blocks a launch touched were resident from before "
+			"(mean of %llu launches; %s)\n",
+			100 * e->reuse.rate_sum / (double)e->reuse.measured,
+			(unsigned long long)e->reuse.measured,
+			uvm_reuse_source_name(e->reuse.source));
+	pthread_mutex_unlock(&e->lock);
+	if (st.model_overruns && st.batches)
+		fprintf(
+		    f,
+		    "  note    the model could not be honoured in %llu of %llu batches (%.1f%%): "
+		    "real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
+		    (unsigned long long)st.model_overruns, (unsigned long long)st.modelled_batches,
+		    100 * overrun_share(&st), m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
@@ -198,10 +223,10 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		fputc('\n', f);
 	}
 	if (uvm_emu_counts_faults(e))
-		fprintf(f,
-			"  note    access counts are fault-based (far faults, and sampled faults on "
-			"REMOTE blocks; build emu-gpu with -DEMUGPU_GMMU=ON to count every warp "
-			"transaction)\n");
+		fprintf(
+		    f, "  note    access counts are fault-based (far faults, and sampled faults on "
+		       "REMOTE blocks; build emu-gpu with -DEMUGPU_GMMU=ON to count every warp "
+		       "transaction)\n");
 	if (st.remote_bytes && uvm_emu_counts_faults(e) && e->backend->shared_frames)
 		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(e));
 	if (e->uffd.user_mode_only)

@@ -12,6 +12,8 @@
 #include "driver_int.h"
 #include "clock.h"
 
+#include <errno.h>
+
 void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes)
 {
 	uint64_t end = uvm_link_book(d->dep.link, dir, bytes, uvm_now_ns());
@@ -57,6 +59,18 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	uvm_be_host_fill(&d->backend, first, n);
 	uvm_res_move(&d->res, first, n, UVM_HOST, UVM_RES_MIGRATE);
 	d->st.host_fill_bytes += uvm_be_off(n);
+}
+
+void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
+{
+	d->backend.ops->probe(&d->backend, first, n);
+	uvm_res_probed(&d->res, first, n, true);
+}
+
+void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n)
+{
+	d->backend.ops->unprobe(&d->backend, first, n);
+	uvm_res_probed(&d->res, first, n, false);
 }
 
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)

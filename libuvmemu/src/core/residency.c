@@ -79,7 +79,7 @@ static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how)
 		if (blk->flags & UVM_BF_PREFETCHED)
 			r->st->blocks_prefetch_wasted++;
 	}
-	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN);
+	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
 	gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN);
 	s->vablock[uvm_vablock_of(b)].resident--;
 	EACH_OBSERVER(r, o)
@@ -160,6 +160,24 @@ void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool
 	}
 }
 
+void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed)
+{
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &r->space->block[b];
+
+		if (blk->state != UVM_DEVICE) {
+			fprintf(stderr,
+				"uvmemu: internal error: block %zu in state %s cannot be probed\n",
+				b, uvm_state_name(blk->state));
+			abort();
+		}
+		if (probed)
+			blk->flags |= UVM_BF_PROBED;
+		else
+			blk->flags &= (uint8_t)~UVM_BF_PROBED;
+	}
+}
+
 void uvm_res_touched(struct uvm_residency *r, size_t b, bool write)
 {
 	struct uvm_block *blk = &r->space->block[b];
@@ -235,7 +253,7 @@ static const uint8_t flags_allowed[UVM_NSTATES] = {
     [UVM_UNALLOCATED] = 0,
     [UVM_EMPTY] = 0,
     [UVM_HOST] = UVM_BF_EVICTED,
-    [UVM_DEVICE] = UVM_BF_PREFETCHED | UVM_BF_WRITTEN,
+    [UVM_DEVICE] = UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED,
     [UVM_REMOTE] = UVM_BF_EVICTED | UVM_BF_DEV_MAPPED,
     [UVM_DUPLICATED] = UVM_BF_PREFETCHED | UVM_BF_WRITTEN,
 };

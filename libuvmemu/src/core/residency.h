@@ -37,10 +37,10 @@
  */
 struct uvm_res_observer {
 	void *p;
-	void (*resident)(void *p, size_t b);		   /* gained a device copy */
-	void (*released)(void *p, size_t b);		   /* lost its device copy */
-	void (*touched)(void *p, size_t b, bool write);	   /* a GPU access to a resident block */
-	void (*launch)(void *p, uint64_t index);	   /* a kernel launch began */
+	void (*resident)(void *p, size_t b);		/* gained a device copy */
+	void (*released)(void *p, size_t b);		/* lost its device copy */
+	void (*touched)(void *p, size_t b, bool write); /* a GPU access to a resident block */
+	void (*launch)(void *p, uint64_t index);	/* a kernel launch began */
 	void (*migrated)(void *p, size_t b, enum uvm_side to); /* moved on a fault */
 	/* An evicted block came back: its allocation and earlier round trips. */
 	void (*returned)(void *p, size_t b, uint32_t alloc, uint8_t trips);
@@ -80,6 +80,8 @@ void uvm_res_move(struct uvm_residency *r, size_t first, size_t n, enum uvm_bloc
 		  enum uvm_res_how how);
 /* REMOTE blocks [first, first + n): whether the device view maps them. */
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped);
+/* DEVICE blocks [first, first + n): whether a reuse probe unmapped them. */
+void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed);
 /* A device-resident block was accessed (a stale fault or a counted access). */
 void uvm_res_touched(struct uvm_residency *r, size_t b, bool write);
 /* A block that just became resident came with the prefetcher, unasked. */

@@ -33,6 +33,7 @@ enum action {
 
 struct decisions {
 	uint32_t mask[ACT_N];
+	uint32_t probed;    /* resident blocks a reuse probe had unmapped: mapped again */
 	uint64_t until[32]; /* throttled blocks: when they may go */
 };
 
@@ -159,7 +160,8 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		break;
 	}
 	/* A store the copy backend's read-only remote copy cannot take. */
-	if (!remote_ok(d, write) && (blk->state == UVM_REMOTE || (blk->advice & UVM_ADV_PIN_HOST))) {
+	if (!remote_ok(d, write) &&
+	    (blk->state == UVM_REMOTE || (blk->advice & UVM_ADV_PIN_HOST))) {
 		d->st.remote_write_migrations++;
 		return ACT_MIGRATE;
 	}
@@ -171,7 +173,7 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		return ACT_MIGRATE;
 	if (blk->state == UVM_EMPTY)
 		return (blk->advice & UVM_ADV_PREFER_HOST) && remote_ok(d, write) ? ACT_REMOTE
-										   : ACT_MIGRATE;
+										  : ACT_MIGRATE;
 	if (remote_ok(d, write) && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
 		return ACT_REMOTE;
 	return migrate_or_remote(d, b, write);
@@ -285,6 +287,10 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	for (uint32_t m = dec->mask[ACT_NONE] & resident; m; m &= m - 1) {
 		size_t b = first + (size_t)__builtin_ctz(m);
 
+		if (s->block[b].flags & UVM_BF_PROBED) {
+			uvm_op_unprobe(d, b, 1);
+			dec->probed |= bit_of(b, first);
+		}
 		uvm_res_touched(&d->res, b, written & bit_of(b, first));
 	}
 	d->st.stale_faults += (uint64_t)__builtin_popcount(dec->mask[ACT_NONE]);
@@ -435,6 +441,8 @@ static void count_access(struct uvm_driver *d, const struct uvm_fault *f)
 static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, uint32_t bit,
 					  uint8_t state_before)
 {
+	if (dec->probed & bit)
+		return UVM_OUT_PROBED;
 	if (dec->mask[ACT_NONE] & bit)
 		return UVM_OUT_STALE;
 	if (dec->mask[ACT_REMOTE] & bit)
@@ -444,6 +452,23 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, uint32_t 
 	if (dec->mask[ACT_THROTTLE] & bit)
 		return UVM_OUT_THROTTLED;
 	return state_before == UVM_EMPTY ? UVM_OUT_ZERO_FILL : UVM_OUT_MIGRATED;
+}
+
+/*
+ * Sampled and probe faults are the emulator's own way of seeing accesses a
+ * GPU makes without faulting: they are counted apart from far faults (and
+ * their duplicates), and a probe fault is no access count either.
+ */
+static void account_emulated(struct uvm_driver *d, const struct uvm_fault *f)
+{
+	if (f->outcome != UVM_OUT_SAMPLED && f->outcome != UVM_OUT_PROBED)
+		return;
+	d->st.gpu_faults -= f->count;
+	d->st.duplicate_faults -= f->count - 1;
+	if (f->outcome == UVM_OUT_SAMPLED)
+		d->st.remote_samples += f->count;
+	else
+		d->st.probe_faults += f->count;
 }
 
 /* The GPU faults [i, j) of vablock vab. */
@@ -461,7 +486,8 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		faulted |= bit;
 		if (d->fault[k].write)
 			written |= bit;
-		count_access(d, &d->fault[k]);
+		if (!(s->block[d->fault[k].page >> UVM_BLOCK_SHIFT].flags & UVM_BF_PROBED))
+			count_access(d, &d->fault[k]);
 	}
 	for (unsigned b = 0; b < 32; b++)
 		before[b] = s->block[vfirst + b].state;
@@ -470,7 +496,8 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		unsigned idx = (unsigned)((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
 
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, 1u << idx, before[idx]);
-		d->st.remote_samples += d->fault[k].outcome == UVM_OUT_SAMPLED;
+		account_emulated(d, &d->fault[k]);
+		uvm_reuse_fault(&d->reuse, vfirst + idx, before[idx], dec.probed & (1u << idx));
 		if (dec.mask[ACT_THROTTLE] & (1u << idx))
 			defer(d, &d->fault[k], UVM_OUT_THROTTLED, dec.until[idx]);
 	}
@@ -558,8 +585,8 @@ size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 	/* Round robin over vablocks from where the last scan stopped, as NUMA
 	 * balancing's scanner resumes at its offset; a run of mapped REMOTE
 	 * blocks unmaps in one call. */
-	for (size_t looked = 0; looked < s->used_vablocks && done < budget &&
-				atomic_load(&d->res.remote_mapped);
+	for (size_t looked = 0;
+	     looked < s->used_vablocks && done < budget && atomic_load(&d->res.remote_mapped);
 	     looked++, v = (v + 1) % s->used_vablocks) {
 		size_t first = uvm_vablock_first(v), end = first + s->vablock[v].nvalid;
 

@@ -49,6 +49,9 @@ enum uvm_block_state {
 #define UVM_BF_DEV_MAPPED                                                                          \
 	0x08 /* REMOTE: the device view maps it (remap: the host frames; copy: a                   \
 	      * read-only copy); sampling unmaps it so the next access counts */
+#define UVM_BF_PROBED                                                                              \
+	0x10 /* DEVICE: unmapped from the device view (still resident) so that                     \
+	      * the launch's first touch faults: the data reuse probes (reuse.h) */
 
 /* Advice (cudaMemAdvise, zero-copy memory), per block. */
 #define UVM_ADV_PREFER_HOST   0x01

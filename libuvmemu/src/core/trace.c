@@ -39,6 +39,7 @@ struct rec {
 			dim3 grid, block;
 			size_t shared;
 			char kernel[48];
+			struct uvm_reuse_launch reuse;
 		} kernel;
 		struct {
 			uint64_t first, bytes;
@@ -64,9 +65,8 @@ struct uvm_trace {
 };
 
 static const char *const outcome_names[UVM_NOUTCOMES] = {
-    "migrated", "zero-fill", "host-fill", "remote", "stale",	"duplicate",
-    "deferred", "throttled", "remapped",  "freed",  "read-dup", "prefetched",
-    "sampled",
+    "migrated",	 "zero-fill", "host-fill", "remote",   "stale",	     "duplicate", "deferred",
+    "throttled", "remapped",  "freed",	   "read-dup", "prefetched", "sampled",	  "probed",
 };
 
 const char *uvm_fault_outcome_name(enum uvm_fault_outcome o)
@@ -141,11 +141,15 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 			r->alloc.bytes, r->alloc.name);
 		break;
 	case REC_KERNEL:
-		fprintf(t->file[F_KERNELS], "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f\n",
+		fprintf(t->file[F_KERNELS],
+			"%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64
+			",%.4f,%s\n",
 			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
 			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
 			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
-			secs(r->kernel.end_ns - t->start_ns));
+			secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
+			r->kernel.reuse.reused, r->kernel.reuse.rate,
+			uvm_reuse_source_name(r->kernel.reuse.source));
 		break;
 	}
 }
@@ -283,7 +287,8 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		    !(t->file[F_KERNELS] =
 			  open_csv(dir, "kernels.csv",
 				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
-				   "block_z,shared_bytes,begin_s,end_s\n",
+				   "block_z,shared_bytes,begin_s,end_s,touched_blocks,"
+				   "reused_blocks,reuse_rate,reuse_source\n",
 				   err, errlen)) ||
 		    !(t->file[F_ACCESSES] =
 			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
@@ -404,7 +409,7 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns)
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse)
 {
 	struct rec r = {.type = REC_KERNEL};
 
@@ -416,6 +421,7 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.grid = l->grid;
 	r.kernel.block = l->block;
 	r.kernel.shared = l->shared_bytes;
+	r.kernel.reuse = *reuse;
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
 	push(t, &r);
 }

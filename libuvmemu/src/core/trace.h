@@ -6,7 +6,8 @@
  *   DIR/batches.csv   one row per batch (and per eviction outside a batch):
  *                     every counter and stage time of stats.def, so that the
  *                     rows add up to the report's totals
- *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end
+ *   DIR/kernels.csv   one row per kernel launch: name, shape, begin and end, data
+ *                     reuse (touched and reused blocks, rate, source: reuse.h)
  *   DIR/accesses.csv  per launch, the blocks it touched and how often
  *                     (from far faults, or from the GMMU accessors)
  *   DIR/allocations.csv  one row per allocation (and per label given it):
@@ -27,6 +28,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "reuse.h"
 #include "stats.h"
 #include "uvmemu.h"
 
@@ -50,6 +52,7 @@ enum uvm_fault_outcome {
 	UVM_OUT_READ_DUP,   /* read-duplicated (read-mostly advice) */
 	UVM_OUT_PREFETCHED, /* no fault: a block the prefetcher brought along */
 	UVM_OUT_SAMPLED,    /* a REMOTE block sampling had unmapped: counted, mapped again */
+	UVM_OUT_PROBED,	    /* a DEVICE block a reuse probe had unmapped: mapped again */
 	UVM_NOUTCOMES
 };
 
@@ -81,7 +84,7 @@ void uvm_trace_fault(struct uvm_trace *t, const struct uvm_trace_fault *f);
 void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
 		      uint64_t block, uint64_t count, bool from_gmmu);
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns);
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse);
 void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
 			  uint64_t bytes, const char *name);
 

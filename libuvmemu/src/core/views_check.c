@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#define PAGES_PER_BLOCK (UVM_BLOCK_SIZE / UVM_PAGE_SIZE)
+#define PAGES_PER_BLOCK	  (UVM_BLOCK_SIZE / UVM_PAGE_SIZE)
 #define PAGES_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_PAGE_SIZE)
-#define PRESENT (1ull << 63)
+#define PRESENT		  (1ull << 63)
 
 /* Which views must have no entries for a block in each state. */
 static void forbidden(const struct uvm_backend_ops *be, const struct uvm_block *blk, bool *host,
@@ -50,8 +50,9 @@ static int read_entries(int fd, uintptr_t addr, uint64_t *e)
 {
 	ssize_t want = PAGES_PER_VABLOCK * sizeof(*e);
 
-	return pread(fd, e, (size_t)want, (off_t)(addr / UVM_PAGE_SIZE * sizeof(*e))) == want ? 0
-											   : -EIO;
+	return pread(fd, e, (size_t)want, (off_t)(addr / UVM_PAGE_SIZE * sizeof(*e))) == want
+		   ? 0
+		   : -EIO;
 }
 
 int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
@@ -81,13 +82,15 @@ int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
 
 			forbidden(be, blk, &no_host, &no_dev);
 			for (size_t p = i * PAGES_PER_BLOCK; p < (i + 1) * PAGES_PER_BLOCK; p++) {
-				if ((no_host && (host[p] & PRESENT)) || (no_dev && (dev[p] & PRESENT))) {
-					snprintf(err, errlen,
-						 "block %zu is %s but its page %zu is mapped on the %s "
-						 "view",
-						 first + i, uvm_state_name(blk->state),
-						 (size_t)(p % PAGES_PER_BLOCK),
-						 no_host && (host[p] & PRESENT) ? "host" : "device");
+				if ((no_host && (host[p] & PRESENT)) ||
+				    (no_dev && (dev[p] & PRESENT))) {
+					snprintf(
+					    err, errlen,
+					    "block %zu is %s but its page %zu is mapped on the %s "
+					    "view",
+					    first + i, uvm_state_name(blk->state),
+					    (size_t)(p % PAGES_PER_BLOCK),
+					    no_host && (host[p] & PRESENT) ? "host" : "device");
 					rc = -EINVAL;
 					break;
 				}
