@@ -268,6 +268,23 @@ static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask,
 
 /* ------------------------------------------------------------ GPU side */
 
+/*
+ * A touch past an allocation's end, in the rest of its last 2 MB slot (mapped
+ * whole so that neighbouring allocations' mappings merge): that rest is
+ * unmapped, so that the access, retried on wake-up, fails as it does natively
+ * (SIGSEGV; in a kernel, cudaErrorIllegalAddress) instead of faulting here
+ * for ever. The next allocation in the slot maps it whole again.
+ */
+static void retire_tail(struct uvm_driver *d, size_t vab)
+{
+	uint64_t valid = (uint64_t)d->dep.space->vablock[vab].nvalid << UVM_BLOCK_SHIFT;
+	int rc = uvm_arena_unmap(d->dep.arena, ((uint64_t)vab << UVM_VABLOCK_SHIFT) + valid,
+				 UVM_VABLOCK_SIZE - valid);
+
+	if (rc)
+		uvm_driver_bug("unmapping past an allocation's end", uvm_vablock_first(vab), rc);
+}
+
 static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint32_t written,
 			struct decisions *dec)
 {
@@ -279,6 +296,8 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	struct uvm_prefetch_ctx pctx = {s, vab, 0, resident, valid};
 	uint64_t t = uvm_now_ns();
 
+	if (faulted & ~valid)
+		retire_tail(d, vab);
 	for (uint32_t m = faulted & valid; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 
@@ -421,7 +440,9 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 		f->outcome = UVM_OUT_REMAPPED;
 		break;
 	case UVM_UNALLOCATED:
-		/* The range was freed after the fault was queued. */
+		/* Past the allocation's end (the whole vablock unallocated is
+		 * handled before: a freed range). */
+		retire_tail(d, uvm_vablock_of(b));
 		f->outcome = UVM_OUT_FREED;
 		break;
 	default:
