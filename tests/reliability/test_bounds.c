@@ -16,27 +16,7 @@
 #include <cmocka.h>
 
 #include "emugpu.h"
-
-static sigjmp_buf segv_jump;
-
-static void on_segv(int sig)
-{
-	siglongjmp(segv_jump, 1);
-}
-
-static bool write_faults(volatile uint8_t *p)
-{
-	struct sigaction sa = {.sa_handler = on_segv}, old;
-	bool faulted = false;
-
-	sigaction(SIGSEGV, &sa, &old);
-	if (sigsetjmp(segv_jump, 1) == 0)
-		*p = 1;
-	else
-		faulted = true;
-	sigaction(SIGSEGV, &old, NULL);
-	return faulted;
-}
+#include "segv.h"
 
 struct peek_args {
 	const uint8_t *p;
@@ -64,7 +44,7 @@ static void test_cpu_past_the_end(void **state)
 		assert_int_equal(cudaMallocManaged((void **)&p, n, cudaMemAttachGlobal),
 				 cudaSuccess);
 		memset(p, 0x42, n);
-		assert_true(write_faults(p + past));
+		assert_true(rel_write_faults(p + past));
 		for (size_t i = 0; i < n; i += 4093)
 			assert_int_equal(p[i], 0x42);
 		assert_int_equal(p[n - 1], 0x42);

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "segv.h"
 #include "uvmemu.h"
 
 #define EVERY 97 /* allocations touched: each touch is a fault when emulated */
@@ -47,28 +48,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static sigjmp_buf segv_jump;
-
-static void on_segv(int sig)
-{
-	siglongjmp(segv_jump, 1);
-}
-
-/* Whether writing *p gets a SIGSEGV. */
-static bool write_faults(volatile uint64_t *p)
-{
-	struct sigaction sa = {.sa_handler = on_segv}, old;
-	bool faulted = false;
-
-	sigaction(SIGSEGV, &sa, &old);
-	if (sigsetjmp(segv_jump, 1) == 0)
-		*p = 1;
-	else
-		faulted = true;
-	sigaction(SIGSEGV, &old, NULL);
-	return faulted;
 }
 
 static void test_many_small_allocations(void **state)
@@ -100,7 +79,7 @@ static void test_many_small_allocations(void **state)
 			assert_int_equal(cudaFree(p[i]), cudaSuccess);
 		printf("every other one freed: %d mappings\n", mappings());
 		assert_true(mappings() < before + 1000);
-		assert_true(write_faults(p[0]));
+		assert_true(rel_write_faults(p[0]));
 		for (long i = 1; i < count; i += EVERY * 2)
 			if (i % EVERY == 0)
 				assert_int_equal(p[i][0], (uint64_t)i * 0x9e3779b97f4a7c15ull);
