@@ -46,7 +46,10 @@ exp_init() {
 
 # Runs the experiment's matrix (or matrix.full) through bench/sweep. A run
 # that fails stays in the results with its status; the table is still made,
-# and exp_done returns the sweep's status at the end.
+# and exp_done returns the sweep's status at the end. {out} in the matrix is
+# the results directory (files a run script made before the sweep); a run
+# script that defines exp_matrix_hook gets the results directory's copy of
+# the matrix to adjust before it runs (exp_matrix_hook FILE).
 exp_sweep_status=0
 exp_sweep() {
 	local matrix=$exp_dir/matrix
@@ -62,6 +65,8 @@ exp_sweep() {
 	else
 		cp "$matrix" "$exp_out/matrix"
 	fi
+	sed -i "s|{out}|$exp_out|g" "$exp_out/matrix"
+	if declare -F exp_matrix_hook >/dev/null; then exp_matrix_hook "$exp_out/matrix"; fi
 	SECONDS=0
 	"$exp_src/bench/sweep" "$exp_out/matrix" --build "$exp_build" --out "$exp_out" \
 		--jobs "$exp_jobs" || exp_sweep_status=$?

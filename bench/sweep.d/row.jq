@@ -15,7 +15,7 @@ def stages: ["fetch", "preprocess", "service", "unmap", "copy", "map",
   "replay", "tracker_wait"];
 
 def header:
-  ["run", "workload", "oversub", "link", "policy", "args", "uvmemu", "repeat",
+  ["run", "workload", "oversub", "link", "policy", "args", "uvmemu", "config", "repeat",
    "status", "exit_code", "verify", "wall_s", "roi_s", "footprint_bytes",
    "device_mem_bytes", "kernels"]
   + counters + (stages | map(. + "_s")) + ["report"];
@@ -23,7 +23,7 @@ def header:
 def row:
   ($r[0] // {}) as $rep
   | [$p.run, $p.workload, $p.oversub, $p.link, $p.policy, $p.args, $p.uvmemu,
-     $p.repeat, $status, $rc, ($rep.verify // ""), ($rep.wall_s // ""),
+     ($p.config // "none"), $p.repeat, $status, $rc, ($rep.verify // ""), ($rep.wall_s // ""),
      ($rep.roi_s // ""), ($rep.footprint_bytes // ""),
      ($rep.device_mem_bytes // ""), ($rep.kernels // "")]
   + (counters | map(. as $k | $rep[$k] // ""))

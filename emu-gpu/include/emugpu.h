@@ -145,8 +145,9 @@ struct emu_kernel {
 /* Dynamic shared memory as an array of `type` (CUDA's extern __shared__). */
 #define emu_shared(type) ((type *)emu_cta_->shared)
 
-/* Translate a managed pointer read from memory to the device view. */
-#define EMU_DEV(p) ((__typeof__(p))uvmemu_view_to_device(emu_cta_->views, (p)))
+/* Translate a managed pointer read from memory to the device view (the
+ * memory system notes that the launch used its allocation). */
+#define EMU_DEV(p) ((__typeof__(p))uvmemu_kernel_ptr(emu_cta_->views, (p)))
 
 static inline dim3 emu_dim3(unsigned x, unsigned y, unsigned z)
 {

@@ -140,7 +140,9 @@ static void start_kernel(struct eg_kernel *k)
 		struct uvmemu_launch l = {.kernel = k->kernel->name,
 					  .grid = k->grid,
 					  .block = k->block,
-					  .shared_bytes = k->shared_bytes};
+					  .shared_bytes = k->shared_bytes,
+					  .args = k->args,
+					  .args_size = k->kernel->args_size};
 
 		k->index = uvmemu_kernel_begin(&l);
 	}

@@ -74,6 +74,11 @@ bool uvmemu_is_emulated(void);
 struct uvmemu_view_map {
 	uintptr_t host_lo, host_hi;
 	intptr_t device_offset;
+	/* Emulated: one byte per 2 MB of the host view, which a kernel's
+	 * translation (uvmemu_kernel_ptr) sets; the runtime reads and clears
+	 * them at the launch's end to know which allocations the launch reached
+	 * through pointers read from memory. NULL natively. */
+	unsigned char *reached;
 };
 void uvmemu_get_view_map(struct uvmemu_view_map *map);
 
@@ -83,6 +88,29 @@ static inline void *uvmemu_view_to_device(const struct uvmemu_view_map *m, const
 
 	if (a >= m->host_lo && a < m->host_hi)
 		a += (uintptr_t)m->device_offset;
+	return (void *)a;
+}
+
+/*
+ * The same translation for a pointer a kernel read out of memory (emu-gpu's
+ * EMU_DEV): the allocation it points into is also noted as used by the
+ * running launch. Each 2 MB of the host view lies in one allocation, so a
+ * byte per 2 MB is the note; it is written once per launch, and afterwards
+ * costs one load that every worker shares read-only.
+ */
+static inline void *uvmemu_kernel_ptr(const struct uvmemu_view_map *m, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a >= m->host_lo && a < m->host_hi) {
+		if (m->reached) {
+			unsigned char *r = m->reached + ((a - m->host_lo) >> 21);
+
+			if (!__atomic_load_n(r, __ATOMIC_RELAXED))
+				__atomic_store_n(r, 1, __ATOMIC_RELAXED);
+		}
+		a += (uintptr_t)m->device_offset;
+	}
 	return (void *)a;
 }
 
@@ -111,6 +139,11 @@ struct uvmemu_launch {
 	const char *kernel;  /* kernel name, for traces */
 	dim3 grid, block;    /* launch shape */
 	size_t shared_bytes; /* dynamic shared memory per CTA */
+	/* The argument struct as the kernel receives it (managed pointers
+	 * already translated to the device view), so that the memory system
+	 * knows which allocations the launch was given; may be NULL. */
+	const void *args;
+	size_t args_size;
 };
 /*
  * Called by the executor when a kernel starts running (in stream order) and

@@ -8,6 +8,8 @@
  *       each as .png and .svg
  *   uvmemu plot --compare [--out PREFIX] [--keep] REPORT.json...
  *       reports side by side into PREFIX.png and PREFIX.svg (./compare)
+ *   uvmemu plot --timeline [--out FILE] DIR
+ *       DIR/timeline.json (or FILE) rebuilt from the run's CSVs
  *
  * Exit status: 0 when every figure was written, 2 for bad input (a missing
  * directory, a missing or malformed CSV, a report that cannot be read) or a
@@ -24,12 +26,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uvmemu plot [--keep] DIR\n"
-		   "       uvmemu plot --compare [--out PREFIX] [--keep] REPORT.json...\n\n"
+		   "       uvmemu plot --compare [--out PREFIX] [--keep] REPORT.json...\n"
+		   "       uvmemu plot --timeline [--out FILE] DIR\n\n"
 		   "DIR: the traces of a run (uvmemu run --trace DIR; --trace-faults on adds "
 		   "per-fault\noutcomes). Writes DIR/access_pattern, DIR/batch_stages, "
 		   "DIR/batch_cost and\nDIR/alloc_freq, each .png and .svg.\n"
 		   "--compare: normalised wall time, bytes moved and thrashed blocks per report,\n"
 		   "into PREFIX.png and PREFIX.svg (default ./compare).\n"
+		   "--timeline: DIR/timeline.json (Perfetto, chrome://tracing) rebuilt from the "
+		   "CSVs of\nan older run: batches, kernels, fault stalls (with faults.csv); "
+		   "--out FILE writes\nit elsewhere (needed when the run wrote its own).\n"
 		   "--keep: keep the gnuplot scripts and data (the path is printed).\n"
 		   "Needs gnuplot (Debian: apt-get install gnuplot-nox).\n");
 }
@@ -111,8 +117,8 @@ static int plot_reports(char *const *paths, int n, const char *prefix, bool keep
 
 int uvm_cmd_plot(int argc, char **argv)
 {
-	const char *out = "compare";
-	bool compare = false, keep = false, options = true;
+	const char *out = NULL;
+	bool compare = false, keep = false, timeline = false, options = true;
 	char **pos = calloc((size_t)argc + 1, sizeof(*pos));
 	char err[PLOT_ERRLEN];
 	int npos = 0, rc;
@@ -135,11 +141,13 @@ int uvm_cmd_plot(int argc, char **argv)
 			compare = true;
 		} else if (strcmp(a, "--keep") == 0) {
 			keep = true;
+		} else if (strcmp(a, "--timeline") == 0) {
+			timeline = true;
 		} else if (strcmp(a, "--out") == 0 || strncmp(a, "--out=", 6) == 0) {
 			out = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!out || !*out) {
 				free(pos);
-				return fail("--out needs a file prefix", false);
+				return fail("--out needs a file name or prefix", false);
 			}
 		} else {
 			snprintf(err, sizeof(err), "unknown option '%s' (uvmemu plot --help)", a);
@@ -147,8 +155,12 @@ int uvm_cmd_plot(int argc, char **argv)
 			return fail(err, false);
 		}
 	}
-	if (compare) {
-		rc = plot_reports(pos, npos, out, keep);
+	if (compare && timeline) {
+		rc = fail("--compare and --timeline are separate commands", false);
+	} else if (compare) {
+		rc = plot_reports(pos, npos, out ? out : "compare", keep);
+	} else if (timeline && npos == 1) {
+		rc = plot_timeline(pos[0], out, err, sizeof(err)) ? fail(err, false) : 0;
 	} else if (npos != 1) {
 		usage(stderr);
 		rc = 2;

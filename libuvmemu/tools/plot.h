@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "grow.h"
+
 #define PLOT_ERRLEN (2 * PATH_MAX + 512) /* room for two paths and a reason */
 
 /* ------------------------------------------------------------------- CSV */
@@ -58,13 +60,18 @@ int plot_csv_next(struct plot_csv *c, char *err, size_t len);
  * decimal integers, and decimal fractions. */
 int plot_csv_num(const struct plot_csv *c, int col, double *out, char *err, size_t len);
 int plot_csv_u64(const struct plot_csv *c, int col, uint64_t *out, char *err, size_t len);
+/*
+ * Reads DIR/NAME (NAME when dir is NULL) row by row: finds the n columns of
+ * need (an error names the first missing), then calls row for each row with
+ * their indexes. row returns 0, or -1 with a message in err (plot_csv_bad),
+ * which stops the reading. Returns 0 or -1.
+ */
+typedef int (*plot_csv_row_fn)(const struct plot_csv *c, const int *idx, void *ctx, char *err,
+			       size_t len);
+int plot_csv_each(const char *dir, const char *name, const char *const *need, int n,
+		  plot_csv_row_fn row, void *ctx, char *err, size_t len);
 /* Reports a consistency error at the current row. */
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what);
-
-/* Makes room for one more element in the growing array arr of n elements,
- * doubling *cap from `first`. Returns the array, moved or not; NULL (arr
- * still valid, *cap unchanged) when memory runs out. */
-void *plot_reserve(void *arr, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* ------------------------------------------------------------------ JSON */
 
@@ -163,7 +170,7 @@ struct plot_alloc {
 
 struct plot_allocs {
 	struct plot_alloc *a;
-	size_t n;
+	size_t n, cap;
 };
 
 int plot_allocs_read(struct plot_allocs *out, const char *dir, char *err, size_t len);
@@ -180,7 +187,7 @@ struct plot_kernel {
 
 struct plot_kernels {
 	struct plot_kernel *k;
-	size_t n;
+	size_t n, cap;
 };
 
 int plot_kernels_read(struct plot_kernels *out, const char *dir, char *err, size_t len);
@@ -193,6 +200,9 @@ int plot_batches(struct plot_job *j, const char *dir, const char *outdir, char *
 /* After the figures are drawn: prints the batch cost fit gnuplot found. */
 int plot_batches_fit_summary(struct plot_job *j, char *err, size_t len);
 int plot_alloc_freq(struct plot_job *j, const char *dir, const char *outdir, char *err, size_t len);
+/* DIR's CSVs as a timeline (core/timeline.h) into out, or DIR/timeline.json
+ * when out is NULL and there is none yet. Needs no gnuplot. */
+int plot_timeline(const char *dir, const char *out, char *err, size_t len);
 /* Reports side by side into PREFIX.png and PREFIX.svg. */
 int plot_compare(struct plot_job *j, char *const *paths, int n, const char *prefix, char *err,
 		 size_t len);

@@ -9,7 +9,8 @@
  *   batch_cost    batch time against bytes moved, with a linear fit by
  *                 gnuplot's `fit`, and the copy stage alone for scale.
  *
- * The stages come from batches.csv's header (every *_s column but start_s),
+ * The stages come from batches.csv's header (every *_s column but start_s
+ * and model_end_s, which are times of day, not durations),
  * so a stage added to stats.def is drawn without a change here; the four
  * parts of service are named below because stats.def says so only in prose.
  * Only rows of kind "batch" count: eviction rows (evictions outside a batch)
@@ -95,7 +96,8 @@ static int layers_of(struct batches *b, const struct plot_csv *c, char *err, siz
 		size_t n = strlen(c->name[i]);
 
 		if (n < 3 || strcmp(c->name[i] + n - 2, "_s") ||
-		    strcmp(c->name[i], "start_s") == 0 || is_part(c->name[i]))
+		    strcmp(c->name[i], "start_s") == 0 || strcmp(c->name[i], "model_end_s") == 0 ||
+		    is_part(c->name[i]))
 			continue;
 		if (b->nlayers + NPARTS + 2 > MAX_STAGES) {
 			snprintf(err, len, "%s: more stage columns than this tool draws (%d)",

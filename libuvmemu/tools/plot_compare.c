@@ -91,7 +91,7 @@ static int label_runs(struct run *runs, int n, char *err, size_t len)
 				seen = strcmp(keys[e], key) == 0;
 			if (seen)
 				continue;
-			nk = plot_reserve(keys, &cap, nkeys, sizeof(*keys), 64);
+			nk = uvm_grow(keys, &cap, nkeys, sizeof(*keys), 64);
 			if (!nk) {
 				free(keys);
 				snprintf(err, len, "out of memory labelling reports");

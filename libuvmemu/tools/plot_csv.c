@@ -122,24 +122,29 @@ int plot_csv_next(struct plot_csv *c, char *err, size_t len)
 	}
 }
 
+int plot_csv_each(const char *dir, const char *name, const char *const *need, int n,
+		  plot_csv_row_fn row, void *ctx, char *err, size_t len)
+{
+	struct plot_csv c;
+	int idx[PLOT_CSV_MAXCOLS], rc;
+
+	if (n > PLOT_CSV_MAXCOLS) {
+		snprintf(err, len, "%s: more columns needed than a trace CSV has", name);
+		return -1;
+	}
+	if (plot_csv_open(&c, dir, name, err, len))
+		return -1;
+	rc = plot_csv_need(&c, need, idx, n, err, len);
+	while (rc == 0 && (rc = plot_csv_next(&c, err, len)) == 1)
+		rc = row(&c, idx, ctx, err, len);
+	plot_csv_close(&c);
+	return rc < 0 ? -1 : 0;
+}
+
 int plot_csv_bad(const struct plot_csv *c, char *err, size_t len, const char *what)
 {
 	snprintf(err, len, "%s:%lu: %s", c->path, c->lineno, what);
 	return -1;
-}
-
-void *plot_reserve(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
-{
-	size_t want;
-	void *grown;
-
-	if (n < *cap)
-		return arr;
-	want = *cap ? 2 * *cap : first;
-	grown = realloc(arr, want * elem);
-	if (grown)
-		*cap = want;
-	return grown;
 }
 
 int plot_csv_num(const struct plot_csv *c, int col, double *out, char *err, size_t len)

@@ -53,7 +53,7 @@ static int add(struct parser *ps, const char *key, const char *text, size_t tlen
 	struct plot_report *r = ps->r;
 	struct plot_json_value *v;
 
-	v = plot_reserve(r->v, &r->cap, r->n, sizeof(*r->v), 128);
+	v = uvm_grow(r->v, &r->cap, r->n, sizeof(*r->v), 128);
 	if (!v)
 		return fail(ps, "out of memory");
 	r->v = v;

@@ -9,23 +9,8 @@ build=$1
 bin=$build/bin
 probe=$build/tests/bin/probe
 deny=$build/tests/bin/deny-userfaultfd
-fails=0
-
-# expect CODE REGEX COMMAND... : exit status CODE, one stderr line matching REGEX
-expect() {
-	local code=$1 re=$2 err rc
-	shift 2
-	err=$("$@" 2>&1 >/dev/null); rc=$?
-	local lines
-	lines=$(printf '%s\n' "$err" | grep -c .)
-	if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$re" <<<"$err" || [ "$lines" -ne 1 ]; then
-		echo "FAIL: $* -> exit $rc (want $code), stderr:"; printf '%s\n' "$err" | sed 's/^/    /'
-		echo "    wanted one line matching: $re"
-		fails=$((fails + 1))
-	else
-		echo "ok: $* -> $rc: $err"
-	fi
-}
+# shellcheck source=../expect_error.sh
+. "$(dirname "$0")/../expect_error.sh"
 
 run() { "$bin/uvmemu" run --summary off "$@"; }
 

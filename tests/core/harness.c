@@ -20,7 +20,7 @@ void th_start(struct th_emu *t, const char *const *opts)
 	 * environment then picks the backend (CTest runs the data-integrity
 	 * tests under each: UVMEMU_BACKEND), and the test's own options win. */
 	uvm_config_set(&cfg, "check", "1", "test", err, sizeof(err));
-	if (uvm_config_from_env(&cfg, environ, err, sizeof(err))) {
+	if (uvm_config_load(&cfg, environ, NULL, err, sizeof(err))) {
 		fprintf(stderr, "bad test environment: %s\n", err);
 		exit(1);
 	}

@@ -2,7 +2,8 @@
 # Description: bench/sweep expands a 2-run matrix (one workload, two
 # policies), runs it with GNU parallel, and leaves 2 JSON reports and a
 # merged results.csv with a header and 2 rows whose verify column says pass,
-# plus the compare figure; a matrix with a failing run keeps that run in the
+# plus the compare figure; alternatives may name config files (relative to
+# the matrix) that reach their runs; a matrix with a failing run keeps that run in the
 # CSV with its status and makes the sweep exit non-zero naming it; a bad
 # matrix is refused with exit status 2.
 set -u
@@ -57,6 +58,28 @@ rc=$?
 grep -q 'no-such-option.*exit-' "$dir/badlog" || fail "the failing run is not named: $(cat "$dir/badlog")"
 [ "$(wc -l <"$dir/bad/results.csv")" -eq 3 ] || fail "the failing run is not kept in results.csv"
 grep -q '"exit-[0-9]*"' "$dir/bad/results.csv" || fail "results.csv has no exit status for the failed run"
+
+# A config file per alternative, named relative to the matrix.
+mkdir -p "$dir/exp"
+printf 'uvm_perf_fault_batch_count = 32  # the driver name\n' >"$dir/exp/small.conf"
+printf 'batch = 64\n' >"$dir/exp/large.conf"
+cat >"$dir/exp/cfg.matrix" <<'EOF2'
+workloads: vecadd
+config: small.conf | large.conf
+args: --footprint 2M --quiet
+EOF2
+"$sweep" "$dir/exp/cfg.matrix" --build "$build" --out "$dir/cfg" >"$dir/cfglog" 2>&1 ||
+	fail "the config sweep failed: $(cat "$dir/cfglog")"
+for c in small:32 large:64; do
+	r=$(find "$dir/cfg/runs" -name "*cfg-${c%:*}*.json" ! -name '*.params.json')
+	[ -n "$r" ] && [ "$(jq .config.batch "$r")" = "${c#*:}" ] ||
+		fail "the ${c%:*}.conf run's batch is '$(jq .config.batch "$r" 2>&1)', not ${c#*:}"
+done
+grep -q "$dir/exp/large.conf" "$dir/cfg/results.csv" || fail "results.csv does not name the config file"
+printf 'workloads: vecadd\nconfig: missing.conf\n' >"$dir/exp/missing.matrix"
+"$sweep" "$dir/exp/missing.matrix" --build "$build" --out "$dir/missing" >/dev/null 2>"$dir/missingerr"
+[ $? -eq 2 ] && grep -q "missing.matrix:2: config 'missing.conf': cannot read" "$dir/missingerr" ||
+	fail "a missing config file: $(cat "$dir/missingerr")"
 
 # A bad matrix is refused before anything runs.
 printf 'workloads: ra\npolicies: --migrate always\n' >"$dir/typo.matrix"

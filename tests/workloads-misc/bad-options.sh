@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Description: wrong options to backprop, nw and atax each print exactly one
-# line that names the offending option, and exit with status 2.
+# Description: wrong options to backprop, nw, atax, fft, fwt, spmv, 3dconv,
+# gemm, bicg and mvt each print exactly one line that names the offending
+# option, and exit with status 2.
 # usage: bad-options.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$1
@@ -25,7 +26,7 @@ expect_error() {
 	fi
 }
 
-for name in backprop nw atax; do
+for name in backprop nw atax fft fwt spmv 3dconv gemm bicg mvt; do
 	[ -x "$build/bin/$name" ] || { echo "FAIL: $build/bin/$name not built"; exit 1; }
 	expect_error $name --bogus --bogus
 	expect_error $name --footprint --footprint 12Q
@@ -57,4 +58,27 @@ expect_error atax --nx --nx 2097152
 expect_error atax --nx --nx 65536 --ny 65536
 expect_error atax --ny --footprint 24M --ny 1024
 
+expect_error fft --ffts --ffts 0
+expect_error fft --iterations --iterations x
+expect_error fft --ffts --footprint 24M --ffts 16
+expect_error fwt --log2-data --log2-data 1
+expect_error fwt --log2-data --log2-data 29
+expect_error fwt --log2-kernel --log2-data 5 --log2-kernel 6
+expect_error fwt --batch --batch 65536
+expect_error fwt --batch --footprint 24M --batch 2
+expect_error spmv --rows --rows 0
+expect_error spmv --reps --reps 0
+expect_error spmv --row-nnz --row-nnz 2000
+expect_error spmv /nonexistent/a.mtx --input /nonexistent/a.mtx
+expect_error spmv --input --rows 100 --input /nonexistent/a.mtx
+expect_error 3dconv --ni --ni 2
+expect_error 3dconv --nk --ni 2048 --nj 2048 --nk 2048
+expect_error 3dconv --ni --footprint 24M --ni 100
+expect_error gemm --nk --nk 0
+expect_error gemm --ni --ni 65536 --nk 65536
+expect_error gemm --ni --footprint 24M --ni 100
+expect_error bicg --nx --nx 12.5
+expect_error bicg --ny --nx 65536 --ny 65536
+expect_error mvt --n --n 46341
+expect_error mvt --n --footprint 24M --n 100
 exit $fail

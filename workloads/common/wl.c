@@ -79,6 +79,7 @@ static void help(const struct wl *w, const char *summary, const struct wl_opt *o
 	       "(e.g. 256M)\n");
 	printf("  --seed N           seed of the input generator (default 1)\n");
 	printf("  --quiet            no progress lines\n");
+	printf("  --dry-run          print the footprint, then stop without running\n");
 	printf("  --output FILE      write the result (computed on the GPU) to FILE as text\n");
 	for (const struct wl_opt *o = opts; o && o->name; o++)
 		printf("  --%-16s %s\n", o->name, o->help);
@@ -151,6 +152,10 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 		n = eq ? (size_t)(eq - a) : strlen(a);
 		if (strncmp(a, "quiet", n) == 0 && n == 5) {
 			w->quiet = true;
+			continue;
+		}
+		if (strncmp(a, "dry-run", n) == 0 && n == 7) {
+			w->dry_run = true;
 			continue;
 		}
 		for (o = opts; o && o->name; o++)
@@ -226,6 +231,11 @@ void wl_footprint(const struct wl *w, uint64_t bytes)
 		       100.0 * ((double)bytes - (double)w->footprint) / (double)w->footprint);
 	printf("\n");
 	uvmemu_report_value("footprint_bytes", (double)bytes);
+	if (w->dry_run) {
+		printf("%s: dry run: stopping before the run\n", w->name);
+		fflush(stdout);
+		exit(0);
+	}
 }
 
 void wl_log(const struct wl *w, const char *fmt, ...)
@@ -273,11 +283,27 @@ WL_CHECK_EXACT(u32, uint32_t, "%" PRIu32)
 WL_CHECK_EXACT(u64, uint64_t, "%" PRIu64)
 WL_CHECK_EXACT(u8, uint8_t, "%u")
 
+/* Bit for bit, so -0 differs from 0 and a NaN equals only itself; a mismatch
+ * shows the value and its bits. */
 bool wl_check_f32_exact(const struct wl *w, const char *what, const float *got, const float *want,
 			size_t n)
 {
-	return wl_check_u32(w, what, (const uint32_t *)(const void *)got,
-			    (const uint32_t *)(const void *)want, n);
+	const uint32_t *g = (const uint32_t *)(const void *)got;
+	const uint32_t *e = (const uint32_t *)(const void *)want;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (g[i] == e[i])
+			continue;
+		if (bad++ < 5)
+			fprintf(stderr,
+				"%s: %s[%zu] = %.9g (%#010" PRIx32 "), expected %.9g (%#010" PRIx32
+				")\n",
+				w->name, what, i, got[i], g[i], want[i], e[i]);
+	}
+	if (bad)
+		fprintf(stderr, "%s: %s: %zu of %zu elements differ\n", w->name, what, bad, n);
+	return bad == 0;
 }
 
 bool wl_check_f32_tol(const struct wl *w, const char *what, const float *got, const float *want,
@@ -349,6 +375,21 @@ uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound)
 double wl_rng_unit(struct wl_rng *r)
 {
 	return (double)(wl_rng_next(r) >> 11) * 0x1p-53;
+}
+
+void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)wl_rng_unit(r);
+}
+
+double wl_sum_f32(const float *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += (double)v[i];
+	return s;
 }
 
 double wl_now(void)

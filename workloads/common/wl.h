@@ -31,6 +31,7 @@ struct wl {
 	uint64_t footprint; /* --footprint, 0 if not given */
 	uint64_t seed;	    /* --seed, default 1 */
 	bool quiet;	    /* --quiet: no progress lines */
+	bool dry_run;	    /* --dry-run: size, allocate, print the footprint, stop */
 	const char *output; /* --output FILE: where the result is written, or NULL */
 	FILE *out;	    /* open while wl_output_* write it */
 };
@@ -52,7 +53,9 @@ void *wl_managed(const struct wl *w, size_t bytes, const char *what);
 #define WL_CHECK(w, call) wl_check((w), (call), #call, __FILE__, __LINE__)
 void wl_check(const struct wl *w, cudaError_t e, const char *what, const char *file, int line);
 
-/* Prints the exact managed footprint and records it in the report. */
+/* Prints the exact managed footprint and records it in the report; with
+ * --dry-run it then ends the run (exit 0) before any input is generated, for
+ * checking --footprint on workloads whose work grows faster than their data. */
 void wl_footprint(const struct wl *w, uint64_t bytes);
 /* Prints a progress line (unless --quiet). */
 __attribute__((format(printf, 2, 3))) void wl_log(const struct wl *w, const char *fmt, ...);
@@ -112,6 +115,12 @@ uint64_t wl_rng_next(struct wl_rng *r);
 uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound);
 /* Uniform in [0, 1). */
 double wl_rng_unit(struct wl_rng *r);
+/* v[0..n) uniform in [0, 1), as floats, in index order. */
+void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n);
+
+/* The sum of v[0..n) in double, in index order: the checksums workloads print
+ * from their GPU-computed results. */
+double wl_sum_f32(const float *v, size_t n);
 
 /* Seconds on a monotonic clock, for the timings workloads print. */
 double wl_now(void);

@@ -17,6 +17,22 @@ const struct uvm_option_desc uvm_options[UVM_OPT_COUNT] = {
 #undef UVMEMU_OPTION
 };
 
+/* The nvidia-uvm parameters accepted as names of options (aliases.def). */
+enum alias_kind { ALIAS_SAME, ALIAS_USEC, ALIAS_MAP };
+
+static const struct alias {
+	const char *name;
+	int id;
+	enum alias_kind kind;
+	const char *map; /* "driver=ours|..." */
+} aliases[] = {
+#define UVMEMU_ALIAS(name_, id_, kind_, map_) {name_, UVM_OPT_##id_, ALIAS_##kind_, map_},
+#include "aliases.def"
+#undef UVMEMU_ALIAS
+};
+
+#define NALIASES (sizeof(aliases) / sizeof(aliases[0]))
+
 static const char *const accepted_text[] = {
     [UVM_T_SIZE] = "a size in bytes with an optional K, M, G or T suffix (powers of 1024), "
 		   "e.g. 512M",
@@ -61,6 +77,19 @@ int uvm_option_find(const char *name)
 		if (name_eq(name, uvm_options[i].name))
 			return i;
 	return -1;
+}
+
+static const struct alias *alias_find(const char *name)
+{
+	for (size_t i = 0; i < NALIASES; i++)
+		if (name_eq(name, aliases[i].name))
+			return &aliases[i];
+	return NULL;
+}
+
+bool uvm_config_name_known(const char *name)
+{
+	return uvm_option_find(name) >= 0 || alias_find(name);
 }
 
 void uvm_option_env_name(int id, char *buf, size_t len)
@@ -171,17 +200,76 @@ static int parse_value(const struct uvm_option_desc *d, const char *value, struc
 	return err;
 }
 
+/*
+ * The driver's value of alias a as our option's text, into out: the same
+ * text (SAME), microseconds made explicit (USEC), or looked up in the map.
+ */
+static int alias_value(const struct alias *a, const char *value, const char *origin, char *out,
+		       size_t outlen, char *err, size_t errlen)
+{
+	size_t vlen = strlen(value);
+	long long usec;
+
+	switch (a->kind) {
+	case ALIAS_SAME:
+		snprintf(out, outlen, "%s", value);
+		return 0;
+	case ALIAS_USEC:
+		if (uvm_parse_int(value, &usec) || usec < 0)
+			return fail(
+			    err, errlen,
+			    "%s='%s': expected a whole number of microseconds (as nvidia-uvm "
+			    "takes it)",
+			    origin, value);
+		snprintf(out, outlen, "%lldus", usec);
+		return 0;
+	case ALIAS_MAP:
+		for (const char *p = a->map; *p;) {
+			size_t n = strcspn(p, "|"), k = strcspn(p, "=");
+
+			if (k == vlen && strncmp(p, value, k) == 0) {
+				snprintf(out, outlen, "%.*s", (int)(n - k - 1), p + k + 1);
+				return 0;
+			}
+			p += n;
+			if (*p == '|')
+				p++;
+		}
+		return fail(err, errlen,
+			    "%s='%s': accepted values are %s (nvidia-uvm's values for --%s)",
+			    origin, value, a->map, uvm_options[a->id].name);
+	}
+	return -EINVAL;
+}
+
+static int set_option(struct uvm_config *cfg, int id, const char *value, const char *origin,
+		      char *err, size_t errlen);
+
 int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, const char *origin,
 		   char *err, size_t errlen)
 {
 	int id = uvm_option_find(name);
+	const struct alias *a;
+	char text[sizeof(cfg->v[0].s)];
+	int rc;
+
+	if (id >= 0)
+		return set_option(cfg, id, value, origin, err, errlen);
+	a = alias_find(name);
+	if (!a)
+		return fail(err, errlen, "%s: unknown option '%s' (see uvmemu --help)", origin,
+			    name);
+	rc = alias_value(a, value, origin, text, sizeof(text), err, errlen);
+	return rc ? rc : set_option(cfg, a->id, text, origin, err, errlen);
+}
+
+static int set_option(struct uvm_config *cfg, int id, const char *value, const char *origin,
+		      char *err, size_t errlen)
+{
 	const struct uvm_option_desc *d;
 	struct uvm_optval v = {0};
 	int rc;
 
-	if (id < 0)
-		return fail(err, errlen, "%s: unknown option '%s' (see uvmemu --help)", origin,
-			    name);
 	d = &uvm_options[id];
 	if (strlen(value) >= sizeof(v.s))
 		return fail(err, errlen, "%s: value longer than %zu characters", origin,
@@ -224,6 +312,7 @@ void uvm_config_defaults(struct uvm_config *cfg)
 {
 	char err[UVM_ERRLEN];
 
+	cfg->file_text[0] = '\0';
 	for (int i = 0; i < UVM_OPT_COUNT; i++) {
 		int rc = uvm_config_set(cfg, uvm_options[i].name, uvm_options[i].def, "default",
 					err, sizeof(err));
@@ -237,42 +326,168 @@ void uvm_config_defaults(struct uvm_config *cfg)
 	}
 }
 
-int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, size_t errlen)
+/* "unknown variable VAR; known: A, B, ..." listing the names of that kind. */
+static int unknown_variable(const char *var, bool driver, char *err, size_t errlen)
 {
-	static const char prefix[] = "UVMEMU_";
+	int len = snprintf(err, errlen, "unknown variable %s; known %s:", var,
+			   driver ? "nvidia-uvm parameters" : "variables");
+	int n = driver ? (int)NALIASES : UVM_OPT_COUNT;
+
+	for (int i = 0; i < n && len > 0 && (size_t)len < errlen; i++) {
+		char ev[64];
+
+		if (driver)
+			snprintf(ev, sizeof(ev), "%s", aliases[i].name);
+		else
+			uvm_option_env_name(i, ev, sizeof(ev));
+		len += snprintf(err + len, errlen - (size_t)len, "%s %s", i ? "," : "", ev);
+	}
+	return -EINVAL;
+}
+
+/*
+ * Sets every variable of envp that starts with prefix: UVMEMU_NAME names an
+ * option (or an alias) after the prefix; the nvidia-uvm parameters are named
+ * whole, as modprobe takes them.
+ */
+static int env_pass(struct uvm_config *cfg, char *const *envp, const char *prefix, char *err,
+		    size_t errlen)
+{
+	bool driver = strcmp(prefix, "UVMEMU_") != 0;
+	size_t plen = strlen(prefix);
 
 	for (char *const *e = envp; e && *e; e++) {
 		const char *eq = strchr(*e, '=');
+		const char *name;
 		char var[128];
 		size_t n;
 		int rc;
 
-		if (strncmp(*e, prefix, sizeof(prefix) - 1) != 0 || !eq)
+		if (strncmp(*e, prefix, plen) != 0 || !eq)
 			continue;
 		n = (size_t)(eq - *e);
 		if (n >= sizeof(var))
 			n = sizeof(var) - 1;
 		memcpy(var, *e, n);
 		var[n] = '\0';
-		if (uvm_option_find(var + sizeof(prefix) - 1) < 0) {
-			int len =
-			    snprintf(err, errlen, "unknown variable %s; known variables:", var);
-
-			for (int i = 0; i < UVM_OPT_COUNT && len > 0 && (size_t)len < errlen; i++) {
-				char ev[64];
-
-				uvm_option_env_name(i, ev, sizeof(ev));
-				len += snprintf(err + len, errlen - (size_t)len, "%s %s",
-						i ? "," : "", ev);
-			}
-			return -EINVAL;
-		}
-		rc = uvm_config_set(cfg, var + sizeof(prefix) - 1, eq + 1, var, err, errlen);
+		name = driver ? var : var + plen;
+		if (driver ? !alias_find(name) : !uvm_config_name_known(name))
+			return unknown_variable(var, driver, err, errlen);
+		rc = uvm_config_set(cfg, name, eq + 1, var, err, errlen);
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+int uvm_config_load(struct uvm_config *cfg, char *const *envp, const char *file, char *err,
+		    size_t errlen)
+{
+	static const char var[] = "UVMEMU_CONFIG=";
+	int rc;
+
+	for (char *const *e = envp; !file && e && *e; e++)
+		if (strncmp(*e, var, sizeof(var) - 1) == 0)
+			file = *e + sizeof(var) - 1;
+	if (file && *file) {
+		rc = uvm_config_read_file(cfg, file, err, errlen);
+		if (rc)
+			return rc;
+	}
+	/* The driver's names first, so that UVMEMU_ variables win over them. */
+	rc = env_pass(cfg, envp, "uvm_perf_", err, errlen);
+	return rc ? rc : env_pass(cfg, envp, "UVMEMU_", err, errlen);
+}
+
+int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, size_t errlen)
+{
+	int rc = uvm_config_load(cfg, envp, NULL, err, errlen);
+
+	if (rc)
+		return rc;
 	uvm_config_resolve(cfg);
 	return uvm_config_check(cfg, err, errlen);
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* One line of a config file: blank, a comment, or name = value. */
+static int file_line(struct uvm_config *cfg, const char *path, unsigned lineno, char *line,
+		     char *err, size_t errlen)
+{
+	char origin[UVM_ERRLEN / 2];
+	char *eq, *name, *value;
+
+	line[strcspn(line, "#")] = '\0';
+	line = trim(line);
+	if (!*line)
+		return 0;
+	eq = strchr(line, '=');
+	if (!eq)
+		return fail(err, errlen, "%s:%u: expected 'name = value', got '%s'", path, lineno,
+			    line);
+	*eq = '\0';
+	name = trim(line);
+	value = trim(eq + 1);
+	if (!*name)
+		return fail(err, errlen, "%s:%u: no name before '='", path, lineno);
+	if (!uvm_config_name_known(name))
+		return fail(err, errlen, "%s:%u: unknown option '%s' (see uvmemu --help)", path,
+			    lineno, name);
+	if (uvm_option_find(name) == UVM_OPT_config)
+		return fail(err, errlen, "%s:%u: a config file cannot name another one", path,
+			    lineno);
+	snprintf(origin, sizeof(origin), "%s:%u: %s", path, lineno, name);
+	return uvm_config_set(cfg, name, value, origin, err, errlen);
+}
+
+int uvm_config_read_file(struct uvm_config *cfg, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = cfg->file_text, *line, *next;
+	size_t n;
+	unsigned lineno = 1;
+	int rc = 0;
+
+	if (!f)
+		return fail(err, errlen, "--config %s: cannot read it: %s", path, strerror(errno));
+	n = fread(text, 1, sizeof(cfg->file_text), f);
+	if (ferror(f) || n == sizeof(cfg->file_text)) {
+		fclose(f);
+		text[0] = '\0';
+		return fail(err, errlen, "--config %s: %s", path,
+			    n == sizeof(cfg->file_text) ? "too long (16383 bytes at most)"
+							: "cannot read it");
+	}
+	fclose(f);
+	text[n] = '\0';
+	if (strlen(text) != n) {
+		text[0] = '\0';
+		return fail(err, errlen, "--config %s: not a text file (it holds a NUL byte)",
+			    path);
+	}
+	/* Lines are parsed in a copy: the text is kept as the file has it. */
+	line = strdup(text);
+	if (!line)
+		return fail(err, errlen, "--config %s: out of memory", path);
+	for (char *p = line; p && !rc; p = next, lineno++) {
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		rc = file_line(cfg, path, lineno, p, err, errlen);
+	}
+	free(line);
+	return rc;
 }
 
 /*
@@ -340,6 +555,17 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "device memory is given twice: choose --device-mem (UVMEMU_DEVICE_MEM) "
 			    "or --oversub (UVMEMU_OVERSUB), not both");
+	/* "none|host|lru|rlm|glm|rdm": every manager plans from a profile. */
+	if (cfg->v[UVM_OPT_objects].i != 0 && !*cfg->v[UVM_OPT_objects_profile].s)
+		return fail(err, errlen,
+			    "--objects %s (UVMEMU_OBJECTS) needs --objects-profile FILE "
+			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
+			    "PROGRAM ARGS`",
+			    cfg->v[UVM_OPT_objects].s);
+	if (cfg->v[UVM_OPT_objects].i == 0 && *cfg->v[UVM_OPT_objects_profile].s)
+		return fail(err, errlen,
+			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
+			    "host|lru|rlm|glm|rdm; --objects is none");
 	return 0;
 }
 
@@ -356,5 +582,17 @@ void uvm_config_print_help(FILE *f)
 		else
 			fprintf(f, "  %-18s ", "");
 		fprintf(f, "default: %s; variable: %s\n", *d->def ? d->def : "(preset)", env);
+	}
+	fprintf(f, "\nnvidia-uvm module parameters, accepted wherever an option name is (config "
+		   "files,\nvariables NAME=VALUE, options) with the driver's values and units:\n");
+	for (size_t i = 0; i < NALIASES; i++) {
+		const struct alias *a = &aliases[i];
+
+		fprintf(f, "  %-40s --%s", a->name, uvm_options[a->id].name);
+		if (a->kind == ALIAS_USEC)
+			fprintf(f, " (whole microseconds)");
+		else if (a->kind == ALIAS_MAP)
+			fprintf(f, " (%s)", a->map);
+		fputc('\n', f);
 	}
 }

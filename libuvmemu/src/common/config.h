@@ -57,8 +57,11 @@ struct uvm_optval {
 	bool given;
 };
 
+#define UVM_CONFIG_FILE_MAX 16384 /* bytes of a --config file */
+
 struct uvm_config {
 	struct uvm_optval v[UVM_OPT_COUNT];
+	char file_text[UVM_CONFIG_FILE_MAX]; /* the --config file as read ("" if none) */
 };
 
 #define UVM_ERRLEN 512
@@ -75,8 +78,22 @@ void uvm_config_defaults(struct uvm_config *cfg);
  */
 int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, const char *origin,
 		   char *err, size_t errlen);
-/* Reads every UVMEMU_* variable of envp; an unknown one is an error. */
+/*
+ * Reads the settings that come before a program's own options, lowest first:
+ * the config file (`file`, or UVMEMU_CONFIG when file is NULL), then the
+ * nvidia-uvm parameters given as variables (uvm_perf_...=VALUE), then every
+ * UVMEMU_* variable. An unknown variable of either kind is an error.
+ */
+int uvm_config_load(struct uvm_config *cfg, char *const *envp, const char *file, char *err,
+		    size_t errlen);
+/* uvm_config_load without a file option, then resolve and check. */
 int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, size_t errlen);
+/*
+ * Applies a config file: `name = value` lines, names as options or aliases,
+ * '#' to the end of a line a comment. Keeps the text in cfg->file_text. A bad
+ * line is a one-line error "FILE:LINE: ...".
+ */
+int uvm_config_read_file(struct uvm_config *cfg, const char *path, char *err, size_t errlen);
 /* Checks rules that involve more than one option. */
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
 /*
@@ -87,9 +104,11 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
 void uvm_config_resolve(struct uvm_config *cfg);
 /* Index of an option by name (kebab or snake), or -1. */
 int uvm_option_find(const char *name);
+/* Whether name is an option or an alias of one (aliases.def). */
+bool uvm_config_name_known(const char *name);
 /* "UVMEMU_DEVICE_MEM" for an option. */
 void uvm_option_env_name(int id, char *buf, size_t len);
-/* The --help block for every option, prefix before each (e.g. "  --"). */
+/* The --help block for every option, then the nvidia-uvm aliases. */
 void uvm_config_print_help(FILE *f);
 
 static inline long long uvm_cfg_i(const struct uvm_config *c, enum uvm_opt_id id)

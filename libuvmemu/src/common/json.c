@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-static void put_string(FILE *f, const char *s)
+void uvm_json_put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -31,7 +31,7 @@ static void member(struct uvm_json *j, const char *key)
 	j->first[j->depth] = false;
 	fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
 	if (key) {
-		put_string(j->f, key);
+		uvm_json_put_string(j->f, key);
 		fputs(": ", j->f);
 	}
 }
@@ -84,7 +84,7 @@ void uvm_json_close(struct uvm_json *j, char bracket)
 void uvm_json_str(struct uvm_json *j, const char *key, const char *value)
 {
 	member(j, key);
-	put_string(j->f, value ? value : "");
+	uvm_json_put_string(j->f, value ? value : "");
 }
 
 void uvm_json_u64(struct uvm_json *j, const char *key, uint64_t value)

@@ -27,5 +27,7 @@ void uvm_json_i64(struct uvm_json *j, const char *key, int64_t value);
 /* Non-finite numbers are written as null. */
 void uvm_json_num(struct uvm_json *j, const char *key, double value);
 void uvm_json_bool(struct uvm_json *j, const char *key, bool value);
+/* s as a JSON string literal, quotes and escapes included (for writers of their own). */
+void uvm_json_put_string(FILE *f, const char *s);
 
 #endif

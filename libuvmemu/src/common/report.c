@@ -105,6 +105,12 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 		uvm_json_str(&j, "signal", sig);
 	}
 	json_config(&j, &s->cfg);
+	if (*uvm_cfg_s(&s->cfg, UVM_OPT_config)) {
+		uvm_json_object(&j, "config_file");
+		uvm_json_str(&j, "path", uvm_cfg_s(&s->cfg, UVM_OPT_config));
+		uvm_json_str(&j, "contents", s->cfg.file_text);
+		uvm_json_close(&j, '}');
+	}
 	uvm_json_u64(&j, "footprint_bytes", atomic_load(&s->footprint_peak));
 	uvm_json_u64(&j, "device_mem_bytes", r->device_mem_bytes);
 	uvm_json_num(&j, "wall_s", uvm_session_wall_s(s));

@@ -44,6 +44,7 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 
 	if (gpu || d->model_end > t0)
 		d->st.modelled_batches++;
+	d->model_end = end; /* the batch's modelled end, as its trace row reports it */
 	if (now >= end) {
 		if (now > end && (gpu || d->model_end > t0))
 			d->st.model_overruns++;
@@ -88,7 +89,7 @@ static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t sta
 	pthread_mutex_lock(&d->stats_lock);
 	uvm_stats_add(&d->totals, &d->st);
 	pthread_mutex_unlock(&d->stats_lock);
-	uvm_trace_batch(d->dep.trace, kind, d->seq, start, &d->st);
+	uvm_trace_batch(d->dep.trace, kind, d->seq, start, d->model_end, &d->st);
 	memset(&d->st, 0, sizeof(d->st));
 }
 
@@ -184,10 +185,6 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 	return true;
 }
 
-/* The most batches one servicing pass takes under --replay once, as the
- * driver's uvm_perf_fault_max_batches_per_service. */
-#define MAX_BATCHES_PER_SERVICE 20
-
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns(), t;
@@ -200,7 +197,9 @@ static void run_batch(struct uvm_driver *d)
 	tell_launches(d);
 	while (service_pass(d, &gpu)) {
 		passes++;
-		if (d->replay != REPLAY_ONCE || passes == MAX_BATCHES_PER_SERVICE)
+		/* --max-batches-per-service: nvidia-uvm's limit on one servicing pass. */
+		if (d->replay != REPLAY_ONCE ||
+		    passes == uvm_cfg_i(d->dep.cfg, UVM_OPT_max_batches_per_service))
 			break;
 		/* Once: keep servicing while faults wait, then replay once. */
 		publish(d, UVM_TRACE_BATCH, t0);
@@ -844,6 +843,16 @@ void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 	else if (out->nalloc)
 		memcpy(out->alloc, d->thrash_stats.alloc, out->nalloc * sizeof(*out->alloc));
 	pthread_mutex_unlock(&d->stats_lock);
+}
+
+static void sample_now(void *arg)
+{
+	sample(arg);
+}
+
+void uvm_driver_sample(struct uvm_driver *d)
+{
+	uvm_driver_call(d, sample_now, d);
 }
 
 uint64_t uvm_driver_remote_mapped(struct uvm_driver *d)

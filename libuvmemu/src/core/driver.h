@@ -97,6 +97,8 @@ void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 uint64_t uvm_driver_remote_blocks(struct uvm_driver *d);
 /* Of those, the ones the device view maps now (sampling has not unmapped). */
 uint64_t uvm_driver_remote_mapped(struct uvm_driver *d);
+/* Runs a sampling pass now, whatever the period (waits; for tests). */
+void uvm_driver_sample(struct uvm_driver *d);
 /* The run's totals so far. */
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 /* Why unmaps run synchronously ("" when they use io_uring). */

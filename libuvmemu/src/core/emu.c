@@ -12,7 +12,9 @@
 
 #include "clock.h"
 #include "fork.h"
+#include "manager.h"
 #include "units.h"
+#include "use.h"
 
 static uint64_t blocks_of(uint64_t bytes)
 {
@@ -101,7 +103,17 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = uvm_trace_open(&e->trace, cfg, s->start_ns, err, errlen);
+	rc = uvm_objuse_init(e);
+	if (rc) {
+		snprintf(err, errlen, "reserving the launches' allocation marks: %s",
+			 strerror(-rc));
+		goto fail;
+	}
+	rc = uvm_objmgr_create(&e->objmgr, cfg, err, errlen);
+	if (rc)
+		goto fail;
+	rc = uvm_trace_open(&e->trace, cfg, s->start_ns,
+			    &(struct uvm_trace_model){&e->pool, &e->link}, err, errlen);
 	if (rc)
 		goto fail;
 	deps = (struct uvm_driver_deps){e->backend, &e->uffd, &e->arena, &e->space, &e->link,
@@ -139,6 +151,8 @@ void uvm_emu_destroy(struct uvm_emu *e)
 	uvm_trace_close(e->trace);
 	if (e->access_seen)
 		munmap(e->access_seen, e->space.nblocks * sizeof(*e->access_seen));
+	uvm_objuse_destroy(e);
+	uvm_objmgr_destroy(e->objmgr);
 	/* Dropping the views frees every frame; the arena goes with them. */
 	uvm_arena_destroy(&e->arena);
 	uvm_space_destroy(&e->space);
@@ -152,8 +166,10 @@ void uvm_emu_destroy(struct uvm_emu *e)
 
 /* ------------------------------------------------------------- allocation */
 
-/* Remembers an allocation's size and name for the report's thrashing table. */
-static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, const char *name)
+/* Remembers an allocation's size, place and name for the report's thrashing
+ * table and the object manager. */
+static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, uint64_t off,
+			    const char *name)
 {
 	pthread_mutex_lock(&e->lock);
 	if (id >= e->nalloc_info) {
@@ -169,6 +185,8 @@ static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, cons
 		e->nalloc_info = n;
 	}
 	e->alloc_info[id].bytes = bytes;
+	e->alloc_info[id].off = off;
+	e->alloc_info[id].live = true;
 	if (*name)
 		snprintf(e->alloc_info[id].name, sizeof(e->alloc_info[id].name), "%s", name);
 	pthread_mutex_unlock(&e->lock);
@@ -246,7 +264,7 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
 			     kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
 			     off >> UVM_BLOCK_SHIFT, size, "");
-	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, size, "");
+	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, size, off, "");
 	*out = (void *)r.base;
 	return 0;
 forget:
@@ -263,8 +281,14 @@ refund:
 static int free_managed(struct uvm_emu *e, const struct uvm_range *r)
 {
 	uint64_t off = r->base - e->arena.host;
+	uint32_t id = e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc;
 	int rc;
 
+	pthread_mutex_lock(&e->lock);
+	if (id < e->nalloc_info)
+		e->alloc_info[id].live = false;
+	pthread_mutex_unlock(&e->lock);
+	uvm_objuse_forget(e, off, r->mapped);
 	rc = uvm_driver_free_range(e->driver, off, r->size);
 	/* Frames go, mappings stay: holes would exhaust vm.max_map_count
 	 * (arena.h). A later touch faults and the driver unmaps the slot. */
@@ -464,6 +488,7 @@ void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map)
 	map->host_lo = e->arena.host;
 	map->host_hi = e->arena.host + e->arena.size;
 	map->device_offset = (intptr_t)(e->arena.dev - e->arena.host);
+	map->reached = e->reached;
 }
 
 void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr)
@@ -476,6 +501,31 @@ void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr)
 }
 
 /* ------------------------------------------------------------ launches */
+
+static void rebase_allocation(const struct uvm_range *r, void *arg)
+{
+	struct uvm_emu *e = arg;
+	size_t first = (r->base - e->arena.host) >> UVM_BLOCK_SHIFT;
+	size_t n = (r->size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+
+	for (size_t b = first; b < first + n; b++)
+		e->access_seen[b] = uvm_counter_accesses(&e->space, b);
+}
+
+/*
+ * --flush-launches: every managed block back on the host, so that each block
+ * the launch touches faults in it; and its accesses counted from here, not
+ * from the last launch's end (explicit copies in between are no launch's).
+ */
+static void flush_launch(struct uvm_emu *e)
+{
+	uvm_objmgr_flush(e);
+	if (uvm_trace_wants_accesses(e->trace)) {
+		pthread_mutex_lock(&e->lock);
+		uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, rebase_allocation, e);
+		pthread_mutex_unlock(&e->lock);
+	}
+}
 
 int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_launch *launch)
 {
@@ -497,10 +547,15 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 			 "--oversub %g of a %s managed footprint at the first launch gives %s",
 			 e->oversub, uvm_fmt_size(a, sizeof(a), footprint),
 			 uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
-		if (blocks < UVM_BLOCKS_PER_VABLOCK)
+		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
+			snprintf(e->launch_error, sizeof(e->launch_error),
+				 "%s, less than one 2 MB vablock of device memory; use a smaller "
+				 "ratio or a larger footprint",
+				 e->capacity_note);
 			rc = -EINVAL;
-		else
+		} else {
 			uvm_pool_set_capacity(&e->pool, blocks);
+		}
 		e->oversub = 0;
 	}
 	pthread_mutex_unlock(&e->lock);
@@ -509,7 +564,14 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 	if (uvm_pool_excess(&e->pool))
 		uvm_driver_shrink(e->driver);
 	uvm_driver_launch(e->driver, index);
-	return 0;
+	/* Kernels run one at a time: the record is the running launch's. */
+	uvm_objuse_args(e, launch, &e->kernel.objs);
+	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == 1) /* "off|on" */
+		flush_launch(e);
+	if (e->objmgr)
+		rc = uvm_objmgr_launch(e->objmgr, e, index, e->kernel.name, e->launch_error,
+				       sizeof(e->launch_error));
+	return rc;
 }
 
 struct access_scan {
@@ -560,6 +622,7 @@ void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 	struct uvmemu_launch l;
 	uint64_t begin, end = uvm_now_ns();
 
+	uvm_objuse_reached(e, &e->kernel.objs);
 	uvm_driver_launch_end(e->driver, &reuse);
 	pthread_mutex_lock(&e->lock);
 	add_reuse(e, &reuse);
@@ -569,7 +632,7 @@ void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 		a.kernel = e->kernel.name;
 		if (uvm_trace_wants_accesses(e->trace))
 			uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
-		uvm_trace_kernel(e->trace, index, &l, begin, end, &reuse);
+		uvm_trace_kernel(e->trace, index, &l, begin, end, &reuse, &e->kernel.objs);
 	}
 	pthread_mutex_unlock(&e->lock);
 }
@@ -587,7 +650,7 @@ void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
 	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
 			     r.kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
 			     off >> UVM_BLOCK_SHIFT, r.size, name);
-	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, r.size, name);
+	note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, r.size, off, name);
 }
 
 bool uvm_emu_counts_faults(struct uvm_emu *e)
@@ -595,6 +658,20 @@ bool uvm_emu_counts_faults(struct uvm_emu *e)
 	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
 
 	return !ex || !ex->gmmu_accessors;
+}
+
+void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin)
+{
+	/* The worker's thread id, asked for once per thread: faults name
+	 * threads by it, and a system call per CTA would cost more than the
+	 * record. */
+	static _Thread_local uint32_t tid;
+
+	if (!uvm_trace_wants_ctas(e->trace))
+		return;
+	if (!tid)
+		tid = (uint32_t)syscall(SYS_gettid);
+	uvm_trace_cta(e->trace, tid, sm, launch, cta, begin, uvm_now_ns());
 }
 
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)

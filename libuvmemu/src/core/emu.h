@@ -52,6 +52,9 @@ struct uvm_emu {
 	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
 	struct uvm_workers workers;	  /* thread id -> SM */
 	uint32_t *access_seen;		  /* per block: access count at the last launch's end */
+	unsigned char *reached;		  /* per vablock: EMU_DEV reached it this launch (use.h) */
+	struct uvm_objmgr *objmgr;	  /* NULL unless --objects */
+	char launch_error[UVM_ERRLEN];	  /* why uvm_emu_kernel_begin failed */
 
 	pthread_mutex_t lock; /* guards what follows */
 	double oversub;	      /* 0 unless capacity waits for the first launch */
@@ -60,6 +63,7 @@ struct uvm_emu {
 		uint64_t index, begin_ns;
 		struct uvmemu_launch launch;
 		char name[48];
+		struct uvm_trace_objs objs; /* the allocations it uses */
 	} kernel; /* the kernel running (kernels run one at a time, in order) */
 
 	struct {
@@ -72,7 +76,9 @@ struct uvm_emu {
 	struct uvm_alloc_info {
 		char name[48];
 		uint64_t bytes;
-	} * alloc_info; /* by allocation id: what it is called, how large */
+		uint64_t off; /* arena offset */
+		bool live;
+	} * alloc_info; /* by allocation id: what it is called, how large, where */
 	size_t nalloc_info;
 
 	pthread_t progress;
@@ -103,14 +109,18 @@ void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map);
 void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr);
 
 /*
- * A kernel launch begins: resolves an --oversub capacity the first time
- * (a footprint too small for one vablock of device memory is reported and
- * returns -EINVAL) and tells the driver.
+ * A kernel launch begins: resolves an --oversub capacity the first time,
+ * tells the driver, notes the allocations the launch receives, and runs the
+ * object manager's plan (or --flush-launches). A footprint too small for one
+ * vablock of device memory, or a launch the object profile does not
+ * describe, returns -EINVAL with a one-line reason in e->launch_error.
  */
 int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_launch *launch);
 /* A kernel finished: its trace rows (the kernel, the blocks it touched). */
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index);
 void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
+/* A CTA began or ended on the calling worker (the timeline's CTA slices). */
+void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin);
 /* Names the allocation holding p in traces. */
 void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name);
 /* GMMU accessors read (or wrote) `bytes` of zero-copy data: charges the link

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "emu.h"
+#include "manager.h"
+#include "timeline.h"
 #include "units.h"
 
 struct model {
@@ -63,6 +65,46 @@ static void json_thrashing(struct uvm_emu *e, struct uvm_json *j)
 	pthread_mutex_unlock(&e->lock);
 	uvm_json_close(j, ']');
 	free(t.alloc);
+}
+
+/* timeline.json: its size in events, and what its bound left out. */
+static void timeline_json(struct uvm_emu *e, struct uvm_json *j)
+{
+	struct uvm_tl_counts c;
+	char why[640];
+
+	if (!*uvm_trace_dir(e->trace))
+		return;
+	uvm_json_object(j, "timeline");
+	if (uvm_trace_timeline(e->trace, &c, why, sizeof(why))) {
+		uvm_json_u64(j, "events_per_process", c.events);
+		uvm_json_u64(j, "dropped", c.dropped);
+		uvm_json_u64(j, "worker_tracks", c.tracks_total);
+		uvm_json_u64(j, "worker_tracks_shown", c.tracks_shown);
+	} else {
+		uvm_json_str(j, "error", why);
+	}
+	uvm_json_close(j, '}');
+}
+
+static void timeline_text(struct uvm_emu *e, FILE *f)
+{
+	struct uvm_tl_counts c;
+	char why[640];
+
+	if (!*uvm_trace_dir(e->trace))
+		return;
+	if (!uvm_trace_timeline(e->trace, &c, why, sizeof(why))) {
+		fprintf(f, "; no timeline.json: %s", why);
+		return;
+	}
+	fprintf(f, "; timeline.json %llu events per time axis", (unsigned long long)c.events);
+	if (c.dropped)
+		fprintf(f,
+			" (bounded by --trace-events: %llu records left out, %llu of %llu worker "
+			"tracks shown)",
+			(unsigned long long)c.dropped, (unsigned long long)c.tracks_shown,
+			(unsigned long long)c.tracks_total);
 }
 
 /* What the access counters count, and what remote bytes stand for. */
@@ -121,6 +163,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "access_counts", access_counts(e));
 	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(e));
 	json_thrashing(e, j);
+	uvm_objmgr_report_json(e->objmgr, j);
 	json_reuse(e, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", e->link.name);
@@ -159,6 +202,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 		uvm_json_str(j, "dir", uvm_trace_dir(e->trace));
 		uvm_json_u64(j, "rows", rows);
 		uvm_json_u64(j, "dropped", dropped);
+		timeline_json(e, j);
 		uvm_json_close(j, '}');
 	}
 }
@@ -204,6 +248,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		    100 * overrun_share(&st), m.dilation);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
+	uvm_objmgr_report_text(e->objmgr, f);
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
 	fprintf(f, "  system  %s\n", buf);
 	if (*uvm_driver_sync_reason(e->driver))
@@ -220,6 +265,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 				"; the trace buffer was full and %llu records were DROPPED "
 				"(the disk could not keep up)",
 				(unsigned long long)dropped);
+		timeline_text(e, f);
 		fputc('\n', f);
 	}
 	if (uvm_emu_counts_faults(e))

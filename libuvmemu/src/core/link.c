@@ -75,6 +75,14 @@ double uvm_link_dilation(struct uvm_link *l)
 	return d;
 }
 
+void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx)
+{
+	pthread_mutex_lock(&l->lock);
+	l->observer = fn;
+	l->observer_ctx = ctx;
+	pthread_mutex_unlock(&l->lock);
+}
+
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now)
 {
 	uint64_t start, busy, done;
@@ -89,6 +97,8 @@ uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uin
 	busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * l->dilation);
 	l->busy_until[dir] = start + busy;
 	done = start + busy + (uint64_t)((double)l->latency_ns * l->dilation);
+	if (l->observer)
+		l->observer(l->observer_ctx, dir, bytes, start, start + busy);
 	pthread_mutex_unlock(&l->lock);
 	return done;
 }

@@ -19,6 +19,11 @@
 
 enum uvm_dir { UVM_H2D = 0, UVM_D2H = 1 };
 
+/* Told of each transfer booked: when it starts and when it stops occupying
+ * its direction (the latency comes after). Called under the link's lock. */
+typedef void (*uvm_link_observer)(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
+				  uint64_t busy_end);
+
 struct uvm_link {
 	char name[16];
 	double bandwidth;    /* bytes/s per direction, undilated */
@@ -29,6 +34,8 @@ struct uvm_link {
 	double dilation;
 	uint64_t busy_until[2];
 	uint64_t bytes[2];
+	uvm_link_observer observer; /* traces (NULL: none) */
+	void *observer_ctx;
 };
 
 /* Resolves the preset and the custom overrides of cfg. */
@@ -36,6 +43,8 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg);
 void uvm_link_destroy(struct uvm_link *l);
 void uvm_link_set_dilation(struct uvm_link *l, double dilation);
 double uvm_link_dilation(struct uvm_link *l);
+/* Sets (or with NULL removes) the one observer of bookings. */
+void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx);
 /* Books a transfer of `bytes` issued at `now`; returns when it completes. */
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now);
 

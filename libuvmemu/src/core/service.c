@@ -662,7 +662,10 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 			if (s->block[b].state != UVM_REMOTE)
 				continue;
 			seen++;
-			if (!(s->block[b].advice & UVM_ADV_PIN_HOST) &&
+			/* Counters move data towards the accessing processor, but
+			 * never away from a preferred location (the real driver
+			 * selects residency with the preferred location first). */
+			if (!(s->block[b].advice & (UVM_ADV_PIN_HOST | UVM_ADV_PREFER_HOST)) &&
 			    migrate_or_remote(d, b, false) == ACT_MIGRATE)
 				want |= bit_of(b, first);
 		}

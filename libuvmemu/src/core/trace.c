@@ -3,6 +3,7 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -10,11 +11,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "space.h"
+#include "timeline.h"
+
 /* Records held at most: about 10 MB; a writer formats far faster than a
  * driver produces, so the queue fills only when the disk stalls. */
 #define QUEUE_RECORDS 32768
 
-enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL, REC_ALLOC };
+enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL, REC_ALLOC, REC_CTA, REC_XFER };
 
 /* The files a trace writes; F_RECORD is --record-trace's copy of the accesses. */
 enum { F_BATCHES, F_FAULTS, F_ACCESSES, F_KERNELS, F_ALLOCS, F_RECORD, F_COUNT };
@@ -23,7 +27,8 @@ struct rec {
 	uint8_t type;
 	union {
 		struct {
-			uint64_t seq, start_ns;
+			uint64_t seq, start_ns, model_end_ns, device_bytes;
+			double dilation;
 			uint8_t kind;
 			struct uvm_stats st;
 		} batch;
@@ -39,6 +44,7 @@ struct rec {
 			dim3 grid, block;
 			size_t shared;
 			char kernel[48];
+			struct uvm_trace_objs objs;
 			struct uvm_reuse_launch reuse;
 		} kernel;
 		struct {
@@ -46,6 +52,15 @@ struct rec {
 			uint32_t id;
 			char kind[12], name[48];
 		} alloc;
+		struct {
+			uint64_t launch, t_ns;
+			uint32_t tid, cta, sm;
+			bool begin;
+		} cta;
+		struct {
+			uint64_t bytes, start_ns, end_ns;
+			int dir;
+		} xfer;
 	};
 };
 
@@ -54,6 +69,13 @@ struct uvm_trace {
 	uint64_t start_ns;
 	FILE *file[F_COUNT];
 
+	/* The timeline: fed and written by the writer thread only. */
+	struct uvm_timeline *tl;
+	FILE *tl_file;
+	char tl_path[512];
+	struct uvm_trace_model model;
+	_Atomic bool ctas_wanted; /* read by CTA producers without the lock */
+
 	pthread_t writer;
 	pthread_mutex_t lock;
 	pthread_cond_t nonempty;
@@ -61,7 +83,12 @@ struct uvm_trace {
 	struct rec *q;
 	size_t head, tail; /* head: next to write out; tail: next free (mod QUEUE_RECORDS) */
 	bool closing;
-	uint64_t written, dropped;
+	bool finish;   /* write the timeline once the queue is empty */
+	bool finished; /* it is written (or there is none) */
+	struct uvm_tl_counts tl_counts;
+	char tl_error[640];
+	uint64_t written, dropped; /* records */
+	uint64_t rows;		   /* CSV rows among them */
 };
 
 static const char *const outcome_names[UVM_NOUTCOMES] = {
@@ -81,6 +108,12 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* A uvm_now_ns() time as time since the run began. */
+static uint64_t rel(const struct uvm_trace *t, uint64_t ns)
+{
+	return ns > t->start_ns ? ns - t->start_ns : 0;
+}
+
 static void write_batch(struct uvm_trace *t, const struct rec *r)
 {
 	const struct uvm_stats *st = &r->batch.st;
@@ -98,10 +131,21 @@ static void write_batch(struct uvm_trace *t, const struct rec *r)
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-	fprintf(t->file[F_BATCHES], ",%d\n", st->blocks_evicted > 0);
+	fprintf(t->file[F_BATCHES], ",%d,%.9f,%.17g,%" PRIu64 "\n", st->blocks_evicted > 0,
+		secs(rel(t, r->batch.model_end_ns)), r->batch.dilation, r->batch.device_bytes);
 }
 
-static void write_rec(struct uvm_trace *t, const struct rec *r)
+/* One id list of kernels.csv: space-separated, "+N" for ids left out. */
+static void write_ids(FILE *f, const uint32_t *id, uint32_t n, uint32_t more)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu32, i ? " " : "", id[i]);
+	if (more)
+		fprintf(f, "%s+%" PRIu32, n ? " " : "", more);
+}
+
+/* Writes the record's CSV row; returns whether it has one. */
+static bool write_rec(struct uvm_trace *t, const struct rec *r)
 {
 	switch (r->type) {
 	case REC_BATCH:
@@ -110,6 +154,8 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 	case REC_FAULT: {
 		char launch[24] = "";
 
+		if (!t->file[F_FAULTS])
+			return false; /* for the timeline only */
 		if (r->fault.launch != UINT64_MAX)
 			snprintf(launch, sizeof(launch), "%" PRIu64, r->fault.launch);
 		fprintf(t->file[F_FAULTS],
@@ -143,15 +189,90 @@ static void write_rec(struct uvm_trace *t, const struct rec *r)
 	case REC_KERNEL:
 		fprintf(t->file[F_KERNELS],
 			"%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64
-			",%.4f,%s\n",
+			",%.4f,%s,",
 			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
 			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
 			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
 			secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
 			r->kernel.reuse.reused, r->kernel.reuse.rate,
 			uvm_reuse_source_name(r->kernel.reuse.source));
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id, r->kernel.objs.nargs,
+			  r->kernel.objs.more_args);
+		fputc(',', t->file[F_KERNELS]);
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id + r->kernel.objs.nargs,
+			  r->kernel.objs.ndev, r->kernel.objs.more_dev);
+		fputc('\n', t->file[F_KERNELS]);
+		break;
+	case REC_CTA:
+	case REC_XFER:
+		return false; /* the timeline's alone */
+	}
+	return true;
+}
+
+/* The same record, for the timeline. */
+static void feed_timeline(struct uvm_trace *t, const struct rec *r)
+{
+	struct uvm_tl_batch b;
+	struct uvm_tl_kernel k;
+
+	switch (r->type) {
+	case REC_BATCH:
+		b = (struct uvm_tl_batch){
+		    .seq = r->batch.seq,
+		    .eviction = r->batch.kind != UVM_TRACE_BATCH,
+		    .start_ns = rel(t, r->batch.start_ns),
+		    .model_end_ns = rel(t, r->batch.model_end_ns),
+		    .dilation = r->batch.dilation,
+		    .device_bytes = r->batch.device_bytes,
+		    .st = r->batch.st,
+		};
+		uvm_timeline_batch(t->tl, &b);
+		break;
+	case REC_FAULT:
+		uvm_timeline_fault(t->tl, &r->fault);
+		break;
+	case REC_KERNEL:
+		k = (struct uvm_tl_kernel){
+		    .launch = r->kernel.launch,
+		    .begin_ns = rel(t, r->kernel.begin_ns),
+		    .end_ns = rel(t, r->kernel.end_ns),
+		    .grid = {r->kernel.grid.x, r->kernel.grid.y, r->kernel.grid.z},
+		    .block = {r->kernel.block.x, r->kernel.block.y, r->kernel.block.z},
+		    .name = r->kernel.kernel,
+		};
+		uvm_timeline_kernel(t->tl, &k);
+		break;
+	case REC_CTA:
+		uvm_timeline_cta(t->tl, r->cta.tid, (int)r->cta.sm, r->cta.launch, r->cta.cta,
+				 r->cta.begin, rel(t, r->cta.t_ns));
+		break;
+	case REC_XFER:
+		uvm_timeline_transfer(t->tl, r->xfer.dir, r->xfer.bytes, rel(t, r->xfer.start_ns),
+				      rel(t, r->xfer.end_ns));
+		break;
+	default:
 		break;
 	}
+}
+
+/* Writes timeline.json (the writer thread, once the queue is empty). */
+static void finish_timeline(struct uvm_trace *t)
+{
+	char err[sizeof(t->tl_path) + 128] = "";
+
+	if (uvm_timeline_write(t->tl, t->tl_file, "run", err, sizeof(err)) == 0 &&
+	    fclose(t->tl_file) != 0)
+		snprintf(err, sizeof(err), "writing %s: %s", t->tl_path, strerror(errno));
+	else if (*err)
+		fclose(t->tl_file);
+	t->tl_file = NULL;
+	pthread_mutex_lock(&t->lock);
+	uvm_timeline_counts(t->tl, &t->tl_counts);
+	snprintf(t->tl_error, sizeof(t->tl_error), "%s", err);
+	t->finished = true;
+	pthread_cond_broadcast(&t->drained);
+	pthread_mutex_unlock(&t->lock);
 }
 
 static void *writer_main(void *arg)
@@ -162,10 +283,16 @@ static void *writer_main(void *arg)
 	pthread_setname_np(pthread_self(), "uvmemu-trace");
 	for (;;) {
 		size_t n = 0;
+		uint64_t rows = 0;
 
 		pthread_mutex_lock(&t->lock);
-		while (t->head == t->tail && !t->closing)
+		while (t->head == t->tail && !t->closing && !(t->finish && !t->finished))
 			pthread_cond_wait(&t->nonempty, &t->lock);
+		if (t->head == t->tail && t->finish && !t->finished) {
+			pthread_mutex_unlock(&t->lock);
+			finish_timeline(t);
+			continue;
+		}
 		if (t->head == t->tail && t->closing) {
 			pthread_mutex_unlock(&t->lock);
 			break;
@@ -176,10 +303,18 @@ static void *writer_main(void *arg)
 			t->head = (t->head + 1) % QUEUE_RECORDS;
 		}
 		pthread_mutex_unlock(&t->lock);
-		for (size_t i = 0; i < n; i++)
-			write_rec(t, &out[i]);
+		for (size_t i = 0; i < n; i++) {
+			rows += write_rec(t, &out[i]);
+			if (t->tl && !t->finished)
+				feed_timeline(t, &out[i]);
+		}
+		if (t->tl)
+			atomic_store_explicit(&t->ctas_wanted,
+					      !t->finished && uvm_timeline_wants_ctas(t->tl),
+					      memory_order_relaxed);
 		pthread_mutex_lock(&t->lock);
 		t->written += n;
+		t->rows += rows;
 		if (t->head == t->tail) {
 			pthread_mutex_unlock(&t->lock);
 			for (int i = 0; i < F_COUNT; i++)
@@ -246,13 +381,45 @@ static void batch_header(char *buf, size_t len)
 #include "stats.def"
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
-	snprintf(buf + n, len - n, ",any_eviction\n");
+	snprintf(buf + n, len - n, ",any_eviction,model_end_s,dilation,device_bytes\n");
 }
 
 static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n";
 
+/* A transfer the link booked (under the link's lock). */
+static void link_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
+			uint64_t busy_end)
+{
+	push(ctx, &(struct rec){
+		      .type = REC_XFER,
+		      .xfer = {.bytes = bytes, .start_ns = start, .end_ns = busy_end, .dir = dir}});
+}
+
+/* DIR/timeline.json is opened now, so that a file that cannot be written
+ * stops the run at its start; it is written at the end. */
+static int open_timeline(struct uvm_trace *t, const struct uvm_config *cfg,
+			 const struct uvm_trace_model *model, char *err, size_t errlen)
+{
+	snprintf(t->tl_path, sizeof(t->tl_path), "%s/timeline.json", t->dir);
+	t->tl = uvm_timeline_new((uint64_t)uvm_cfg_i(cfg, UVM_OPT_trace_events));
+	if (!t->tl) {
+		snprintf(err, errlen, "out of memory for the timeline");
+		return -ENOMEM;
+	}
+	t->tl_file = fopen(t->tl_path, "w");
+	if (!t->tl_file) {
+		snprintf(err, errlen, "cannot write trace file %s: %s", t->tl_path,
+			 strerror(errno));
+		return -EIO;
+	}
+	if (model)
+		t->model = *model;
+	atomic_store(&t->ctas_wanted, true);
+	return 0;
+}
+
 int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_t start_ns,
-		   char *err, size_t errlen)
+		   const struct uvm_trace_model *model, char *err, size_t errlen)
 {
 	const char *dir = uvm_cfg_s(cfg, UVM_OPT_trace),
 		   *rec = uvm_cfg_s(cfg, UVM_OPT_record_trace);
@@ -288,7 +455,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 			  open_csv(dir, "kernels.csv",
 				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
 				   "block_z,shared_bytes,begin_s,end_s,touched_blocks,"
-				   "reused_blocks,reuse_rate,reuse_source\n",
+				   "reused_blocks,reuse_rate,reuse_source,arg_allocs,dev_allocs\n",
 				   err, errlen)) ||
 		    !(t->file[F_ACCESSES] =
 			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
@@ -302,6 +469,10 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 						   "outcome,count\n",
 						   err, errlen)))
 			goto fail;
+		if (open_timeline(t, cfg, model, err, errlen))
+			goto fail;
+	} else {
+		t->finished = true; /* no timeline without a directory */
 	}
 	if (*rec && !(t->file[F_RECORD] = open_csv(NULL, rec, access_header, err, errlen)))
 		goto fail;
@@ -312,12 +483,17 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		snprintf(err, errlen, "cannot start the trace writer");
 		goto fail;
 	}
+	if (t->tl && t->model.link)
+		uvm_link_observe(t->model.link, link_booked, t);
 	*out = t;
 	return 0;
 fail:
 	for (int i = 0; i < F_COUNT; i++)
 		if (t->file[i])
 			fclose(t->file[i]);
+	if (t->tl_file)
+		fclose(t->tl_file);
+	uvm_timeline_free(t->tl);
 	free(t->q);
 	free(t);
 	return -EIO;
@@ -334,6 +510,11 @@ void uvm_trace_flush(struct uvm_trace *t)
 	target = t->written + (t->tail + QUEUE_RECORDS - t->head) % QUEUE_RECORDS;
 	while (t->written < target || t->head != t->tail)
 		pthread_cond_wait(&t->drained, &t->lock);
+	/* Then the timeline, from everything so far. */
+	t->finish = true;
+	pthread_cond_signal(&t->nonempty);
+	while (!t->finished)
+		pthread_cond_wait(&t->drained, &t->lock);
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -341,6 +522,9 @@ void uvm_trace_close(struct uvm_trace *t)
 {
 	if (!t)
 		return;
+	if (t->model.link)
+		uvm_link_observe(t->model.link, NULL, NULL);
+	uvm_trace_flush(t);
 	pthread_mutex_lock(&t->lock);
 	t->closing = true;
 	pthread_cond_signal(&t->nonempty);
@@ -352,6 +536,7 @@ void uvm_trace_close(struct uvm_trace *t)
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->nonempty);
 	pthread_cond_destroy(&t->drained);
+	uvm_timeline_free(t->tl);
 	free(t->q);
 	free(t);
 }
@@ -360,7 +545,13 @@ void uvm_trace_close(struct uvm_trace *t)
 
 bool uvm_trace_wants_faults(const struct uvm_trace *t)
 {
-	return t && t->file[F_FAULTS];
+	/* The timeline shows a stall per fault. */
+	return t && (t->file[F_FAULTS] || t->tl);
+}
+
+bool uvm_trace_wants_ctas(const struct uvm_trace *t)
+{
+	return t && t->tl && atomic_load_explicit(&t->ctas_wanted, memory_order_relaxed);
 }
 
 bool uvm_trace_wants_accesses(const struct uvm_trace *t)
@@ -369,16 +560,26 @@ bool uvm_trace_wants_accesses(const struct uvm_trace *t)
 }
 
 void uvm_trace_batch(struct uvm_trace *t, enum uvm_trace_kind kind, uint64_t seq, uint64_t start_ns,
-		     const struct uvm_stats *st)
+		     uint64_t model_end_ns, const struct uvm_stats *st)
 {
 	struct rec r = {.type = REC_BATCH};
+	struct uvm_pool pool;
+	double dil;
 
 	if (!t || !t->file[F_BATCHES])
 		return;
+	dil = t->model.link ? uvm_link_dilation(t->model.link) : 1;
 	r.batch.seq = seq;
 	r.batch.start_ns = start_ns;
 	r.batch.kind = (uint8_t)kind;
 	r.batch.st = *st;
+	r.batch.model_end_ns = model_end_ns;
+	r.batch.dilation = dil;
+	r.batch.device_bytes = UINT64_MAX;
+	if (t->model.pool) {
+		uvm_pool_snapshot(t->model.pool, &pool);
+		r.batch.device_bytes = (pool.used + pool.pinned) << UVM_BLOCK_SHIFT;
+	}
 	push(t, &r);
 }
 
@@ -409,7 +610,8 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse)
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse,
+		      const struct uvm_trace_objs *objs)
 {
 	struct rec r = {.type = REC_KERNEL};
 
@@ -423,6 +625,8 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.shared = l->shared_bytes;
 	r.kernel.reuse = *reuse;
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
+	if (objs)
+		r.kernel.objs = *objs;
 	push(t, &r);
 }
 
@@ -443,13 +647,45 @@ void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, ui
 	push(t, &r);
 }
 
+void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t launch, unsigned cta,
+		   bool begin, uint64_t t_ns)
+{
+	if (uvm_trace_wants_ctas(t))
+		push(t, &(struct rec){.type = REC_CTA,
+				      .cta = {.launch = launch,
+					      .t_ns = t_ns,
+					      .tid = tid,
+					      .cta = cta,
+					      .sm = sm,
+					      .begin = begin}});
+}
+
+bool uvm_trace_timeline(struct uvm_trace *t, struct uvm_tl_counts *out, char *why, size_t len)
+{
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	if (!t || !t->tl) {
+		snprintf(why, len, "no trace directory");
+		return false;
+	}
+	pthread_mutex_lock(&t->lock);
+	ok = t->finished && !*t->tl_error;
+	if (ok)
+		*out = t->tl_counts;
+	else
+		snprintf(why, len, "%s", t->finished ? t->tl_error : "not written yet");
+	pthread_mutex_unlock(&t->lock);
+	return ok;
+}
+
 void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped)
 {
 	*written = *dropped = 0;
 	if (!t)
 		return;
 	pthread_mutex_lock(&t->lock);
-	*written = t->written;
+	*written = t->rows;
 	*dropped = t->dropped;
 	pthread_mutex_unlock(&t->lock);
 }

@@ -219,12 +219,10 @@ uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
 {
 	struct uvm_emu *e = emu();
 
+	/* Known only now (the --oversub capacity, the object profile against
+	 * this run), but a configuration error all the same. */
 	if (uvm_emu_kernel_begin(e, index, launch) == -EINVAL) {
-		/* Known only now, but a configuration error all the same. */
-		fprintf(stderr,
-			"uvmemu: %s, less than one 2 MB vablock of device memory; use a smaller "
-			"ratio or a larger footprint\n",
-			e->capacity_note);
+		fprintf(stderr, "uvmemu: %s\n", e->launch_error);
 		exit(2);
 	}
 	return index;
@@ -237,6 +235,7 @@ void uvm_rt_kernel_end(uint64_t index)
 
 void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
 {
+	uvm_emu_cta(emu(), launch, cta, sm, begin);
 }
 
 void uvm_rt_worker_register(unsigned sm, unsigned slot)

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: MIT
+/*
+ * timeline_write.c - laying out a timeline's records and writing them as
+ * Chrome trace events.
+ *
+ * Layout. A batch row holds stage times, not timestamps: its stages are laid
+ * end to end from its start, fetch, preprocess, service (its parts inside
+ * it), fault latency, throttle, replay, tracker wait, and a row that would
+ * begin before the previous one ended is moved after it. Rows with the same
+ * start are the passes of one servicing (--replay once): a fault stall ends
+ * at the last pass's replay. Slices on a thread's track must nest: a stall
+ * is clamped into the CTA it happened in (its start, the batch's, can fall
+ * just before a CTA that began after the driver woke), and a last pass
+ * clamps anything that still overlaps its parent, counting it.
+ *
+ * Modelled time. The model's clock is the real one divided by the dilation
+ * D, less what the model says a GPU would not have spent: each servicing
+ * pass that lasted past its modelled end (the later of its far-fault latency
+ * and its last transfer's completion, both dilated) is cut at that end; the
+ * rest of it, the emulator's own cost (a model overrun, the replay, the
+ * tracker wait), takes no modelled time. Everything real that happened in a
+ * cut (CTAs running meanwhile, say) is squeezed into its instant: the CPU
+ * shares its cores with the driver, so that time is not the GPU's either.
+ * Traces written before the modelled end was recorded keep the stages up to
+ * the throttle and cut only replay and tracker wait. The map is monotonic,
+ * so what nests in real time nests in modelled time.
+ */
+#include "timeline_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+/* Fixed tracks (thread ids in both processes); threads' tracks follow. */
+enum { TID_DRIVER = 1, TID_H2D = 2, TID_D2H = 3, TID_THREADS = 10 };
+enum { PID_REAL = 1, PID_MODEL = 2 };
+
+/* --------------------------------------------------------------- stages */
+
+/* Stage times by name, in the order they happen in a batch; the parts of
+ * service (stats.def: "part of service") are laid inside it. Stages that
+ * stats.def gains later come last. */
+struct stage {
+	const char *name;
+	size_t off; /* into struct uvm_stats's ns */
+	bool part;
+};
+
+#define NS_OFF(id) offsetof(struct uvm_stats, ns.id)
+static const struct stage known_stages[] = {
+    {"fetch", NS_OFF(fetch), false},
+    {"preprocess", NS_OFF(preprocess), false},
+    {"service", NS_OFF(service), false},
+    {"policy", NS_OFF(policy), true},
+    {"unmap", NS_OFF(unmap), true},
+    {"copy", NS_OFF(copy), true},
+    {"map", NS_OFF(map), true},
+    {"fault latency", NS_OFF(fault_latency), false},
+    {"throttle", NS_OFF(throttle), false},
+    {"replay", NS_OFF(replay), false},
+    {"tracker wait", NS_OFF(tracker_wait), false},
+};
+#define NKNOWN (sizeof(known_stages) / sizeof(known_stages[0]))
+
+static const struct stage all_stages[] = {
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) {#id, NS_OFF(id), false},
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+};
+#define NALL (sizeof(all_stages) / sizeof(all_stages[0]))
+
+static uint64_t stage_ns(const struct uvm_stats *st, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)st + off, sizeof(v));
+	return v;
+}
+
+static bool is_known(size_t off)
+{
+	for (size_t i = 0; i < NKNOWN; i++)
+		if (known_stages[i].off == off)
+			return true;
+	return false;
+}
+
+/* A batch row laid out on the driver's track. */
+struct placed {
+	uint64_t start, end; /* after moving it behind its predecessor */
+	uint64_t wake_at;    /* when its replay began: the first waiter woke */
+};
+
+static uint64_t top_level_sum(const struct uvm_stats *st, uint64_t *upto_replay)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < NKNOWN; i++) {
+		if (known_stages[i].part)
+			continue;
+		sum += stage_ns(st, known_stages[i].off);
+		if (strcmp(known_stages[i].name, "replay") == 0)
+			*upto_replay = sum;
+	}
+	for (size_t i = 0; i < NALL; i++)
+		if (!is_known(all_stages[i].off))
+			sum += stage_ns(st, all_stages[i].off);
+	return sum;
+}
+
+/* ---------------------------------------------------------- passes, cuts */
+
+/* One servicing: the rows that share a start (one, unless --replay once). */
+struct pass {
+	uint64_t t0;	     /* the rows' start as recorded */
+	uint64_t first, end; /* placed: first row's start, last row's end */
+	uint64_t wake_at;    /* the last row's replay began */
+	uint64_t model_end;  /* the latest recorded modelled end (0: none known) */
+	uint64_t upto_model; /* older traces: the placed time up to the throttle */
+};
+
+/* A stretch of real time that takes no modelled time. */
+struct cut {
+	uint64_t start, end, before; /* before: cut time earlier than this one */
+};
+
+struct layout {
+	struct placed *row;
+	struct pass *pass;
+	size_t npass;
+	struct cut *cut;
+	size_t ncut;
+	double dilation;
+};
+
+static int make_layout(struct uvm_timeline *tl, struct layout *L)
+{
+	uint64_t cursor = 0;
+
+	L->row = calloc(tl->nbatch + 1, sizeof(*L->row));
+	L->pass = calloc(tl->nbatch + 1, sizeof(*L->pass));
+	L->cut = calloc(tl->nbatch + 1, sizeof(*L->cut));
+	if (!L->row || !L->pass || !L->cut)
+		return -ENOMEM;
+	L->dilation = 1;
+	for (size_t i = 0; i < tl->nbatch; i++) {
+		const struct uvm_tl_batch *b = &tl->batch[i];
+		struct placed *p = &L->row[i];
+		uint64_t upto_replay = 0, total = top_level_sum(&b->st, &upto_replay);
+		struct pass *g = L->npass ? &L->pass[L->npass - 1] : NULL;
+		uint64_t upto_throttle = upto_replay - b->st.ns.replay;
+
+		p->start = b->start_ns > cursor ? b->start_ns : cursor;
+		p->end = p->start + total;
+		p->wake_at = p->start + upto_throttle;
+		cursor = p->end;
+		if (b->dilation > 0)
+			L->dilation = b->dilation;
+		if (!g || g->t0 != b->start_ns) {
+			g = &L->pass[L->npass++];
+			*g = (struct pass){.t0 = b->start_ns, .first = p->start};
+		}
+		g->end = p->end;
+		g->wake_at = p->wake_at;
+		if (b->model_end_ns > g->model_end)
+			g->model_end = b->model_end_ns;
+		g->upto_model = p->start + upto_throttle - g->first;
+	}
+	/* Cuts, in time order (passes are). */
+	for (size_t i = 0; i < L->npass; i++) {
+		const struct pass *g = &L->pass[i];
+		uint64_t keep = g->model_end ? (g->model_end > g->t0 ? g->model_end - g->t0 : 0)
+					     : g->upto_model;
+		uint64_t from = g->first + keep;
+
+		if (from < g->end) {
+			struct cut *c = &L->cut[L->ncut];
+
+			c->start = from;
+			c->end = g->end;
+			c->before = L->ncut ? c[-1].before + (c[-1].end - c[-1].start) : 0;
+			L->ncut++;
+		}
+	}
+	return 0;
+}
+
+static void free_layout(struct layout *L)
+{
+	free(L->row);
+	free(L->pass);
+	free(L->cut);
+}
+
+/* Real time to modelled time (both ns since the run began). */
+static uint64_t modelled(const struct layout *L, uint64_t t)
+{
+	size_t lo = 0, hi = L->ncut;
+	uint64_t cut;
+
+	/* The last cut starting at or before t. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (L->cut[mid].start <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0) {
+		cut = 0;
+	} else {
+		const struct cut *c = &L->cut[lo - 1];
+
+		cut = c->before + (t < c->end ? t - c->start : c->end - c->start);
+	}
+	return (uint64_t)((double)(t - cut) / L->dilation);
+}
+
+/* The pass whose rows started at t0, or NULL. */
+static const struct pass *pass_at(const struct layout *L, uint64_t t0)
+{
+	size_t lo = 0, hi = L->npass;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (L->pass[mid].t0 < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < L->npass && L->pass[lo].t0 == t0 ? &L->pass[lo] : NULL;
+}
+
+/* --------------------------------------------------------- thread tracks */
+
+static int by_track_start(const void *pa, const void *pb)
+{
+	const struct tl_slice *a = pa, *b = pb;
+
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	/* Longer first: a parent before the children it starts with. */
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return (int)a->stall - (int)b->stall;
+}
+
+/* Overlap of two slices (0 when apart). */
+static uint64_t overlap(const struct tl_slice *a, const struct tl_slice *b)
+{
+	uint64_t s = a->start > b->start ? a->start : b->start;
+	uint64_t e = a->end < b->end ? a->end : b->end;
+
+	return e > s ? e - s : 0;
+}
+
+/*
+ * Stalls get their end (their pass's replay), stalls of a fault deferred or
+ * throttled in one pass and serviced in a later one become one (the thread
+ * slept through both), and each is clamped into the CTA it overlaps most.
+ * Leaves the slices sorted by track and start.
+ */
+static void settle_stalls(struct uvm_timeline *tl, const struct layout *L, uint64_t *clamped)
+{
+	size_t n = 0, prev = SIZE_MAX;
+
+	for (size_t i = 0; i < tl->nslice; i++) {
+		struct tl_slice *s = &tl->slice[i];
+		const struct pass *g;
+
+		if (s->stall) {
+			g = pass_at(L, s->start);
+			if (!g) { /* its batch row was dropped */
+				tl->dropped[TL_THREAD]++;
+				continue;
+			}
+			s->start = g->first;
+			s->end = g->wake_at;
+		}
+		tl->slice[n++] = *s;
+	}
+	tl->nslice = n;
+	qsort(tl->slice, n, sizeof(*tl->slice), by_track_start);
+	n = 0;
+	for (size_t i = 0; i < tl->nslice; i++) {
+		struct tl_slice *s = &tl->slice[i];
+
+		if (prev != SIZE_MAX && tl->slice[prev].track != s->track)
+			prev = SIZE_MAX;
+		if (s->stall && prev != SIZE_MAX && tl->slice[prev].end <= s->start &&
+		    (tl->slice[prev].outcome == UVM_OUT_DEFERRED ||
+		     tl->slice[prev].outcome == UVM_OUT_THROTTLED)) {
+			tl->slice[prev].end = s->end;
+			tl->slice[prev].outcome = s->outcome;
+			tl->slice[prev].merged++;
+			continue;
+		}
+		if (s->stall)
+			prev = n;
+		tl->slice[n++] = *s;
+	}
+	tl->nslice = n;
+	for (size_t i = 0; i < n; i++) {
+		struct tl_slice *s = &tl->slice[i];
+		const struct tl_slice *cta = NULL, *c;
+
+		if (!s->stall)
+			continue;
+		/* The CTAs just before and just after it on its track. */
+		for (size_t j = i; j-- > 0 && tl->slice[j].track == s->track;)
+			if (!tl->slice[j].stall) {
+				cta = &tl->slice[j];
+				break;
+			}
+		for (size_t j = i + 1; j < n && tl->slice[j].track == s->track; j++)
+			if (!(c = &tl->slice[j])->stall) {
+				if (!cta || overlap(c, s) > overlap(cta, s))
+					cta = c;
+				break;
+			}
+		if (!cta || !overlap(cta, s) || (s->start >= cta->start && s->end <= cta->end))
+			continue;
+		(*clamped)++;
+		if (s->start < cta->start)
+			s->start = cta->start;
+		if (s->end > cta->end)
+			s->end = cta->end;
+	}
+	qsort(tl->slice, n, sizeof(*tl->slice), by_track_start);
+}
+
+/*
+ * The last pass over one track's slices, sorted by start: a slice that
+ * begins inside another and would end after it ends with it instead.
+ */
+static void nest(struct tl_slice *s, size_t n, uint64_t *clamped)
+{
+	size_t stack[64];
+	size_t depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		while (depth && s[stack[depth - 1]].end <= s[i].start)
+			depth--;
+		if (depth && s[i].end > s[stack[depth - 1]].end) {
+			s[i].end = s[stack[depth - 1]].end;
+			(*clamped)++;
+		}
+		if (depth < sizeof(stack) / sizeof(stack[0]))
+			stack[depth++] = i;
+	}
+}
+
+/* ------------------------------------------------------------- writing */
+
+struct out {
+	FILE *f;
+	int pid;
+	const struct layout *L;
+	uint64_t events;
+};
+
+static uint64_t at(const struct out *o, uint64_t t)
+{
+	return o->pid == PID_MODEL ? modelled(o->L, t) : t;
+}
+
+static void put_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+/* Opens an event: {"ph":..,"pid":..,"tid":..,"ts":..[,"dur":..],"name":.. */
+static void event(struct out *o, char ph, int tid, const char *cat, const char *name,
+		  uint64_t start, uint64_t end, bool complete)
+{
+	uint64_t s = at(o, start), e = at(o, end);
+
+	fprintf(o->f, ",\n{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d,\"ts\":", ph, o->pid, tid);
+	put_us(o->f, s);
+	if (complete) {
+		fputs(",\"dur\":", o->f);
+		put_us(o->f, e > s ? e - s : 0);
+	}
+	fprintf(o->f, ",\"cat\":\"%s\",\"name\":", cat);
+	uvm_json_put_string(o->f, name);
+	o->events++;
+}
+
+static void metadata(FILE *f, int pid, int tid, const char *what, const char *name, long sort)
+{
+	fprintf(f, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"ts\":0,\"name\":\"%s\",\"args\":{",
+		pid, tid, what);
+	if (name) {
+		fputs("\"name\":", f);
+		uvm_json_put_string(f, name);
+	} else {
+		fprintf(f, "\"sort_index\":%ld", sort);
+	}
+	fputs("}}", f);
+}
+
+static void counter(struct out *o, const char *name, const char *key, uint64_t t, uint64_t v)
+{
+	fprintf(o->f, ",\n{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"ts\":", o->pid);
+	put_us(o->f, at(o, t));
+	fprintf(o->f, ",\"name\":\"%s\",\"args\":{\"%s\":%" PRIu64 "}}", name, key, v);
+	o->events++;
+}
+
+/* A stage's slice inside its batch. */
+static void stage(struct out *o, const char *name, uint64_t from, uint64_t ns)
+{
+	if (!ns)
+		return;
+	event(o, 'X', TID_DRIVER, "stage", name, from, from + ns, true);
+	fputs("}", o->f);
+}
+
+static void write_batch(struct out *o, const struct uvm_tl_batch *b, const struct placed *p)
+{
+	uint64_t t = p->start;
+
+	event(o, 'X', TID_DRIVER, "driver", b->eviction ? "eviction" : "batch", p->start, p->end,
+	      true);
+	fprintf(o->f, ",\"args\":{\"seq\":%" PRIu64, b->seq);
+#define UVMEMU_STAT(id, unit, help)                                                                \
+	if (b->st.id)                                                                              \
+		fprintf(o->f, ",\"" #id "\":%" PRIu64, b->st.id);
+#define UVMEMU_TIME(id, help)
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	if (b->model_end_ns)
+		fprintf(
+		    o->f, ",\"modelled_us\":%.3f",
+		    (double)(b->model_end_ns > b->start_ns ? b->model_end_ns - b->start_ns : 0) /
+			1e3);
+	fputs("}}", o->f);
+	/* Stages end to end; service's parts from its start, within it. */
+	for (size_t i = 0; i < NKNOWN; i++) {
+		const struct stage *s = &known_stages[i];
+		uint64_t ns = stage_ns(&b->st, s->off), u = t;
+
+		if (s->part)
+			continue;
+		for (size_t j = i + 1; strcmp(s->name, "service") == 0 && j < NKNOWN; j++) {
+			uint64_t part = stage_ns(&b->st, known_stages[j].off);
+
+			if (!known_stages[j].part)
+				break;
+			if (part > t + ns - u)
+				part = t + ns - u;
+			stage(o, known_stages[j].name, u, part);
+			u += part;
+		}
+		stage(o, s->name, t, ns);
+		t += ns;
+	}
+	for (size_t i = 0; i < NALL; i++) {
+		uint64_t ns = stage_ns(&b->st, all_stages[i].off);
+
+		if (is_known(all_stages[i].off))
+			continue;
+		stage(o, all_stages[i].name, t, ns);
+		t += ns;
+	}
+	counter(o, "faults per batch", "faults", p->start, b->st.gpu_faults + b->st.cpu_faults);
+	if (b->device_bytes != UINT64_MAX)
+		counter(o, "device memory in use", "bytes", p->end, b->device_bytes);
+}
+
+static void write_kernels(struct out *o, const struct uvm_timeline *tl)
+{
+	for (size_t i = 0; i < tl->nkernel; i++) {
+		const struct tl_kernel *k = &tl->kernel[i];
+
+		/* One async track for all: launches run one after another. */
+		event(o, 'b', 0, "kernel", k->name, k->begin, k->begin, false);
+		fprintf(o->f,
+			",\"id\":1,\"args\":{\"launch\":%" PRIu64 ",\"grid\":\"%ux%ux%u\","
+			"\"block\":\"%ux%ux%u\"}}",
+			k->launch, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
+			k->block[2]);
+		event(o, 'e', 0, "kernel", k->name, k->end, k->end, false);
+		fputs(",\"id\":1}", o->f);
+	}
+}
+
+static const char *kernel_name(const struct uvm_timeline *tl, uint64_t launch)
+{
+	for (size_t i = 0; i < tl->nkernel; i++)
+		if (tl->kernel[i].launch == launch)
+			return tl->kernel[i].name;
+	return "CTA";
+}
+
+static void write_threads(struct out *o, const struct uvm_timeline *tl, const int *tids)
+{
+	const char *name = "CTA";
+	uint64_t name_launch = UINT64_MAX;
+
+	for (size_t i = 0; i < tl->nslice; i++) {
+		const struct tl_slice *s = &tl->slice[i];
+		const struct tl_track *t = &tl->track[s->track];
+
+		if (s->stall) {
+			event(o, 'X', tids[s->track], "fault", s->gpu ? "far fault" : "CPU fault",
+			      s->start, s->end, true);
+			fprintf(o->f, ",\"args\":{\"outcome\":\"%s\",\"page\":\"%#" PRIx64 "\"",
+				uvm_fault_outcome_name((enum uvm_fault_outcome)s->outcome),
+				s->launch);
+			if (s->merged > 1)
+				fprintf(o->f, ",\"batches\":%u", s->merged);
+			fputs("}}", o->f);
+			continue;
+		}
+		if (s->launch != name_launch) {
+			name = kernel_name(tl, s->launch);
+			name_launch = s->launch;
+		}
+		event(o, 'X', tids[s->track], "cta", name, s->start, s->end, true);
+		fprintf(o->f, ",\"args\":{\"launch\":%" PRIu64 ",\"cta\":%u,\"sm\":%d}}", s->launch,
+			s->cta, t->sm);
+	}
+}
+
+static void write_transfers(struct out *o, const struct uvm_timeline *tl)
+{
+	for (size_t i = 0; i < tl->nxfer; i++) {
+		const struct tl_transfer *x = &tl->xfer[i];
+
+		event(o, 'X', x->dir ? TID_D2H : TID_H2D, "link",
+		      x->dir ? "device to host" : "host to device", x->start, x->end, true);
+		fprintf(o->f, ",\"args\":{\"bytes\":%" PRIu64 "}}", x->bytes);
+	}
+}
+
+static void write_process(struct out *o, const struct uvm_timeline *tl, const struct layout *L,
+			  const int *tids)
+{
+	for (size_t i = 0; i < tl->nbatch; i++)
+		write_batch(o, &tl->batch[i], &L->row[i]);
+	write_kernels(o, tl);
+	write_transfers(o, tl);
+	write_threads(o, tl, tids);
+}
+
+/* Thread tracks: workers by SM, then application threads; sort indexes say so. */
+static void name_tracks(FILE *f, const struct uvm_timeline *tl, int pid, const int *tids)
+{
+	static const struct {
+		int tid;
+		const char *name;
+	} fixed[] = {{TID_DRIVER, "driver: batches and their stages"},
+		     {TID_H2D, "link: host to device"},
+		     {TID_D2H, "link: device to host"}};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		metadata(f, pid, fixed[i].tid, "thread_name", fixed[i].name, 0);
+		metadata(f, pid, fixed[i].tid, "thread_sort_index", NULL, fixed[i].tid);
+	}
+	for (size_t i = 0; i < tl->ntrack; i++) {
+		const struct tl_track *t = &tl->track[i];
+		char name[64];
+
+		if (!t->shown || tids[i] < 0)
+			continue;
+		if (t->sm >= 0)
+			snprintf(name, sizeof(name), "SM %d worker (thread %u)", t->sm, t->tid);
+		else
+			snprintf(name, sizeof(name), "CPU thread %u", t->tid);
+		metadata(f, pid, tids[i], "thread_name", name, 0);
+		metadata(f, pid, tids[i], "thread_sort_index", NULL,
+			 t->sm >= 0 ? 100 + 100L * t->sm + (long)t->worker % 100
+				    : 1000000L + (long)i);
+	}
+}
+
+static void write_other_data(FILE *f, const struct uvm_timeline *tl, const char *source,
+			     const struct layout *L, uint64_t clamped)
+{
+	static const char *const kinds[TL_NKINDS] = {"batch", "kernel", "transfer", "thread"};
+
+	fputs("\n],\n\"otherData\":{\"source\":", f);
+	uvm_json_put_string(f, source);
+	fprintf(f,
+		",\"dilation\":%g,\"events_per_process\":%" PRIu64 ",\"max_events\":%" PRIu64
+		",\"worker_tracks\":%" PRIu64 ",\"worker_tracks_shown\":%" PRIu64
+		",\"clamped_to_nest\":%" PRIu64 ",\"dropped\":{",
+		L->dilation, tl->counts.events, tl->max_events, tl->counts.tracks_total,
+		tl->counts.tracks_shown, clamped);
+	for (int k = 0; k < TL_NKINDS; k++)
+		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", kinds[k], tl->dropped[k]);
+	fputs("},\"modelled_time\":\"process 2: real time / dilation, less the part of each "
+	      "batch past its modelled end (far-fault latency or last transfer)\"}}\n",
+	      f);
+}
+
+int uvm_timeline_write(struct uvm_timeline *tl, FILE *f, const char *source, char *err,
+		       size_t errlen)
+{
+	struct layout L = {0};
+	struct out o = {.f = f, .L = &L};
+	uint64_t clamped = 0;
+	int *tids = NULL;
+	int next = TID_THREADS;
+	size_t from;
+
+	if (make_layout(tl, &L) ||
+	    !(tids = malloc((tl->ntrack ? tl->ntrack : 1) * sizeof(*tids)))) {
+		free_layout(&L);
+		snprintf(err, errlen, "out of memory laying out the timeline");
+		return -ENOMEM;
+	}
+	tl->written = true;
+	settle_stalls(tl, &L, &clamped);
+	for (size_t i = 0; i < tl->nslice; i = from) {
+		for (from = i; from < tl->nslice && tl->slice[from].track == tl->slice[i].track;)
+			from++;
+		nest(&tl->slice[i], from - i, &clamped);
+	}
+	for (size_t i = 0; i < tl->ntrack; i++) {
+		tids[i] = tl->track[i].shown ? next++ : -1;
+		tl->counts.tracks_total += tl->track[i].sm >= 0;
+		tl->counts.tracks_shown += tl->track[i].sm >= 0 && tl->track[i].shown;
+	}
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
+	fprintf(f,
+		"{\"ph\":\"M\",\"pid\":%d,\"tid\":0,\"ts\":0,\"name\":\"process_name\","
+		"\"args\":{\"name\":\"uvmemu: real time\"}}",
+		PID_REAL);
+	metadata(f, PID_MODEL, 0, "process_name", "uvmemu: modelled time (what the GPU would show)",
+		 0);
+	for (int pid = PID_REAL; pid <= PID_MODEL; pid++) {
+		metadata(f, pid, 0, "process_sort_index", NULL, pid);
+		name_tracks(f, tl, pid, tids);
+		o.pid = pid;
+		o.events = 0;
+		write_process(&o, tl, &L, tids);
+	}
+	tl->counts.events = o.events;
+	for (int k = 0; k < TL_NKINDS; k++)
+		tl->counts.dropped += tl->dropped[k];
+	write_other_data(f, tl, source, &L, clamped);
+	free(tids);
+	free_layout(&L);
+	if (ferror(f)) {
+		snprintf(err, errlen, "writing the timeline: %s", strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
