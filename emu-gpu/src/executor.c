@@ -293,6 +293,8 @@ cudaError_t eg_wait_idle(void)
 /* cudaDeviceSynchronize() lands here through the runtime. */
 static cudaError_t synchronize(void)
 {
+	if (atomic_load(&eg.forked))
+		return cudaErrorInitializationError;
 	/* A kernel waiting for the stream it runs on would wait for itself. */
 	if (eg_self())
 		return cudaErrorNotSupported;
@@ -308,9 +310,15 @@ static const struct uvmemu_executor executor = {
 #endif
 };
 
+static void forked_child(void)
+{
+	atomic_store(&eg.forked, true);
+}
+
 __attribute__((constructor)) static void emugpu_load(void)
 {
 	uvmemu_executor_attach(&executor);
+	pthread_atfork(NULL, NULL, forked_child);
 }
 
 /*
@@ -323,7 +331,8 @@ __attribute__((destructor)) static void emugpu_unload(void)
 {
 	bool idle;
 
-	if (!eg.slots)
+	/* A forked child has none of the workers to stop. */
+	if (!eg.slots || atomic_load(&eg.forked))
 		return;
 	pthread_mutex_lock(&eg.lock);
 	idle = eg.completed == eg.submitted;

@@ -134,6 +134,9 @@ struct eg_executor {
 	_Atomic bool shutdown;
 	_Atomic bool faulting;
 	unsigned nmain;
+	/* This process is a child forked after emu-gpu loaded: it has no
+	 * workers (threads do not survive fork), so launches fail. */
+	_Atomic bool forked;
 
 	_Alignas(EG_CACHELINE) pthread_mutex_t lock;
 	pthread_cond_t changed; /* a kernel completed, or a worker registered */

@@ -7,13 +7,17 @@
  * sets up), and the CUDA-named and uvmemu_* entry points it then reaches
  * need one instance to act on. The instance starts when the library loads,
  * so configuration errors stop the program before main() with a one-line
- * message and status 2, and the report is written when the process exits.
+ * message and status 2, and the report is written when the process exits,
+ * or when SIGINT or SIGTERM ends it (interrupt.h). A forked child inherits
+ * none of the managed memory and can use none of the runtime (fork.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "emu.h"
+#include "fork.h"
+#include "interrupt.h"
 #include "report.h"
 #include "rt.h"
 
@@ -23,6 +27,8 @@ static struct preload {
 	pthread_once_t once;
 	struct uvm_session session;
 	struct uvm_emu *emu;
+	struct uvm_interrupt interrupt;
+	struct uvm_fork_guard fork_guard;
 } g = {.once = PTHREAD_ONCE_INIT};
 
 /* GMMU accessors call these without a context. */
@@ -49,6 +55,53 @@ static void remote_read(uintptr_t dev_addr, size_t bytes)
 	}
 }
 
+/* The summary and the JSON report, at exit (sig 0) or on SIGINT/SIGTERM. */
+static void report(void *ctx, int sig)
+{
+	struct uvm_stats st;
+	struct uvm_report r = {
+	    .session = &g.session,
+	    .mode = "emulated",
+	    .stats = &st,
+	    .signal = sig,
+	    .json_extra = uvm_emu_report_json,
+	    .text_extra = uvm_emu_report_text,
+	};
+
+	uvm_emu_progress_stop(g.emu);
+	uvm_emu_stats(g.emu, &st);
+	uvm_trace_flush(g.emu->trace);
+	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
+	r.ctx = g.emu;
+	uvm_report_emit(&r);
+}
+
+static void interrupted(int sig)
+{
+	uvm_interrupt_caught(&g.interrupt, sig);
+}
+
+/* Managed and zero-copy memory (the arena's views) and cudaMalloc memory. */
+static bool owned(uintptr_t a)
+{
+	const struct uvm_arena *ar = &g.emu->arena;
+	struct uvm_range r;
+
+	return (a >= ar->host && a < ar->host + 3 * ar->size) ||
+	       uvm_ranges_find_unlocked(&g.emu->ranges, a, &r) == 0;
+}
+
+static void child_fault(int sig, siginfo_t *si, void *uc)
+{
+	uvm_fork_fault(&g.fork_guard, sig, si, uc, owned((uintptr_t)si->si_addr));
+}
+
+static void forked_child(void)
+{
+	uvm_interrupt_child(&g.interrupt);
+	uvm_fork_child(&g.fork_guard, &g.session, child_fault);
+}
+
 static void start(void)
 {
 	char err[UVM_ERRLEN];
@@ -60,6 +113,14 @@ static void start(void)
 	}
 	g.emu->gmmu.halve = halve;
 	g.emu->gmmu.remote_read = remote_read;
+	if (g.emu->uffd.user_mode_only)
+		fprintf(stderr, "uvmemu: warning: --fault-capture user-mode-only: system calls "
+				"(read, write, ...) on managed memory that is not resident on the "
+				"host fail with EFAULT\n");
+	pthread_atfork(NULL, NULL, forked_child);
+	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
+		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
+				"SIGTERM ends the run (no thread for it)\n");
 }
 
 static struct uvm_emu *emu(void)
@@ -192,23 +253,10 @@ __attribute__((constructor)) static void preload_load(void)
 	emu();
 }
 
+/* A forked child writes nothing: the run, its driver and its report are the
+ * parent's. */
 __attribute__((destructor)) static void preload_unload(void)
 {
-	struct uvm_stats st;
-	struct uvm_report r = {
-	    .session = &g.session,
-	    .mode = "emulated",
-	    .stats = &st,
-	    .json_extra = uvm_emu_report_json,
-	    .text_extra = uvm_emu_report_text,
-	};
-
-	if (!g.emu)
-		return;
-	uvm_emu_progress_stop(g.emu);
-	uvm_emu_stats(g.emu, &st);
-	uvm_trace_flush(g.emu->trace);
-	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
-	r.ctx = g.emu;
-	uvm_report_emit(&r);
+	if (g.emu && !atomic_load(&g.session.forked))
+		uvm_interrupt_report_once(&g.interrupt, 0);
 }
