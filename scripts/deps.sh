@@ -4,7 +4,18 @@
 # is missing.
 uvmemu_deps() {
 	local pkgs=(build-essential cmake pkg-config liburing-dev libnuma-dev libhwloc-dev
-		liblzma-dev libcmocka-dev gnuplot-nox parallel jq xz-utils)
+		liblzma-dev zlib1g-dev libcmocka-dev gnuplot-nox parallel jq xz-utils gzip)
+	uvmemu_install "${pkgs[@]}"
+}
+
+# The fuzz build (tests/fuzz): clang with libFuzzer and the sanitizers'
+# runtimes.
+uvmemu_deps_fuzz() {
+	uvmemu_install clang libclang-rt-dev
+}
+
+uvmemu_install() {
+	local pkgs=("$@")
 	local missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -3,31 +3,40 @@
  * bench-executor - what does running a kernel through emu-gpu cost when
  * nothing faults?
  *
- * The stream workload's triad kernel (z = 3x + y on floats, one thread per
- * element, CTAs of 256 threads) over ordinary memory, timed from launch to the
- * return of cudaDeviceSynchronize() with emu-gpu's configured worker pool
- * (UVMEMU_SMS etc. apply), against the same loop in plain C on one thread and
- * split over one thread per core. The repetitions of the three alternate, so
- * that load from other processes falls on all alike; each variant is reported
- * by its fastest repetition and its median.
+ * Three kernels, each through emu-gpu's configured worker pool (UVMEMU_SMS
+ * etc. apply) and as plain C on one thread and on one thread per core:
+ *
+ *   triad    memory-bound: the stream workload's kernel;
+ *   sgemm    compute-bound: register-tiled matrix product;
+ *   stencil  shared memory and barriers: a hotspot-like pyramid stencil.
+ *
+ * A repetition runs the three variants one after the other, and repetitions
+ * alternate, so that load from other processes falls on all alike. emu-gpu
+ * is timed from the first launch to the return of cudaDeviceSynchronize().
+ * Each variant is reported by its fastest and its median repetition; a
+ * kernel's figure is emu-gpu's median over the better of the two plain-C
+ * medians (medians, because a best time can be one lucky repetition). Both
+ * sides' results are checked exactly before and after the timed part.
  *
  * Runs natively only (under libuvmemu.so the arrays would still be ordinary
  * memory, but the runtime's own threads would share the cores).
  *
- * The last line is executor_overhead=<emu-gpu time / best plain-C time>, from
- * the fastest repetitions.
+ * The last line is executor_overhead=<the largest of the kernels' figures>.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "plain.h"
-#include "triad.h"
+#include "bench.h"
+#include "pool.h"
 
-#define DEFAULT_MB   96
-#define DEFAULT_REPS 30
+#define DEFAULT_REPS 20
+
+static const struct bench_kernel *const kernels[] = {&bench_triad, &bench_sgemm, &bench_stencil};
+#define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
 
 static double now_s(void)
 {
@@ -50,139 +59,228 @@ struct series {
 	double best, median;
 };
 
-static void summarise(struct series *s, long reps, size_t bytes)
+static void summarise(struct series *s, long reps)
 {
 	qsort(s->t, (size_t)reps, sizeof(double), cmp_double);
 	s->best = s->t[0];
-	s->median = s->t[reps / 2];
-	printf("%-22s best %8.3f ms (%6.2f GB/s)  median %8.3f ms\n", s->name, s->best * 1e3,
-	       (double)bytes / s->best / 1e9, s->median * 1e3);
+	s->median = reps % 2 ? s->t[reps / 2] : (s->t[reps / 2 - 1] + s->t[reps / 2]) / 2;
+	printf("  %-20s best %9.3f ms  median %9.3f ms\n", s->name, s->best * 1e3, s->median * 1e3);
 }
 
-static cudaError_t triad_emugpu(const struct triad_arrays *t)
+bool bench_same_matrix(const float *got, const float *want, size_t n, const char *what)
 {
-	unsigned grid = (unsigned)((t->n + STREAM_THREADS - 1) / STREAM_THREADS);
-	cudaError_t e =
-	    EMU_LAUNCH(stream_triad, emu_dim3(grid, 1, 1), emu_dim3(STREAM_THREADS, 1, 1), 0, t->x,
-		       t->y, t->z, (int64_t)t->n);
-
-	return e != cudaSuccess ? e : cudaDeviceSynchronize();
-}
-
-static bool correct(const struct triad_arrays *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->z[i] != STREAM_SCALAR * t->x[i] + t->y[i]) {
-			fprintf(stderr, "bench-executor: z[%zu] is wrong\n", i);
+	for (size_t i = 0; i < n * n; i++)
+		if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+			fprintf(stderr, "bench-executor: %s[%zu][%zu] is wrong\n", what, i / n,
+				i % n);
 			return false;
 		}
 	return true;
 }
 
+/* The plain-C variants: every phase, on this thread or on the pool. */
+struct plain_run {
+	const struct bench_kernel *k;
+	void *state;
+	unsigned phase;
+};
+
+static void plain_part(void *ctx, unsigned part, unsigned nparts)
+{
+	struct plain_run *r = ctx;
+
+	r->k->plain(r->state, r->phase, part, nparts);
+}
+
+static unsigned phases(const struct bench_kernel *k)
+{
+	return k->phases ? k->phases : 1;
+}
+
+static void plain_one(const struct bench_kernel *k, void *state)
+{
+	for (unsigned p = 0; p < phases(k); p++)
+		k->plain(state, p, 0, 1);
+}
+
+static void plain_all(const struct bench_kernel *k, void *state, struct pool *pool)
+{
+	struct plain_run r = {k, state, 0};
+
+	for (r.phase = 0; r.phase < phases(k); r.phase++)
+		pool_run(pool, plain_part, &r);
+}
+
+/* emu-gpu's result, checked: the output is cleared first. */
+static bool emu_checked(const struct bench_kernel *k, void *state)
+{
+	cudaError_t e;
+
+	k->clear(state);
+	e = k->emu(state);
+	if (e != cudaSuccess) {
+		fprintf(stderr, "bench-executor: %s: the emu-gpu run failed: %s\n", k->name,
+			cudaGetErrorString(e));
+		return false;
+	}
+	return k->check(state);
+}
+
+/* Times one kernel; its figure goes to *ratio and the better plain-C
+ * variant's name to *versus. 0, or -1 after a failure (reported). */
+static int bench_kernel(const struct bench_kernel *k, long reps, long cores, struct pool *pool,
+			double *ratio, const char **versus)
+{
+	struct series s[3] = {{.name = "emu-gpu"}, {.name = "plain C, 1 thread"}, {.name = ""}};
+	void *state = NULL;
+	char what[200];
+	int rc = -1, err;
+
+	snprintf(s[2].name, sizeof(s[2].name), "plain C, %ld threads", cores);
+	err = k->setup(&state);
+	if (err) {
+		fprintf(stderr, "bench-executor: %s: setup failed: %s\n", k->name, strerror(-err));
+		return -1;
+	}
+	for (int v = 0; v < 3; v++) {
+		s[v].t = calloc((size_t)reps, sizeof(double));
+		if (!s[v].t) {
+			fprintf(stderr, "bench-executor: out of memory\n");
+			goto out;
+		}
+	}
+	k->describe(state, what, sizeof(what));
+	printf("%s (%s): %s\n", k->name, k->kind, what);
+	fflush(stdout);
+	/* Warm-up, untimed: caches, first touches, and a checked result. */
+	if (!emu_checked(k, state))
+		goto out;
+	k->clear(state);
+	plain_one(k, state);
+	if (!k->check(state))
+		goto out;
+	k->clear(state);
+	plain_all(k, state, pool);
+	if (!k->check(state))
+		goto out;
+	for (long r = 0; r < reps; r++) {
+		double t0 = now_s();
+
+		if (k->emu(state) != cudaSuccess)
+			goto out;
+		s[0].t[r] = now_s() - t0;
+		t0 = now_s();
+		plain_one(k, state);
+		s[1].t[r] = now_s() - t0;
+		t0 = now_s();
+		plain_all(k, state, pool);
+		s[2].t[r] = now_s() - t0;
+	}
+	if (!emu_checked(k, state))
+		goto out;
+	for (int v = 0; v < 3; v++)
+		summarise(&s[v], reps);
+	{
+		int better = s[1].median < s[2].median ? 1 : 2;
+
+		*ratio = s[0].median / s[better].median;
+		*versus = better == 1 ? "plain C, 1 thread" : "plain C, one thread per core";
+		printf("  median ratio %.3f (emu-gpu / %s)\n", *ratio, *versus);
+	}
+	rc = 0;
+out:
+	for (int v = 0; v < 3; v++)
+		free(s[v].t);
+	k->teardown(state);
+	return rc;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bench-executor [--mb TOTAL_MB] [--reps N]\n"
-		"  --mb    total size of the three arrays in MiB (default %d)\n"
-		"  --reps  timed repetitions of each variant (default %d)\n",
-		DEFAULT_MB, DEFAULT_REPS);
+		"usage: bench-executor [--reps N] [--kernel NAME]\n"
+		"  --reps    timed repetitions of each variant (default %d, 3 to 100000)\n"
+		"  --kernel  run one kernel: triad, sgemm, stencil (default: all three)\n",
+		DEFAULT_REPS);
+	exit(2);
+}
+
+static long parse_reps(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 3 || v > 100000) {
+		fprintf(stderr, "bench-executor: --reps: '%s' is not a count from 3 to 100000\n",
+			s);
+		exit(2);
+	}
+	return v;
+}
+
+static const struct bench_kernel *parse_kernel(const char *s)
+{
+	for (size_t i = 0; i < NKERNELS; i++)
+		if (strcmp(s, kernels[i]->name) == 0)
+			return kernels[i];
+	fprintf(stderr,
+		"bench-executor: --kernel: unknown '%s' (accepted: triad, sgemm, stencil)\n", s);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long mb = DEFAULT_MB, reps = DEFAULT_REPS, cores = sysconf(_SC_NPROCESSORS_ONLN);
-	struct series emu = {.name = "emu-gpu"}, one = {.name = "plain C, 1 thread"};
-	struct series all = {.name = ""};
-	struct triad_pool *pool = NULL;
-	struct triad_arrays t = {0};
-	float *x = NULL, *y = NULL, *z = NULL;
+	long reps = DEFAULT_REPS, cores = sysconf(_SC_NPROCESSORS_ONLN);
+	const struct bench_kernel *only = NULL;
+	double worst = 0;
+	const char *worst_name = NULL, *worst_versus = NULL;
+	struct pool *pool = NULL;
 	struct emu_info info;
-	size_t bytes;
 	int rc = 1;
 
 	for (int i = 1; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--mb") == 0)
-			mb = strtol(argv[++i], NULL, 10);
-		else if (i + 1 < argc && strcmp(argv[i], "--reps") == 0)
-			reps = strtol(argv[++i], NULL, 10);
+		if (i + 1 < argc && strcmp(argv[i], "--reps") == 0)
+			reps = parse_reps(argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--kernel") == 0)
+			only = parse_kernel(argv[++i]);
 		else
 			usage();
 	}
-	if (mb < 1 || mb > (1 << 20) || reps < 1 || reps > 100000)
-		usage();
 	if (uvmemu_is_emulated()) {
 		fprintf(stderr, "bench-executor: run it natively, not under uvmemu run\n");
 		return 2;
 	}
 	if (cores < 1)
 		cores = 1;
-	snprintf(all.name, sizeof(all.name), "plain C, %ld threads", cores);
-	t.n = (size_t)mb * (1u << 20) / (3 * sizeof(float));
-	bytes = 3 * t.n * sizeof(float);
-	x = malloc(t.n * sizeof(float));
-	y = malloc(t.n * sizeof(float));
-	z = malloc(t.n * sizeof(float));
-	emu.t = calloc((size_t)reps, sizeof(double));
-	one.t = calloc((size_t)reps, sizeof(double));
-	all.t = calloc((size_t)reps, sizeof(double));
-	if (!x || !y || !z || !emu.t || !one.t || !all.t ||
-	    triad_pool_create(&pool, (unsigned)cores)) {
-		fprintf(stderr, "bench-executor: out of memory\n");
-		goto out;
-	}
-	for (size_t i = 0; i < t.n; i++) {
-		x[i] = (float)(i % 1000);
-		y[i] = 0.5f;
-	}
-	memset(z, 0, t.n * sizeof(float));
-	t.x = x;
-	t.y = y;
-	t.z = z;
-
-	/* Warm-up: starts emu-gpu's workers and checks the kernel's result. */
-	if (triad_emugpu(&t) != cudaSuccess || !correct(&t)) {
-		fprintf(stderr, "bench-executor: the emu-gpu triad failed\n");
-		goto out;
+	if (pool_create(&pool, (unsigned)cores)) {
+		fprintf(stderr, "bench-executor: cannot start %ld threads\n", cores);
+		return 1;
 	}
 	emu_get_info(&info);
-	printf("bench-executor: stream triad over 3 x %zu floats (%.1f MB), %ld reps, %ld cores\n",
-	       t.n, (double)bytes / 1e6, reps, cores);
-	printf("emu-gpu: %u SMs x %u CTAs/SM = %u workers, %d threads per CTA, dispatch %s%s\n",
-	       info.sms, info.ctas_per_sm, info.workers, STREAM_THREADS, info.dispatch,
+	printf("bench-executor: %ld cores, %ld alternating repetitions; emu-gpu: %u SMs x %u "
+	       "CTAs/SM = %u workers, dispatch %s%s\n",
+	       cores, reps, info.sms, info.ctas_per_sm, info.workers, info.dispatch,
 	       info.pinned ? ", pinned" : "");
-	for (long r = 0; r < reps; r++) {
-		double t0 = now_s();
+	for (size_t i = 0; i < NKERNELS; i++) {
+		double ratio;
+		const char *versus;
 
-		if (triad_emugpu(&t) != cudaSuccess)
+		if (only && only != kernels[i])
+			continue;
+		if (bench_kernel(kernels[i], reps, cores, pool, &ratio, &versus))
 			goto out;
-		emu.t[r] = now_s() - t0;
-		t0 = now_s();
-		triad_plain(&t);
-		one.t[r] = now_s() - t0;
-		t0 = now_s();
-		triad_pool_run(pool, &t);
-		all.t[r] = now_s() - t0;
+		if (ratio > worst) {
+			worst = ratio;
+			worst_name = kernels[i]->name;
+			worst_versus = versus;
+		}
 	}
-	if (!correct(&t))
-		goto out;
-	summarise(&emu, reps, bytes);
-	summarise(&one, reps, bytes);
-	summarise(&all, reps, bytes);
-	/* The medians show how much of the time other load took; the verdict
-	 * compares the fastest repetitions. */
-	printf("median ratio %.3f\n",
-	       emu.median / (one.median < all.median ? one.median : all.median));
-	printf("executor_overhead=%.3f\n", emu.best / (one.best < all.best ? one.best : all.best));
+	printf("worst kernel: %s (emu-gpu median / %s median)\n", worst_name, worst_versus);
+	printf("executor_overhead=%.3f\n", worst);
 	rc = 0;
 out:
-	if (pool)
-		triad_pool_destroy(pool);
-	free(x);
-	free(y);
-	free(z);
-	free(emu.t);
-	free(one.t);
-	free(all.t);
+	pool_destroy(pool);
 	return rc;
 }

@@ -59,9 +59,26 @@ const struct eg_config *eg_config(void)
 static void stop_workers(unsigned started)
 {
 	atomic_store(&eg.shutdown, true);
-	eg_workers_wake(UINT_MAX);
+	eg_workers_wake_all();
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(eg.workers[i].thread, NULL);
+}
+
+/*
+ * Workers that run every kernel: one per core the process may use (or per
+ * core pinning uses), at most all of them. The others are spares that join
+ * only while CTAs block (worker.c).
+ */
+static unsigned main_workers(const struct eg_config *cfg)
+{
+	cpu_set_t set;
+	int cores = cfg->pin ? eg_pin_cores() : 0;
+
+	if (cores <= 0 && sched_getaffinity(0, sizeof(set), &set) == 0)
+		cores = CPU_COUNT(&set);
+	if (cores <= 0)
+		cores = 1;
+	return (unsigned)cores < cfg->workers ? (unsigned)cores : cfg->workers;
 }
 
 static void start_pool(void)
@@ -77,6 +94,8 @@ static void start_pool(void)
 	if (!eg.slots || !eg.workers)
 		goto err;
 	memset(eg.slots, 0, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
+	/* Before the workers start: it says which futex word each sleeps on. */
+	eg.nmain = main_workers(cfg);
 	err = eg_fault_install();
 	if (err)
 		goto err;
@@ -99,11 +118,11 @@ static void start_pool(void)
 	pthread_mutex_unlock(&eg.lock);
 	if (cfg->pin) {
 		err = eg_pin_workers(eg.workers, cfg->workers);
-		if (err)
+		if (err < 0)
 			fprintf(stderr,
 				"emu-gpu: --pin on: cannot pin workers (%s); running unpinned\n",
 				strerror(-err));
-		eg.pinned = !err;
+		eg.pinned = err > 0;
 	}
 	atomic_store(&eg.ready, true);
 	if (cfg->calibrate)
@@ -146,8 +165,7 @@ static void start_kernel(struct eg_kernel *k)
 
 		k->index = uvmemu_kernel_begin(&l);
 	}
-	atomic_store(&eg.current, k->seq + 1);
-	eg_workers_wake(1);
+	eg_workers_run(k);
 }
 
 /*
@@ -197,6 +215,8 @@ static void fill_slot(struct eg_kernel *k, uint64_t seq, const struct emu_kernel
 	k->internal = internal;
 	atomic_store_explicit(&k->abort, false, memory_order_relaxed);
 	atomic_store_explicit(&k->error, cudaSuccess, memory_order_relaxed);
+	atomic_store_explicit(&k->faulting, false, memory_order_relaxed);
+	atomic_store_explicit(&k->blocked, false, memory_order_relaxed);
 	atomic_store_explicit(&k->next, 0, memory_order_relaxed);
 	atomic_store_explicit(&k->chunk, 1, memory_order_relaxed);
 	atomic_store_explicit(&k->done, 0, memory_order_relaxed);
@@ -242,6 +262,8 @@ void eg_complete_kernel(struct eg_kernel *k)
 
 	if (!k->internal)
 		uvmemu_kernel_end(k->index);
+	/* The next kernel starts with spares if this one blocked. */
+	atomic_store(&eg.faulting, atomic_load(&k->blocked));
 	atomic_store(&eg.current, 0);
 	pthread_mutex_lock(&eg.lock);
 	if (e != cudaSuccess && eg.error == cudaSuccess)
@@ -271,6 +293,8 @@ cudaError_t eg_wait_idle(void)
 /* cudaDeviceSynchronize() lands here through the runtime. */
 static cudaError_t synchronize(void)
 {
+	if (atomic_load(&eg.forked))
+		return cudaErrorInitializationError;
 	/* A kernel waiting for the stream it runs on would wait for itself. */
 	if (eg_self())
 		return cudaErrorNotSupported;
@@ -286,9 +310,15 @@ static const struct uvmemu_executor executor = {
 #endif
 };
 
+static void forked_child(void)
+{
+	atomic_store(&eg.forked, true);
+}
+
 __attribute__((constructor)) static void emugpu_load(void)
 {
 	uvmemu_executor_attach(&executor);
+	pthread_atfork(NULL, NULL, forked_child);
 }
 
 /*
@@ -301,7 +331,8 @@ __attribute__((destructor)) static void emugpu_unload(void)
 {
 	bool idle;
 
-	if (!eg.slots)
+	/* A forked child has none of the workers to stop. */
+	if (!eg.slots || atomic_load(&eg.forked))
 		return;
 	pthread_mutex_lock(&eg.lock);
 	idle = eg.completed == eg.submitted;

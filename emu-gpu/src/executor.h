@@ -55,6 +55,8 @@ struct eg_gpu {
 };
 /* NULL for a name the option table does not know. */
 const struct eg_gpu *eg_gpu_find(const char *name);
+/* The i-th preset, NULL past the last. */
+const struct eg_gpu *eg_gpu_at(size_t i);
 
 struct eg_config {
 	unsigned sms, ctas_per_sm, workers;
@@ -84,6 +86,10 @@ struct eg_kernel {
 	bool internal;	    /* the calibration kernel: no memory-system hooks */
 	_Atomic bool abort; /* a CTA faulted: skip the CTAs not yet run */
 	_Atomic int error;  /* first fault (cudaError_t) */
+	/* Spare workers join (worker.c): set at the start from the previous
+	 * kernel, or when a hand-out blocks. */
+	_Atomic bool faulting;
+	_Atomic bool blocked; /* some hand-out blocked in the kernel */
 	struct uvmemu_view_map views;
 	/* Read before every hand-out, so it shares the line hand-outs write. */
 	_Alignas(EG_CACHELINE) _Atomic uint64_t next; /* next CTA ticket */
@@ -102,6 +108,7 @@ struct eg_worker {
 	size_t altstack_size;
 	sigjmp_buf recover;
 	uint64_t ticket;	      /* the CTA being run, as a ticket */
+	long nvcsw;		      /* voluntary context switches so far */
 	volatile sig_atomic_t in_cta; /* recover is armed */
 	volatile sig_atomic_t fault_sig;
 	void *volatile fault_addr;
@@ -119,12 +126,19 @@ struct eg_executor {
 	struct eg_worker *workers;
 	struct eg_kernel *slots; /* EG_QUEUE_DEPTH of them */
 
-	/* Workers sleep on `wake` (a futex word bumped when a kernel starts or at
-	 * shutdown) and find the running kernel in `current` (its seq + 1; 0
-	 * when none runs). */
-	_Alignas(EG_CACHELINE) _Atomic uint32_t wake;
+	/* Workers find the running kernel in `current` (its seq + 1; 0 when none
+	 * runs). The first `nmain` workers, one per core, sleep on `wake_main`,
+	 * the others (spares) on `wake_spare`: futex words bumped to wake them
+	 * (worker.c). `faulting` carries a kernel's mode to the next one. */
+	_Alignas(EG_CACHELINE) _Atomic uint32_t wake_main;
+	_Atomic uint32_t wake_spare;
 	_Atomic uint64_t current;
 	_Atomic bool shutdown;
+	_Atomic bool faulting;
+	unsigned nmain;
+	/* This process is a child forked after emu-gpu loaded: it has no
+	 * workers (threads do not survive fork), so launches fail. */
+	_Atomic bool forked;
 
 	_Alignas(EG_CACHELINE) pthread_mutex_t lock;
 	pthread_cond_t changed; /* a kernel completed, or a worker registered */
@@ -150,7 +164,10 @@ void eg_complete_kernel(struct eg_kernel *k);
 
 /* worker.c */
 int eg_worker_start(struct eg_worker *w);
-void eg_workers_wake(unsigned n);
+/* Publishes k as the running kernel and wakes the workers it needs. */
+void eg_workers_run(struct eg_kernel *k);
+/* At shutdown. */
+void eg_workers_wake_all(void);
 /* The calling thread's worker, NULL on other threads. */
 struct eg_worker *eg_self(void);
 
@@ -165,10 +182,16 @@ void eg_fault_thread_free(struct eg_worker *w);
 /* After siglongjmp out of the handler: unblock the signal, report. */
 void eg_fault_recovered(struct eg_worker *w, struct eg_kernel *k, uint64_t cta);
 
-/* pin.c: place workers on cores with hwloc. Returns 0 or -errno. */
+/* pin.c: place workers on cores with hwloc. The cores workers may use (> 0)
+ * or -errno; eg_pin_cores counts them without pinning. */
+int eg_pin_cores(void);
 int eg_pin_workers(struct eg_worker *workers, unsigned n);
 
-/* calibrate.c: --dilation auto. */
+/* calibrate.c: --dilation auto. The executor's streaming bandwidth in
+ * bytes/s measured now (0 if the kernel failed); the build a saved figure
+ * must match; the calibration a run uses (saved, else measured). */
+double eg_measure_bandwidth(void);
+const char *eg_build_id(void);
 void eg_calibrate(const struct eg_config *cfg);
 
 #endif /* EG_EXECUTOR_H */

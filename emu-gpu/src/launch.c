@@ -53,6 +53,9 @@ cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block, s
 	 * worker would deadlock. */
 	if (eg_self())
 		return fail(cudaErrorNotSupported);
+	/* A forked child has no workers to run it, and no context (as CUDA). */
+	if (atomic_load(&eg.forked))
+		return fail(cudaErrorInitializationError);
 	e = eg_pool_start();
 	if (e != cudaSuccess)
 		return fail(e);

@@ -13,31 +13,53 @@
 
 #include "executor.h"
 
+/* Loads the topology and finds the first usable core and their count. */
+static int usable_cores(hwloc_topology_t *topo, unsigned *first)
+{
+	int cores;
+
+	if (hwloc_topology_init(topo))
+		return -ENOMEM;
+	if (hwloc_topology_load(*topo)) {
+		hwloc_topology_destroy(*topo);
+		return -EINVAL;
+	}
+	cores = hwloc_get_nbobjs_by_type(*topo, HWLOC_OBJ_CORE);
+	if (cores <= 0) {
+		hwloc_topology_destroy(*topo);
+		return -EINVAL;
+	}
+	*first = cores > 2 ? 1 : 0;
+	return cores - (int)*first;
+}
+
+int eg_pin_cores(void)
+{
+	hwloc_topology_t topo;
+	unsigned first;
+	int usable = usable_cores(&topo, &first);
+
+	if (usable > 0)
+		hwloc_topology_destroy(topo);
+	return usable;
+}
+
 int eg_pin_workers(struct eg_worker *workers, unsigned n)
 {
 	hwloc_topology_t topo;
-	unsigned first, usable;
-	int cores, err = 0;
+	unsigned first;
+	int usable = usable_cores(&topo, &first), err = 0;
 
-	if (hwloc_topology_init(&topo))
-		return -ENOMEM;
-	err = -EINVAL;
-	if (hwloc_topology_load(topo))
-		goto out;
-	cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-	if (cores <= 0)
-		goto out;
-	first = cores > 2 ? 1 : 0;
-	usable = (unsigned)cores - first;
-	err = 0;
+	if (usable < 0)
+		return usable;
 	for (unsigned i = 0; i < n && !err; i++) {
-		hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, first + i % usable);
+		hwloc_obj_t core =
+		    hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, first + i % (unsigned)usable);
 
 		if (!core || hwloc_set_thread_cpubind(topo, workers[i].thread, core->cpuset,
 						      HWLOC_CPUBIND_THREAD))
 			err = -EINVAL;
 	}
-out:
 	hwloc_topology_destroy(topo);
-	return err;
+	return err ? err : usable;
 }

@@ -34,19 +34,35 @@
  * grouped. A hand-out stays a run of consecutive tickets, so the dispatch
  * order holds.
  *
- * Waking. A kernel's start wakes one worker, and every worker that joins a
- * kernel with CTAs left wakes one more: there is always one spare worker
- * runnable while CTAs remain. When a worker blocks on a far fault, the core
- * it frees runs the spare, which takes the next CTA and wakes the next spare,
- * so up to every slot can end up waiting on faults at once, and their faults
- * gather into the driver's batches. A kernel that never faults wakes a few
- * workers, not a hundred threads for two cores.
+ * Waking. Workers stand for SM slots, and slots matter only while CTAs stall
+ * on far faults: a kernel that never blocks runs fastest on one worker per
+ * core, and a hundred runnable threads on two cores only cost time slices,
+ * cache refills and stragglers at the kernel's end. So the first eg.nmain
+ * workers, one per core (the main workers), join every kernel, and the others
+ * (spares) join only a kernel that is `faulting`:
+ *
+ *   - a kernel starts faulting if the one before it blocked, and becomes
+ *     faulting when one of its hand-outs blocks: a hand-out that took longer
+ *     than a far fault and during which the worker's thread slept (its
+ *     voluntary context switches grew: a thread blocked in a userfaultfd fault
+ *     sleeps in the kernel; one merely preempted, or running a long CTA, does
+ *     not). Asking costs a system call, made only after a slow hand-out.
+ *   - in a faulting kernel every worker that joins with CTAs left wakes one
+ *     more spare, so there is always one spare runnable: when a worker blocks
+ *     on a far fault, the core it frees runs the spare, which takes the next
+ *     CTA and wakes the next spare, so up to every slot can end up waiting on
+ *     faults at once, and their faults gather into the driver's batches.
+ *
+ * Main and spare workers sleep on separate futex words, so that a kernel's
+ * start wakes exactly the main ones and a faulting kernel one spare at a time.
  */
 #include <errno.h>
 #include <sched.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,13 +91,59 @@ static void futex_wake(_Atomic uint32_t *word, unsigned n)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n > INT_MAX ? INT_MAX : (int)n, NULL, NULL, 0);
 }
 
-void eg_workers_wake(unsigned n)
+static bool is_main(const struct eg_worker *w)
 {
-	atomic_fetch_add(&eg.wake, 1);
-	futex_wake(&eg.wake, n);
+	return w->id < eg.nmain;
 }
 
-static struct eg_kernel *join(uint64_t *last)
+static void wake(_Atomic uint32_t *word, unsigned n)
+{
+	atomic_fetch_add(word, 1);
+	futex_wake(word, n);
+}
+
+void eg_workers_run(struct eg_kernel *k)
+{
+	bool faulting = atomic_load(&eg.faulting);
+
+	atomic_store(&k->faulting, faulting);
+	atomic_store(&eg.current, k->seq + 1);
+	wake(&eg.wake_main, eg.nmain);
+	if (faulting)
+		wake(&eg.wake_spare, 1);
+}
+
+void eg_workers_wake_all(void)
+{
+	wake(&eg.wake_main, UINT_MAX);
+	wake(&eg.wake_spare, UINT_MAX);
+}
+
+/* Did the calling worker's thread sleep since the last call? */
+static bool slept(struct eg_worker *w)
+{
+	struct rusage ru;
+	bool yes;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return false;
+	yes = ru.ru_nvcsw != w->nvcsw;
+	w->nvcsw = ru.ru_nvcsw;
+	return yes;
+}
+
+/* A hand-out of k blocked: spares join from now on (see the top). The flag
+ * is stored before the spares' futex word moves, so a spare that sees the
+ * word move sees the flag. */
+static void note_blocked(struct eg_kernel *k)
+{
+	atomic_store_explicit(&k->blocked, true, memory_order_relaxed);
+	if (!atomic_load_explicit(&k->faulting, memory_order_relaxed) &&
+	    !atomic_exchange(&k->faulting, true))
+		wake(&eg.wake_spare, 1);
+}
+
+static struct eg_kernel *join(struct eg_worker *w, uint64_t *last)
 {
 	uint64_t cur = atomic_load(&eg.current);
 	struct eg_kernel *k;
@@ -90,14 +152,18 @@ static struct eg_kernel *join(uint64_t *last)
 		return NULL;
 	k = &eg.slots[(cur - 1) % EG_QUEUE_DEPTH];
 	atomic_fetch_add(&k->active, 1);
-	if (atomic_load(&eg.current) != cur) {
+	/* A spare turned away does not note the kernel as seen: it joins if the
+	 * kernel becomes faulting later. */
+	if (atomic_load(&eg.current) != cur || (!is_main(w) && !atomic_load(&k->faulting))) {
 		atomic_fetch_sub(&k->active, 1);
 		return NULL;
 	}
 	*last = cur;
-	/* Keep one spare worker on its way while CTAs are left (see the top). */
-	if (atomic_load_explicit(&k->next, memory_order_relaxed) < k->ncta)
-		futex_wake(&eg.wake, 1);
+	slept(w); /* the sleeps before this kernel do not count in it */
+	/* Keep one spare on its way while CTAs are left (see the top). */
+	if (atomic_load(&k->faulting) &&
+	    atomic_load_explicit(&k->next, memory_order_relaxed) < k->ncta)
+		wake(&eg.wake_spare, 1);
 	return k;
 }
 
@@ -107,6 +173,31 @@ static void set_block_idx(struct emu_cta *cta, const struct eg_kernel *k, uint64
 	c /= k->grid.x;
 	cta->block_idx.y = (unsigned)(c % k->grid.y);
 	cta->block_idx.z = (unsigned)(c / k->grid.y);
+}
+
+/* The next CTA of a hand-out, without set_block_idx's divisions: one up
+ * (ascending) or down (descending), x fastest. */
+static void step_block_idx(struct emu_cta *cta, const struct eg_kernel *k)
+{
+	dim3 *b = &cta->block_idx;
+
+	if (!k->desc) {
+		if (++b->x < k->grid.x)
+			return;
+		b->x = 0;
+		if (++b->y < k->grid.y)
+			return;
+		b->y = 0;
+		b->z++;
+	} else {
+		if (b->x-- > 0)
+			return;
+		b->x = k->grid.x - 1;
+		if (b->y-- > 0)
+			return;
+		b->y = k->grid.y - 1;
+		b->z--;
+	}
 }
 
 static uint64_t cta_of(const struct eg_kernel *k, uint64_t ticket)
@@ -133,12 +224,14 @@ static void run_chunk(struct eg_worker *w, struct eg_kernel *k, struct emu_cta *
 			uvmemu_cta_end(k->index, (unsigned)c, w->sm);
 		return;
 	}
+	set_block_idx(cta, k, cta_of(k, first));
 	for (; w->ticket < end; w->ticket++) {
 		uint64_t c = cta_of(k, w->ticket);
 
 		if (atomic_load_explicit(&k->abort, memory_order_relaxed))
 			return;
-		set_block_idx(cta, k, c);
+		if (w->ticket != first)
+			step_block_idx(cta, k);
 		if (!k->internal)
 			uvmemu_cta_begin(k->index, (unsigned)c, w->sm);
 		w->in_cta = 1;
@@ -205,7 +298,12 @@ static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
 		run_chunk(w, k, &cta, t, end);
 		/* Skipped CTAs of an aborted kernel count as done too. */
 		mine += end - t;
-		resize_chunk(k, size, end - t, now_ns() - t0);
+		t0 = now_ns() - t0;
+		resize_chunk(k, size, end - t, t0);
+		/* Only a hand-out slow enough to hold a far fault can have slept on
+		 * one, and only then is the system call worth it. */
+		if (t0 > 2 * CHUNK_TARGET_NS && slept(w))
+			note_blocked(k);
 	}
 	w->kernel = NULL;
 	/* acq_rel: the finisher sees every CTA's stores (the release sequence of
@@ -235,8 +333,13 @@ static void *worker_main(void *arg)
 {
 	struct eg_worker *w = arg;
 	uint64_t last = 0;
+	char name[16];
 
 	self = w;
+	/* Named by SM and slot, so that top -H, perf and traces tell them
+	 * apart. */
+	snprintf(name, sizeof(name), "emu-sm%u.%u", w->sm, w->slot);
+	pthread_setname_np(pthread_self(), name);
 	eg_fault_thread_enter(w);
 	set_batch_policy();
 
@@ -246,8 +349,9 @@ static void *worker_main(void *arg)
 	pthread_cond_broadcast(&eg.changed);
 	pthread_mutex_unlock(&eg.lock);
 	for (;;) {
-		uint32_t gen = atomic_load(&eg.wake);
-		struct eg_kernel *k = join(&last);
+		_Atomic uint32_t *word = is_main(w) ? &eg.wake_main : &eg.wake_spare;
+		uint32_t gen = atomic_load(word);
+		struct eg_kernel *k = join(w, &last);
 
 		if (k) {
 			run_kernel(w, k);
@@ -255,7 +359,7 @@ static void *worker_main(void *arg)
 		}
 		if (atomic_load(&eg.shutdown))
 			break;
-		futex_wait(&eg.wake, gen);
+		futex_wait(word, gen);
 	}
 	eg_fault_thread_leave(w);
 	free(w->shared);

@@ -36,9 +36,22 @@ extern "C" {
 
 /* ------------------------------------------------------------ managed memory */
 
-/* Allocates managed memory; *ptr is the host-view pointer. */
+/*
+ * Allocates managed memory; *ptr is the host-view pointer. -ENOMEM when the
+ * live managed bytes would exceed what the host can back (RAM + swap, or
+ * --host-mem), as cudaMallocManaged's cudaErrorMemoryAllocation.
+ */
 int uvmemu_malloc_managed(void **ptr, size_t size);
+/* Frees once the device is idle (kernels still running finish first), as
+ * cudaFree does; -EDEADLK from inside a kernel. */
 int uvmemu_free(void *ptr);
+/*
+ * Fork: memory of the runtime is not inherited. In a child forked from a
+ * process using the runtime, CUDA-named calls return
+ * cudaErrorInitializationError, uvmemu_malloc_managed and uvmemu_free
+ * -ENODEV, kernel launches fail the same way, and a touch of managed memory
+ * is a one-line message and SIGSEGV. The parent's data never changes.
+ */
 /* Names the allocation containing p in traces (allocations.csv) and plots,
  * e.g. "edges"; natively there are no traces and nothing is recorded. */
 void uvmemu_label(const void *p, const char *name);
@@ -184,6 +197,13 @@ enum uvmemu_verify {
 };
 /* The workload's own check of its result, copied into the report. */
 void uvmemu_set_verify(enum uvmemu_verify verdict);
+/*
+ * The program is about to exit on a usage or input error, before its work:
+ * its own one-line message is all the run should print, so the runtime
+ * prints no summary at exit. A --report file is still written, with
+ * "usage_error": true (and "verify": "none").
+ */
+void uvmemu_usage_error(void);
 /*
  * Region of interest: the part of the program a benchmark compares (kernels
  * and the host work between them, not input generation or the CPU reference).

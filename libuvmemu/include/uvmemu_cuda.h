@@ -96,6 +96,14 @@ enum cudaMemoryAdvise {
 
 /* ---------------------------------------------------------------- memory */
 
+/*
+ * As in CUDA: cudaFree and cudaFreeHost wait for the device to be idle
+ * before they free (and may return an earlier kernel's error);
+ * cudaMallocManaged fails with cudaErrorMemoryAllocation when the live
+ * managed bytes would exceed what the host can back (RAM + swap, or
+ * --host-mem), emulated and native alike; in a child forked from a process
+ * using the runtime every call fails with cudaErrorInitializationError.
+ */
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaFree(void *devPtr);

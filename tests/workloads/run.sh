@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Description: runs one workload at its small test size in one mode and checks
-# that it verifies (or that --footprint lands within 5% of the request).
+# that it verifies (or that --footprint lands within 5% of the request). The
+# native run's --output must follow the documented format (workloads/README.md)
+# and an emulated run's must be the same file, byte for byte.
 # usage: run.sh BUILD_DIR SOURCE_DIR WORKLOAD MODE
 #   MODE: native | footprint | emu-lru2m | emu-random (remap backend, --check 1)
 #         | emu-copy (copy backend, lru2m, --check 1)
@@ -10,10 +12,38 @@ build=$1 src=$2 name=$3 mode=$4
 bin=$build/bin/$name
 args=$(cat "$src/workloads/$name/test-args")
 [ -x "$bin" ] || { echo "FAIL: $bin not built"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check_output FILE: the header, then sections "# section WHAT COUNT" each
+# followed by exactly COUNT numbers, one a line; at least one section.
+check_output() {
+	awk -v wl="$name" '
+	function bad(why) { printf "FAIL: --output line %d: %s: %s\n", NR, why, $0; err = 1; exit 1 }
+	NR == 1 { if ($0 != "# uvmemu-workload-output 1") bad("not the format header"); next }
+	NR == 2 { if ($0 != "# workload " wl) bad("not the workload line"); next }
+	/^# section / {
+		if (left) bad("a section ends early");
+		if (NF != 4 || $4 !~ /^[0-9]+$/ || $4 == 0) bad("bad section line");
+		left = $4; sections++; next
+	}
+	{
+		if (!left) bad("a value outside any section");
+		if ($0 !~ /^-?([0-9]+|[0-9]*\.?[0-9]+(e[-+][0-9]+)?|inf|nan)$/) bad("not a number");
+		left--
+	}
+	END {
+		if (err) exit 1;
+		if (left) { print "FAIL: --output ends inside a section"; exit 1 }
+		if (!sections) { print "FAIL: --output has no section"; exit 1 }
+		printf "output: %d section(s), %d lines\n", sections, NR
+	}' "$1"
+}
 
 case $mode in
 native)
-	out=$("$bin" $args --quiet 2>&1); rc=$?
+	out=$("$bin" $args --quiet --output "$tmp/out" 2>&1); rc=$?
+	check_output "$tmp/out" || rc=1
 	;;
 footprint)
 	# The request is a round size; the workload prints the exact footprint.
@@ -47,7 +77,8 @@ emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random)
 	# invariants on that path.
 	[ ${#path[@]} -gt 0 ] && check=0
 	out=$("$build/bin/uvmemu" run "${path[@]}" --oversub 1.5 --evict "$policy" --backend $backend \
-		--check $check --report "$report" --summary off -- "$bin" $args --quiet 2>&1); rc=$?
+		--check $check --report "$report" --summary off -- "$bin" $args --quiet \
+		--output "$tmp/emu" 2>&1); rc=$?
 	echo "$out"
 	grep -q '"verify": "pass"' "$report" || { echo "FAIL: report does not say verify pass"; cat "$report"; rc=1; }
 	grep -Eq '"blocks_evicted": [1-9]' "$report" || { echo "FAIL: nothing was evicted at 1.5x"; rc=1; }
@@ -55,6 +86,9 @@ emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random)
 		echo "FAIL: no fault went through the UVMMU path"; rc=1
 	fi
 	rm -f "$report"
+	"$bin" $args --quiet --output "$tmp/native" >/dev/null 2>&1 ||
+		{ echo "FAIL: the native run for comparison failed"; rc=1; }
+	cmp "$tmp/native" "$tmp/emu" || { echo "FAIL: emulated --output differs from native"; rc=1; }
 	exit $rc
 	;;
 *)

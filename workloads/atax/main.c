@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 	uvmemu_roi_end();
 
 	pass = atax_check(&w, &p, w.seed);
+	wl_output_f32(&w, "y", p.y, (size_t)p.ny);
 	WL_CHECK(&w, cudaFree(p.A));
 	WL_CHECK(&w, cudaFree(p.x));
 	WL_CHECK(&w, cudaFree(p.y));

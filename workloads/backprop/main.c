@@ -96,6 +96,10 @@ int main(int argc, char **argv)
 	wl_log(&w, "output error %.6g, hidden error %.6g", net.out_err, net.hid_err);
 
 	pass = bp_check(&w, &dev, w.seed, in);
+	/* The errors come from the host's layers fed with the GPU's partial sums. */
+	wl_output_f32(&w, "output_error", &net.out_err, 1);
+	wl_output_f32(&w, "hidden_error", &net.hid_err, 1);
+	wl_output_f32(&w, "input_weights", dev.weights, bp_weights_count(in));
 	release(&w, &dev);
 	return wl_finish(&w, pass);
 }

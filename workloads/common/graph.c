@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* graph.c - host-side graphs for bfs and sssp: CSR arrays and the generator
- * (see graph.h); file readers are in graph_reader.c and graph_formats.c. */
+/* graph.c - the graph a graph workload runs on (see graph.h): the generator,
+ * reading its --input file, and its --source; the file readers are in
+ * graph_reader.c, graph_formats.c and graph_snap.c. */
 #include "graph_int.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <lzma.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------ CSR building */
-
-void *wlg_alloc(const struct wl *w, size_t count, size_t size, const char *what)
+/* malloc that ends the run with a message naming `what` when it fails. */
+static void *gen_alloc(const struct wl *w, size_t count, size_t size, const char *what)
 {
 	void *p = calloc(count ? count : 1, size);
 
@@ -21,88 +20,6 @@ void *wlg_alloc(const struct wl *w, size_t count, size_t size, const char *what)
 		exit(1);
 	}
 	return p;
-}
-
-void wlg_alloc_csr(const struct wl *w, struct wl_graph *g, int32_t nodes, int64_t arcs,
-		   bool weights)
-{
-	g->nodes = nodes;
-	g->arcs = (int32_t)arcs;
-	g->offset = wlg_alloc(w, (size_t)nodes + 1, sizeof(int32_t), "node offsets");
-	g->dest = wlg_alloc(w, (size_t)arcs, sizeof(int32_t), "arc destinations");
-	g->weight = weights ? wlg_alloc(w, (size_t)arcs, sizeof(int32_t), "arc weights") : NULL;
-}
-
-/* Turns per-node counts in offset[1..nodes] into start offsets. */
-void wlg_prefix_sum(struct wl_graph *g)
-{
-	g->offset[0] = 0;
-	for (int32_t u = 0; u < g->nodes; u++)
-		g->offset[u + 1] += g->offset[u];
-}
-
-/*
- * Builds the CSR from an arc list, keeping the list's order among the arcs of
- * each node (a stable counting sort), so a file's neighbour order survives.
- */
-void wlg_from_arcs(const struct wl *w, struct wl_graph *g, int32_t nodes, int64_t arcs,
-		   const int32_t *src, const int32_t *dst, const int32_t *wt)
-{
-	int32_t *cursor;
-
-	wlg_alloc_csr(w, g, nodes, arcs, wt != NULL);
-	for (int64_t a = 0; a < arcs; a++)
-		g->offset[src[a] + 1]++;
-	wlg_prefix_sum(g);
-	cursor = wlg_alloc(w, (size_t)nodes, sizeof(int32_t), "cursors");
-	memcpy(cursor, g->offset, (size_t)nodes * sizeof(int32_t));
-	for (int64_t a = 0; a < arcs; a++) {
-		int32_t at = cursor[src[a]]++;
-
-		g->dest[at] = dst[a];
-		if (wt)
-			g->weight[at] = wt[a];
-	}
-	free(cursor);
-	g->max_weight = 0;
-	for (int64_t a = 0; wt && a < arcs; a++)
-		if (wt[a] > g->max_weight)
-			g->max_weight = wt[a];
-}
-
-void wl_graph_free(struct wl_graph *g)
-{
-	free(g->offset);
-	free(g->dest);
-	free(g->weight);
-	memset(g, 0, sizeof(*g));
-}
-
-const char *wl_graph_origin_name(enum wl_graph_origin origin)
-{
-	switch (origin) {
-	case WL_GRAPH_GENERATED:
-		return "generated";
-	case WL_GRAPH_RODINIA:
-		return "rodinia";
-	case WL_GRAPH_DIMACS:
-		return "dimacs";
-	case WL_GRAPH_PACE:
-		return "pace";
-	}
-	return "?";
-}
-
-int32_t wl_graph_hash_weight(int64_t u, int64_t v)
-{
-	uint64_t lo = (uint64_t)(u < v ? u : v), hi = (uint64_t)(u < v ? v : u);
-	uint64_t z = (lo << 32) ^ hi;
-
-	/* splitmix64's finaliser: every input bit moves every output bit. */
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (int32_t)(1 + z % 100);
 }
 
 /* --------------------------------------------------------------- generator */
@@ -153,17 +70,110 @@ void wl_graph_generate(const struct wl *w, struct wl_graph *g, int32_t nodes, ui
 			       WL_GRAPH_GEN_MAX_NODES);
 	memset(g, 0, sizeof(*g));
 	g->nodes = nodes;
-	g->offset = wlg_alloc(w, (size_t)nodes + 1, sizeof(int32_t), "node offsets");
+	g->offset = gen_alloc(w, (size_t)nodes + 1, sizeof(int32_t), "node offsets");
 	generate_pass(g, seed, NULL, false);
 	wlg_prefix_sum(g);
 	/* At most 4 edges per node, 2 arcs each: below 2^31 by the node bound. */
 	g->arcs = g->offset[nodes];
-	g->dest = wlg_alloc(w, (size_t)g->arcs, sizeof(int32_t), "arc destinations");
-	g->weight = weights ? wlg_alloc(w, (size_t)g->arcs, sizeof(int32_t), "arc weights") : NULL;
-	cursor = wlg_alloc(w, (size_t)nodes, sizeof(int32_t), "cursors");
+	g->dest = gen_alloc(w, (size_t)g->arcs, sizeof(int32_t), "arc destinations");
+	g->weight = weights ? gen_alloc(w, (size_t)g->arcs, sizeof(int32_t), "arc weights") : NULL;
+	cursor = gen_alloc(w, (size_t)nodes, sizeof(int32_t), "cursors");
 	memcpy(cursor, g->offset, (size_t)nodes * sizeof(int32_t));
 	generate_pass(g, seed, cursor, true);
 	free(cursor);
 	g->max_weight = weights ? 10 : 0;
 	g->origin = WL_GRAPH_GENERATED;
+}
+
+/* ---------------------------------------------------------------- options */
+
+void wl_graph_read(const struct wl *w, struct wl_graph *g, const char *path, bool weights)
+{
+	const struct wl_graph_parse_opts opts = {.weights = weights};
+	char err[512];
+	FILE *f = fopen(path, "rb");
+	int ret;
+
+	if (!f)
+		wl_usage_error(w, "%s: cannot open: %s", path, strerror(errno));
+	ret = wl_graph_parse(f, path, &opts, g, err, sizeof(err));
+	fclose(f);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "%s: %s\n", w->name, err);
+		exit(1);
+	}
+	if (ret)
+		wl_usage_error(w, "%s", err);
+}
+
+void wl_graph_load(const struct wl *w, struct wl_graph *g, long long nodes, const char *input,
+		   int32_t default_nodes, int32_t max_nodes, uint64_t bytes_per_node, bool weights)
+{
+	if (!!w->footprint + !!nodes + !!input > 1)
+		wl_usage_error(w, "give at most one of --footprint, --nodes and --input");
+	if (input) {
+		wl_graph_read(w, g, input, weights);
+		return;
+	}
+	if (w->footprint) {
+		nodes = (long long)(w->footprint / bytes_per_node);
+		if (nodes < 1 || nodes > max_nodes)
+			wl_usage_error(
+			    w, "--footprint %" PRIu64 ": accepted %" PRIu64 " to %" PRIu64 " bytes",
+			    w->footprint, bytes_per_node, bytes_per_node * (uint64_t)max_nodes);
+	}
+	wl_graph_generate(w, g, nodes ? (int32_t)nodes : default_nodes, w->seed, weights);
+}
+
+int32_t wl_graph_source(const struct wl *w, const struct wl_graph *g, long long v)
+{
+	int64_t first = wl_graph_file_id(g, 0), last = wl_graph_file_id(g, g->nodes - 1);
+	int32_t lo = 0, hi = g->nodes - 1;
+
+	if (v < 0)
+		return g->source;
+	if (v < first || v > last)
+		wl_usage_error(w, "--source %lld: accepted %" PRId64 " to %" PRId64 "%s", v, first,
+			       last,
+			       g->ids  ? " (a vertex id of the SNAP file)"
+			       : first ? " (vertex ids of the file are 1-based)"
+				       : "");
+	/* File ids ascend with node numbers: find v's node. */
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+
+		if (wl_graph_file_id(g, mid) < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (wl_graph_file_id(g, lo) != v)
+		wl_usage_error(w, "--source %lld: no edge of the SNAP file names that vertex", v);
+	return lo;
+}
+
+struct wl_graph_reach wl_graph_result(struct wl *w, const struct wl_graph *g, int32_t source,
+				      const char *what, const int32_t *value, int32_t unreached)
+{
+	struct wl_graph_reach r = {0, 0};
+
+	for (int32_t u = 0; u < g->nodes; u++) {
+		if (value[u] == unreached)
+			continue;
+		r.reached++;
+		r.farthest = value[u] > r.farthest ? value[u] : r.farthest;
+	}
+	if (r.reached <= 1 && g->nodes > 1)
+		fprintf(stderr,
+			"%s: warning: the source, vertex %" PRId64 ", reaches no other of the "
+			"%" PRId32 " nodes (--source V starts elsewhere)\n",
+			w->name, wl_graph_file_id(g, source), g->nodes);
+	wl_output_i32(w, what, value, (size_t)g->nodes);
+	/* int64_t and uint64_t may alias; SNAP ids are never negative. */
+	if (g->ids)
+		wl_output_u64(w, "ids", (const uint64_t *)g->ids, (size_t)g->nodes);
+	uvmemu_report_value("nodes", g->nodes);
+	uvmemu_report_value("arcs", g->arcs);
+	uvmemu_report_value("reached", r.reached);
+	return r;
 }

@@ -1,154 +1,105 @@
 // SPDX-License-Identifier: MIT
-/* graph_reader.c - reading graph files line by line, plain or xz-compressed
- * (liblzma through fopencookie), with one-line errors naming file and line. */
+/*
+ * graph_reader.c - reading graph files line by line (plain or compressed, see
+ * graph_unpack.c), with one-line errors naming file and line, and
+ * wl_graph_parse, which recognises the format and runs its reader.
+ */
 #include "graph_int.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <lzma.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------- xz streams */
+/* ------------------------------------------------------------------ errors */
 
 /*
- * An xz file is read through a stdio cookie that decompresses on the fly, so
- * every reader below works on lines from a FILE whatever the file's
- * compression. A decoder error is kept in `err` for the line-numbered message.
+ * Reads what is left of a compressed stream, so that a decoder error behind
+ * the point where the text stopped making sense is the one reported: a cut
+ * or corrupt file is said to be so, not mistaken for a format error.
  */
-struct xz_cookie {
-	FILE *raw;
-	lzma_stream strm;
-	uint8_t in[1 << 16];
-	bool in_eof, done;
-	const char *err;
-};
-
-static const char *xz_error(lzma_ret ret)
+static void drain(struct reader *r)
 {
-	switch (ret) {
-	case LZMA_MEM_ERROR:
-		return "out of memory decompressing xz data";
-	case LZMA_FORMAT_ERROR:
-		return "not an xz stream";
-	case LZMA_OPTIONS_ERROR:
-		return "unsupported xz options";
-	case LZMA_DATA_ERROR:
-		return "corrupt xz data";
-	case LZMA_BUF_ERROR:
-		return "truncated xz data";
-	default:
-		return "xz decoder error";
-	}
+	char buf[1 << 14];
+
+	while (r->z && !unpack_error(r->z) && fread(buf, 1, sizeof(buf), r->f) == sizeof(buf))
+		;
 }
 
-static ssize_t xz_read(void *cookie, char *buf, size_t size)
+static __attribute__((noreturn)) void fail_status(struct reader *r, int status)
 {
-	struct xz_cookie *c = cookie;
-	lzma_stream *s = &c->strm;
-
-	if (c->done || c->err)
-		return c->err ? -1 : 0;
-	s->next_out = (uint8_t *)buf;
-	s->avail_out = size;
-	/* Decode until some output exists: xz headers produce none. */
-	while (s->avail_out == size) {
-		lzma_ret ret;
-
-		if (s->avail_in == 0 && !c->in_eof) {
-			s->next_in = c->in;
-			s->avail_in = fread(c->in, 1, sizeof(c->in), c->raw);
-			if (ferror(c->raw)) {
-				c->err = "read error";
-				errno = EIO;
-				return -1;
-			}
-			c->in_eof = s->avail_in == 0;
-		}
-		ret = lzma_code(s, c->in_eof ? LZMA_FINISH : LZMA_RUN);
-		if (ret == LZMA_STREAM_END) {
-			c->done = true;
-			break;
-		}
-		if (ret != LZMA_OK) {
-			c->err = xz_error(ret);
-			errno = EIO;
-			return -1;
-		}
-	}
-	return (ssize_t)(size - s->avail_out);
+	r->status = status;
+	longjmp(r->fail, 1);
 }
 
-static int xz_close(void *cookie)
+void reader_fail(struct reader *r, const char *fmt, ...)
 {
-	struct xz_cookie *c = cookie;
-
-	lzma_end(&c->strm);
-	fclose(c->raw);
-	free(c);
-	return 0;
-}
-
-/* ------------------------------------------------------------ line reading */
-
-/* Every input error ends here: one line naming the file and line, exit 2. */
-__attribute__((noreturn, format(printf, 2, 3))) void reader_fail(struct reader *r, const char *fmt,
-								 ...)
-{
+	/* An empty file fails before its first line: call that line 1. */
+	unsigned long line = r->lineno ? r->lineno : 1;
 	char msg[256];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	reader_close(r);
-	/* An empty file fails before its first line: call that line 1. */
-	wl_usage_error(r->w, "%s:%lu: %s", r->path, r->lineno ? r->lineno : 1, msg);
+	drain(r);
+	if (unpack_error(r->z)) {
+		snprintf(msg, sizeof(msg), "%s", unpack_error(r->z));
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+	}
+	snprintf(r->err, r->errlen, "%s:%lu: %s", r->path, line, msg);
+	fail_status(r, -EINVAL);
 }
 
-void reader_open(const struct wl *w, struct reader *r, const char *path)
+void reader_nomem(struct reader *r, const char *what)
 {
-	static const uint8_t xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
-	static const cookie_io_functions_t xz_io = {.read = xz_read, .close = xz_close};
-	uint8_t head[6];
-	size_t n;
-
-	memset(r, 0, sizeof(*r));
-	r->w = w;
-	r->path = path;
-	r->f = fopen(path, "rb");
-	if (!r->f)
-		wl_usage_error(w, "%s: cannot open: %s", path, strerror(errno));
-	n = fread(head, 1, sizeof(head), r->f);
-	if (fseek(r->f, 0, SEEK_SET) != 0)
-		wl_usage_error(w, "%s: cannot seek: %s (a regular file is needed)", path,
-			       strerror(errno));
-	if (n < sizeof(head) || memcmp(head, xz_magic, sizeof(head)) != 0)
-		return;
-	r->xz = wlg_alloc(w, 1, sizeof(*r->xz), "xz decoder");
-	r->xz->raw = r->f;
-	r->xz->strm = (lzma_stream)LZMA_STREAM_INIT;
-	if (lzma_stream_decoder(&r->xz->strm, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-		wl_usage_error(w, "%s: cannot start the xz decoder", path);
-	r->f = fopencookie(r->xz, "r", xz_io);
-	if (!r->f)
-		wl_usage_error(w, "%s: cannot open the xz stream: %s", path, strerror(errno));
+	snprintf(r->err, r->errlen, "%s: out of memory for %s", r->path, what);
+	fail_status(r, -ENOMEM);
 }
 
-void reader_close(struct reader *r)
+void *reader_array(struct reader *r, int slot, size_t need, size_t elem, const char *what)
 {
-	for (size_t i = 0; i < sizeof(r->scratch) / sizeof(r->scratch[0]); i++)
-		free(r->scratch[i]);
-	fclose(r->f);
-	free(r->line);
+	size_t cap = r->array_bytes[slot];
+	void *p;
+
+	if (need > SIZE_MAX / elem)
+		reader_nomem(r, what);
+	if (need * elem <= cap)
+		return r->array[slot];
+	cap = cap < 4096 ? 4096 : cap;
+	while (cap < need * elem)
+		cap = cap > SIZE_MAX / 2 ? need * elem : 2 * cap;
+	p = realloc(r->array[slot], cap);
+	if (!p)
+		reader_nomem(r, what);
+	r->array[slot] = p;
+	r->array_bytes[slot] = cap;
+	return p;
 }
 
-/* A zeroed temporary array of `count` ints, kept in scratch slot `slot`. */
-int32_t *reader_scratch(struct reader *r, int slot, int64_t count, const char *what)
+void reader_add_arc(struct reader *r, int64_t i, int32_t u, int32_t v, int32_t w)
 {
-	return r->scratch[slot] = wlg_alloc(r->w, (size_t)count, sizeof(int32_t), what);
+	int32_t *src = reader_array(r, 0, (size_t)i + 1, sizeof(int32_t), "arc sources");
+	int32_t *dst = reader_array(r, 1, (size_t)i + 1, sizeof(int32_t), "arc heads");
+	int32_t *wt = reader_array(r, 2, (size_t)i + 1, sizeof(int32_t), "arc weights");
+
+	src[i] = u;
+	dst[i] = v;
+	wt[i] = w;
 }
+
+void reader_arcs_to_csr(struct reader *r, struct wl_graph *g, int32_t nodes, int64_t arcs)
+{
+	/* A graph without arcs still gets its (empty) weights when asked. */
+	int32_t *wt =
+	    r->opts->weights ? reader_array(r, 2, 1, sizeof(int32_t), "arc weights") : NULL;
+
+	if (wlg_from_arcs(g, nodes, arcs, r->array[0], r->array[1], wt))
+		reader_nomem(r, "the graph");
+}
+
+/* ------------------------------------------------------------------- lines */
 
 /* The next line without its line ending, or NULL at the end of the file. */
 char *reader_next(struct reader *r)
@@ -159,12 +110,19 @@ char *reader_next(struct reader *r)
 		r->pushed_back = false;
 		return r->line;
 	}
+	errno = 0;
 	n = getline(&r->line, &r->cap, r->f);
-	if (n < 0) {
-		if (ferror(r->f)) {
+	/* A decoder error wins over whatever text came before it: that text
+	 * may be cut short. */
+	if (n < 0 || unpack_error(r->z)) {
+		if (ferror(r->f) || unpack_error(r->z)) {
+			int err = errno;
+
 			r->lineno++;
-			reader_fail(r, "%s", r->xz && r->xz->err ? r->xz->err : "read error");
+			reader_fail(r, "read error: %s", strerror(err));
 		}
+		if (errno == ENOMEM)
+			reader_nomem(r, "a line");
 		return NULL;
 	}
 	r->lineno++;
@@ -173,6 +131,19 @@ char *reader_next(struct reader *r)
 	if (strlen(r->line) != (size_t)n)
 		reader_fail(r, "NUL byte in a text line (binary file?)");
 	return r->line;
+}
+
+char *reader_next_content(struct reader *r, char comment)
+{
+	char *line;
+
+	while ((line = reader_next(r))) {
+		char *s = line + strspn(line, " \t");
+
+		if (*s && *s != comment)
+			return line;
+	}
+	return NULL;
 }
 
 /* The next whitespace-separated word of *p (NUL-terminated in place), or NULL. */
@@ -231,4 +202,97 @@ void line_end(struct reader *r, char **p)
 
 	if (word)
 		reader_fail(r, "unexpected '%.32s' at the end of the line", word);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+bool is_problem_line(const char *line)
+{
+	line += strspn(line, " \t");
+	return line[0] == 'p' && (line[1] == ' ' || line[1] == '\t');
+}
+
+/* The format of the file from its first line that is not blank or a DIMACS
+ * comment; that line is pushed back for the format's reader. */
+static enum wl_graph_origin recognise(struct reader *r)
+{
+	char *line = reader_next_content(r, 'c'), *s, *p, kind[8] = "";
+	int words = 0;
+
+	if (!line)
+		reader_fail(r, "no graph in the file (empty, or only comments)");
+	r->pushed_back = true;
+	s = line + strspn(line, " \t");
+	if (is_problem_line(line)) {
+		if (sscanf(line, " p %7s", kind) == 1 && strcmp(kind, "sp") == 0)
+			return WL_GRAPH_DIMACS;
+		if (strcmp(kind, "tw") == 0)
+			return WL_GRAPH_PACE;
+		reader_fail(r, "unknown problem line: expected 'p sp' (DIMACS-9) or "
+			       "'p tw' (PACE-2016)");
+	}
+	if (*s == 'a')
+		return WL_GRAPH_DIMACS; /* it names the missing problem line */
+	if (*s == '#')
+		return WL_GRAPH_SNAP;
+	/* Rodinia starts with the node count alone, SNAP with an edge "u v". */
+	for (p = s; *p; words++) {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	if ((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9'))
+		return words == 2 ? WL_GRAPH_SNAP : WL_GRAPH_RODINIA;
+	reader_fail(r, "unrecognised format: expected a Rodinia graph (a node count), DIMACS-9 "
+		       "'p sp', PACE-2016 'p tw' or a SNAP edge list");
+}
+
+/* Runs the reader; a failure anywhere in it comes back here. Kept apart from
+ * wl_graph_parse so that no object of the frame that called setjmp changes
+ * before the jump (their values would be indeterminate after it). */
+static int guarded_read(struct reader *r, struct wl_graph *g)
+{
+	static void (*const read_format[])(struct reader *, struct wl_graph *) = {
+	    [WL_GRAPH_RODINIA] = wlg_read_rodinia,
+	    [WL_GRAPH_DIMACS] = wlg_read_dimacs,
+	    [WL_GRAPH_PACE] = wlg_read_pace,
+	    [WL_GRAPH_SNAP] = wlg_read_snap,
+	};
+	enum wl_graph_origin format;
+
+	if (setjmp(r->fail))
+		return r->status;
+	format = r->opts->only != WL_GRAPH_GENERATED ? r->opts->only : recognise(r);
+	read_format[format](r, g);
+	return 0;
+}
+
+int wl_graph_parse(FILE *f, const char *name, const struct wl_graph_parse_opts *opts,
+		   struct wl_graph *g, char *err, size_t errlen)
+{
+	struct reader r = {
+	    .path = name,
+	    .opts = opts,
+	    .max_nodes = opts->max_nodes ? opts->max_nodes : WL_GRAPH_MAX_NODES,
+	    .err = err,
+	    .errlen = errlen,
+	};
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	ret = unpack_open(f, &r.f, &r.z);
+	if (ret == -ESPIPE)
+		snprintf(err, errlen, "%s: cannot seek (a regular file is needed)", name);
+	else if (ret)
+		snprintf(err, errlen, "%s: out of memory for the decoder", name);
+	if (ret)
+		return ret;
+	ret = guarded_read(&r, g);
+	for (int i = 0; i < READER_ARRAYS; i++)
+		free(r.array[i]);
+	free(r.line);
+	if (r.z)
+		fclose(r.f); /* the decoder; f stays open */
+	if (ret)
+		wl_graph_free(g);
+	return ret;
 }

@@ -69,6 +69,8 @@ void wl_usage_error(const struct wl *w, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	/* The line above is the run's whole output: no runtime summary. */
+	uvmemu_usage_error();
 	exit(2);
 }
 

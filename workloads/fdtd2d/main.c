@@ -110,6 +110,9 @@ int main(int argc, char **argv)
 	pass = wl_check_f32_exact(&w, "ex", f.ex, ref.ex, ex_n);
 	pass = wl_check_f32_exact(&w, "ey", f.ey, ref.ey, ey_n) && pass;
 	pass = wl_check_f32_exact(&w, "hz", f.hz, ref.hz, hz_n) && pass;
+	wl_output_f32(&w, "ex", f.ex, ex_n);
+	wl_output_f32(&w, "ey", f.ey, ey_n);
+	wl_output_f32(&w, "hz", f.hz, hz_n);
 	free(ref.fict);
 	free(ref.ex);
 	free(ref.ey);

@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 	uvmemu_roi_end();
 
 	pass = wl_check_f32_exact(&w, "temperature", temp[out], ref, n);
+	wl_output_f32(&w, "temperature", temp[out], n);
 	free(ref);
 	free(scratch);
 	WL_CHECK(&w, cudaFree(temp[0]));

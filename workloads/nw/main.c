@@ -77,6 +77,9 @@ int main(int argc, char **argv)
 	uvmemu_roi_end();
 
 	pass = nw_check(&w, &p);
+	/* The alignment score, bottom-right corner of the GPU's matrix. */
+	wl_log(&w, "score %d", p.matrix[(size_t)p.cols * (size_t)p.cols - 1]);
+	wl_output_i32(&w, "score_matrix", p.matrix, (size_t)p.cols * (size_t)p.cols);
 	WL_CHECK(&w, cudaFree(p.reference));
 	WL_CHECK(&w, cudaFree(p.matrix));
 	free(p.seq_a);

@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 	uvmemu_roi_end();
 
 	pass = wl_check_i32(&w, "last row", result[out], ref, (size_t)cols);
+	wl_output_i32(&w, "last_row", result[out], (size_t)cols);
 	free(ref);
 	free(scratch);
 	WL_CHECK(&w, cudaFree(wall));

@@ -157,6 +157,9 @@ int main(int argc, char **argv)
 			ref_sum);
 		pass = false;
 	}
+	wl_log(&w, "table checksum (XOR of the GPU's per-thread sums) %#" PRIx64, gpu_sum);
+	wl_output_u64(&w, "table", table, a.size);
+	wl_output_u64(&w, "checksum", &gpu_sum, 1);
 	free(ref);
 	WL_CHECK(&w, cudaFree(sums));
 	WL_CHECK(&w, cudaFree(table));

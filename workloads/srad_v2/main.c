@@ -135,6 +135,7 @@ int main(int argc, char **argv)
 	uvmemu_roi_end();
 
 	pass = wl_check_f32_exact(&w, "J", d.j, ref, n);
+	wl_output_f32(&w, "J", d.j, n);
 	free(ref);
 	WL_CHECK(&w, cudaFree(d.j));
 	WL_CHECK(&w, cudaFree(d.c));

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	for (long long i = 0; i < n; i++)
 		ref[i] = STREAM_SCALAR * x[i] + y[i];
 	pass = wl_check_f32_exact(&w, "z", z, ref, (size_t)n);
+	wl_output_f32(&w, "z", z, (size_t)n);
 	free(ref);
 	WL_CHECK(&w, cudaFree(x));
 	WL_CHECK(&w, cudaFree(y));

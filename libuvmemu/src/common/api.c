@@ -9,15 +9,34 @@
 #include "rt.h"
 #include "uvmemu.h"
 
+/* A child forked from a process using the runtime cannot use it (cuda_api.c). */
+static bool forked(void)
+{
+	return atomic_load_explicit(&uvm_rt_session()->forked, memory_order_relaxed);
+}
+
 int uvmemu_malloc_managed(void **ptr, size_t size)
 {
+	if (forked())
+		return -ENODEV;
 	if (!ptr || size == 0)
 		return -EINVAL;
 	return uvm_rt_alloc(UVM_PTR_MANAGED, size, ptr);
 }
 
+/* Waits for the device to be idle first, as cudaFree does; a kernel's error
+ * met on the way stays the last error for cudaGetLastError(). */
 int uvmemu_free(void *ptr)
 {
+	struct uvm_session *s = uvm_rt_session();
+	cudaError_t e;
+
+	if (forked())
+		return -ENODEV;
+	e = uvm_session_device_idle(s);
+	if (e == cudaErrorNotSupported)
+		return -EDEADLK; /* from inside a kernel: the wait would wait for itself */
+	uvm_session_set_error(s, e);
 	return uvm_rt_free(UVM_PTR_MANAGED, ptr);
 }
 
@@ -180,6 +199,11 @@ void uvmemu_set_verify(enum uvmemu_verify verdict)
 	/* A failure is final: a later pass must not hide it. */
 	if (atomic_load(&s->verify) != UVMEMU_VERIFY_FAIL)
 		atomic_store(&s->verify, (int)verdict);
+}
+
+void uvmemu_usage_error(void)
+{
+	atomic_store(&uvm_rt_session()->usage_error, true);
 }
 
 void uvmemu_roi_begin(void)

@@ -284,8 +284,12 @@ static int set_option(struct uvm_config *cfg, int id, const char *value, const c
 	if (rc)
 		return fail(err, errlen, "%s='%s': expected %s", origin, value,
 			    accepted_text[d->type]);
-	if (d->type != UVM_T_ENUM && d->type != UVM_T_PATH &&
-	    (d->type != UVM_T_DILATION || v.d != 0) && *value &&
+	/* A dilation is "auto" or a number in bounds: 0 is a number like any
+	 * other here, although .d = 0 stands for auto once parsed. */
+	if (d->type == UVM_T_DILATION && strcmp(value, "auto") != 0 && out_of_bounds(d, v.d))
+		return fail(err, errlen, "%s='%s': must be between %.15g and %.15g, or auto",
+			    origin, value, d->min, d->max);
+	if (d->type != UVM_T_ENUM && d->type != UVM_T_PATH && d->type != UVM_T_DILATION && *value &&
 	    out_of_bounds(d, d->type == UVM_T_SIZE ? (double)v.i : v.d)) {
 		/* Bounds of a duration are in nanoseconds; say so. */
 		const char *unit = d->type == UVM_T_DURATION ? " ns" : "";

@@ -4,7 +4,11 @@
  *
  * Each call checks its arguments the way the CUDA runtime does, calls the
  * runtime (rt.h) and turns a negative errno into CUDA's error code, which it
- * also records as the last error.
+ * also records as the last error. In a child forked from a process that
+ * uses the runtime every call but the error queries fails with
+ * cudaErrorInitializationError, as CUDA's do once the parent has a context:
+ * the child inherited neither the views of managed memory nor the threads
+ * (driver, executor workers) that serve them.
  */
 #include <errno.h>
 
@@ -15,6 +19,11 @@ static cudaError_t record(cudaError_t e)
 {
 	uvm_session_set_error(uvm_rt_session(), e);
 	return e;
+}
+
+static bool no_context(void)
+{
+	return atomic_load_explicit(&uvm_rt_session()->forked, memory_order_relaxed);
 }
 
 static cudaError_t from_errno(int rc)
@@ -34,6 +43,8 @@ static cudaError_t from_errno(int rc)
 		return record(cudaErrorHostMemoryNotRegistered);
 	case -ENOTSUP:
 		return record(cudaErrorNotSupported);
+	case -ENODEV:
+		return record(cudaErrorInitializationError);
 	default:
 		return record(cudaErrorUnknown);
 	}
@@ -49,8 +60,16 @@ cudaError_t cudaPeekAtLastError(void)
 	return (cudaError_t)atomic_load(&uvm_rt_session()->last_error);
 }
 
+/* A child forked from a process using the runtime gets this from every call. */
+#define REFUSE_IN_CHILD()                                                                          \
+	do {                                                                                       \
+		if (no_context())                                                                  \
+			return record(cudaErrorInitializationError);                               \
+	} while (0)
+
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+	REFUSE_IN_CHILD();
 	if (!devPtr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_alloc(UVM_PTR_MANAGED, size, devPtr));
@@ -58,6 +77,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+	REFUSE_IN_CHILD();
 	if (!devPtr)
 		return record(cudaErrorInvalidValue);
 	if (size == 0) {
@@ -67,16 +87,35 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 	return from_errno(uvm_rt_alloc(UVM_PTR_DEVICE, size, devPtr));
 }
 
+/*
+ * CUDA frees memory only once the device is idle, so a kernel still running
+ * on it finishes first. The memory goes even when such a kernel failed; the
+ * call then returns the kernel's error, as CUDA's frees may return errors of
+ * earlier asynchronous launches. From inside a kernel the wait would wait for
+ * itself: that is refused and nothing is freed.
+ */
+static cudaError_t free_when_idle(enum uvm_ptr_kind kind, void *p)
+{
+	cudaError_t e = uvm_session_device_idle(uvm_rt_session());
+	cudaError_t f;
+
+	if (e == cudaErrorNotSupported)
+		return record(e);
+	f = from_errno(uvm_rt_free(kind, p));
+	return e != cudaSuccess ? record(e) : f;
+}
+
 cudaError_t cudaFree(void *devPtr)
 {
 	enum uvm_ptr_kind kind;
 
+	REFUSE_IN_CHILD();
 	if (!devPtr)
 		return cudaSuccess;
 	kind = uvm_rt_classify(devPtr);
 	if (kind != UVM_PTR_MANAGED && kind != UVM_PTR_DEVICE)
 		return record(cudaErrorInvalidValue);
-	return from_errno(uvm_rt_free(kind, devPtr));
+	return free_when_idle(kind, devPtr);
 }
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
@@ -86,6 +125,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+	REFUSE_IN_CHILD();
 	if (!pHost || size == 0 ||
 	    (flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)))
 		return record(cudaErrorInvalidValue);
@@ -94,15 +134,17 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 
 cudaError_t cudaFreeHost(void *ptr)
 {
+	REFUSE_IN_CHILD();
 	if (!ptr)
 		return cudaSuccess;
 	if (uvm_rt_classify(ptr) != UVM_PTR_HOST_PINNED)
 		return record(cudaErrorInvalidValue);
-	return from_errno(uvm_rt_free(UVM_PTR_HOST_PINNED, ptr));
+	return free_when_idle(UVM_PTR_HOST_PINNED, ptr);
 }
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+	REFUSE_IN_CHILD();
 	if (!ptr || size == 0 || (flags & ~(cudaHostRegisterPortable | cudaHostRegisterMapped)))
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_host_register(ptr, size));
@@ -110,6 +152,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
+	REFUSE_IN_CHILD();
 	if (!ptr)
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_host_unregister(ptr));
@@ -119,6 +162,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 {
 	enum uvm_ptr_kind kind;
 
+	REFUSE_IN_CHILD();
 	if (!pDevice || !pHost || flags != 0)
 		return record(cudaErrorInvalidValue);
 	kind = uvm_rt_classify(pHost);
@@ -131,6 +175,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+	REFUSE_IN_CHILD();
 	if ((unsigned)kind > cudaMemcpyDefault)
 		return record(cudaErrorInvalidMemcpyDirection);
 	if (count == 0)
@@ -142,6 +187,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+	REFUSE_IN_CHILD();
 	if (count == 0)
 		return cudaSuccess;
 	if (!devPtr)
@@ -151,6 +197,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 {
+	REFUSE_IN_CHILD();
 	if (!free || !total)
 		return record(cudaErrorInvalidValue);
 	uvm_rt_mem_info(free, total);
@@ -160,6 +207,7 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
 			  int device)
 {
+	REFUSE_IN_CHILD();
 	if (!devPtr || count == 0 || advice < cudaMemAdviseSetReadMostly ||
 	    advice > cudaMemAdviseUnsetAccessedBy)
 		return record(cudaErrorInvalidValue);
@@ -173,6 +221,7 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
 				 cudaStream_t stream)
 {
+	REFUSE_IN_CHILD();
 	if (!devPtr || count == 0 || stream != NULL)
 		return record(cudaErrorInvalidValue);
 	if (dstDevice != 0 && dstDevice != cudaCpuDeviceId)
@@ -184,11 +233,12 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
 
 cudaError_t cudaDeviceSynchronize(void)
 {
-	struct uvm_session *s = uvm_rt_session();
-	const struct uvmemu_executor *ex = atomic_load(&s->executor);
-	cudaError_t e = ex ? ex->synchronize() : cudaSuccess;
-	int rc = uvm_rt_synchronize();
+	cudaError_t e;
+	int rc;
 
+	REFUSE_IN_CHILD();
+	e = uvm_session_device_idle(uvm_rt_session());
+	rc = uvm_rt_synchronize();
 	if (e != cudaSuccess)
 		return record(e);
 	return from_errno(rc);
@@ -196,6 +246,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
+	REFUSE_IN_CHILD();
 	if (!count)
 		return record(cudaErrorInvalidValue);
 	*count = 1;
@@ -204,11 +255,13 @@ cudaError_t cudaGetDeviceCount(int *count)
 
 cudaError_t cudaSetDevice(int device)
 {
+	REFUSE_IN_CHILD();
 	return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaGetDevice(int *device)
 {
+	REFUSE_IN_CHILD();
 	if (!device)
 		return record(cudaErrorInvalidValue);
 	*device = 0;

@@ -1,10 +1,31 @@
 // SPDX-License-Identifier: MIT
-/* ranges.c - a sorted, locked table of address ranges. */
+/*
+ * ranges.c - a locked table of address ranges: a balanced tree (libc's
+ * tsearch, a red-black tree), so that a program with a million allocations
+ * adds, finds and removes each one in logarithmic time in any order.
+ */
 #include "ranges.h"
 
 #include <errno.h>
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * Ranges in the tree never overlap, so "overlaps" can stand for "equal": a
+ * lookup key of one byte at p then finds the range containing p, and an
+ * insertion that overlaps a range finds that range instead of inserting.
+ */
+static int cmp(const void *a, const void *b)
+{
+	const struct uvm_range *x = a, *y = b;
+
+	if (x->base + x->size <= y->base)
+		return -1;
+	if (y->base + y->size <= x->base)
+		return 1;
+	return 0;
+}
 
 void uvm_ranges_init(struct uvm_ranges *t)
 {
@@ -14,106 +35,102 @@ void uvm_ranges_init(struct uvm_ranges *t)
 
 void uvm_ranges_destroy(struct uvm_ranges *t)
 {
-	free(t->v);
+	tdestroy(t->root, free);
 	pthread_mutex_destroy(&t->lock);
-	t->v = NULL;
-	t->n = t->cap = 0;
-}
-
-/* Index of the first range whose base is greater than p. */
-static size_t upper(const struct uvm_ranges *t, uintptr_t p)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid].base <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	t->root = NULL;
+	t->n = 0;
 }
 
 int uvm_ranges_add(struct uvm_ranges *t, const struct uvm_range *r)
 {
+	struct uvm_range *copy = malloc(sizeof(*copy));
+	struct uvm_range **node;
 	int err = 0;
-	size_t i;
 
+	if (!copy)
+		return -ENOMEM;
+	*copy = *r;
 	pthread_mutex_lock(&t->lock);
-	i = upper(t, r->base);
-	if ((i > 0 && t->v[i - 1].base + t->v[i - 1].size > r->base) ||
-	    (i < t->n && r->base + r->size > t->v[i].base)) {
+	node = tsearch(copy, &t->root, cmp);
+	if (!node)
+		err = -ENOMEM;
+	else if (*node != copy)
 		err = -EEXIST;
-		goto out;
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct uvm_range *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v) {
-			err = -ENOMEM;
-			goto out;
-		}
-		t->v = v;
-		t->cap = cap;
-	}
-	memmove(&t->v[i + 1], &t->v[i], (t->n - i) * sizeof(*t->v));
-	t->v[i] = *r;
-	t->n++;
-out:
+	else
+		t->n++;
 	pthread_mutex_unlock(&t->lock);
+	if (err)
+		free(copy);
 	return err;
+}
+
+int uvm_ranges_find_unlocked(const struct uvm_ranges *t, uintptr_t p, struct uvm_range *out)
+{
+	struct uvm_range key = {.base = p, .size = 1};
+	struct uvm_range *const *node = tfind(&key, &t->root, cmp);
+
+	if (!node)
+		return -ENOENT;
+	*out = **node;
+	return 0;
 }
 
 int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out)
 {
-	int err = -ENOENT;
-	size_t i;
+	int err;
 
 	pthread_mutex_lock(&t->lock);
-	i = upper(t, p);
-	if (i > 0 && p < t->v[i - 1].base + t->v[i - 1].size) {
-		*out = t->v[i - 1];
-		err = 0;
-	}
+	err = uvm_ranges_find_unlocked(t, p, out);
 	pthread_mutex_unlock(&t->lock);
 	return err;
 }
 
 int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *out)
 {
+	struct uvm_range key = {.base = base, .size = 1}, *r = NULL;
+	struct uvm_range **node;
 	int err = -ENOENT;
-	size_t i;
 
 	pthread_mutex_lock(&t->lock);
-	i = upper(t, base);
-	if (i > 0 && t->v[i - 1].base == base) {
-		if (out)
-			*out = t->v[i - 1];
-		memmove(&t->v[i - 1], &t->v[i], (t->n - i) * sizeof(*t->v));
+	node = tfind(&key, &t->root, cmp);
+	if (node && (*node)->base == base) {
+		r = *node;
+		tdelete(r, &t->root, cmp);
 		t->n--;
 		err = 0;
 	}
 	pthread_mutex_unlock(&t->lock);
+	if (r && out)
+		*out = *r;
+	free(r);
 	return err;
+}
+
+struct collect {
+	struct uvm_range *v;
+	size_t n;
+};
+
+static void collect(const void *node, VISIT which, void *arg)
+{
+	struct collect *c = arg;
+
+	if (which == postorder || which == leaf)
+		c->v[c->n++] = **(struct uvm_range *const *)node;
 }
 
 void uvm_ranges_each(struct uvm_ranges *t, int kind,
 		     void (*fn)(const struct uvm_range *r, void *arg), void *arg)
 {
-	struct uvm_range *copy;
-	size_t n;
+	struct collect c = {0};
 
 	pthread_mutex_lock(&t->lock);
-	n = t->n;
-	copy = malloc(n * sizeof(*copy) + 1);
-	if (copy)
-		memcpy(copy, t->v, n * sizeof(*copy));
+	c.v = malloc(t->n * sizeof(*c.v) + 1);
+	if (c.v)
+		twalk_r(t->root, collect, &c); /* in-order: address order */
 	pthread_mutex_unlock(&t->lock);
-	for (size_t i = 0; copy && i < n; i++)
-		if (kind < 0 || copy[i].kind == kind)
-			fn(&copy[i], arg);
-	free(copy);
+	for (size_t i = 0; c.v && i < c.n; i++)
+		if (kind < 0 || c.v[i].kind == kind)
+			fn(&c.v[i], arg);
+	free(c.v);
 }

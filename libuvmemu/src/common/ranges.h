@@ -2,7 +2,8 @@
 /*
  * ranges.h - a table of address ranges with a kind, for classifying pointers
  * (cudaFree, cudaMemcpy direction) and finding the allocation they belong to.
- * Thread-safe; lookups are binary searches over a sorted array.
+ * Thread-safe; a balanced tree, so every operation is logarithmic in the
+ * number of ranges (a program may hold a million allocations).
  */
 #ifndef UVM_RANGES_H
 #define UVM_RANGES_H
@@ -20,8 +21,8 @@ struct uvm_range {
 
 struct uvm_ranges {
 	pthread_mutex_t lock;
-	struct uvm_range *v;
-	size_t n, cap;
+	void *root; /* tsearch tree of malloc'd struct uvm_range */
+	size_t n;
 };
 
 void uvm_ranges_init(struct uvm_ranges *t);
@@ -30,6 +31,9 @@ void uvm_ranges_destroy(struct uvm_ranges *t);
 int uvm_ranges_add(struct uvm_ranges *t, const struct uvm_range *r);
 /* Finds the range containing p; returns 0 and copies it, or -ENOENT. */
 int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out);
+/* The same without the lock, for a forked child's signal handler (the child
+ * has one thread; the lock may have been held by another at the fork). */
+int uvm_ranges_find_unlocked(const struct uvm_ranges *t, uintptr_t p, struct uvm_range *out);
 /* Calls fn on a copy of every range of the given kind (-1: all), in address
  * order, without holding the lock during the calls. */
 void uvm_ranges_each(struct uvm_ranges *t, int kind,

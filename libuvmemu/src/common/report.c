@@ -3,7 +3,10 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "units.h"
 
@@ -93,6 +96,15 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	uvm_json_str(&j, "mode", r->mode);
 	uvm_json_str(&j, "program", prog);
 	uvm_json_str(&j, "verify", verify_name(atomic_load(&s->verify)));
+	uvm_json_bool(&j, "usage_error", atomic_load(&s->usage_error));
+	/* An interrupted run's counters cover the run up to the signal. */
+	uvm_json_bool(&j, "interrupted", r->signal != 0);
+	if (r->signal) {
+		char sig[16];
+
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(r->signal));
+		uvm_json_str(&j, "signal", sig);
+	}
 	json_config(&j, &s->cfg);
 	if (*uvm_cfg_s(&s->cfg, UVM_OPT_config)) {
 		uvm_json_object(&j, "config_file");
@@ -142,7 +154,8 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 	uint64_t busy = 0;
 
 	program_name(prog, sizeof(prog));
-	fprintf(f, "uvmemu: %s (%s): verify %s, wall %s, roi %s, %llu kernels\n", prog, r->mode,
+	fprintf(f, "uvmemu: %s (%s%s%s): verify %s, wall %s, roi %s, %llu kernels\n", prog, r->mode,
+		r->signal ? ", interrupted by SIG" : "", r->signal ? sigabbrev_np(r->signal) : "",
 		verify_name(atomic_load(&s->verify)),
 		uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
 		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s)),
@@ -193,7 +206,8 @@ void uvm_report_emit(const struct uvm_report *r)
 	const struct uvm_config *cfg = &r->session->cfg;
 	const char *path = uvm_cfg_s(cfg, UVM_OPT_report);
 
-	if (uvm_cfg_i(cfg, UVM_OPT_summary) == 0) /* "on" is choice 0 */
+	/* After a usage error the program's one line says it all. */
+	if (uvm_cfg_i(cfg, UVM_OPT_summary) == 0 && !atomic_load(&r->session->usage_error))
 		uvm_report_text(r, stderr);
 	if (*path) {
 		FILE *f = fopen(path, "w");
@@ -208,4 +222,29 @@ void uvm_report_emit(const struct uvm_report *r)
 			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
 				strerror(errno));
 	}
+}
+
+int uvm_report_check(const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	const char *path = uvm_cfg_s(cfg, UVM_OPT_report);
+	int fd;
+
+	if (!*path)
+		return 0;
+	/* Create it only to learn that we can, and leave no file behind; an
+	 * existing one is opened without truncating it. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen, "--report %s: cannot write the report: %s", path, strerror(errno));
+	return -EINVAL;
 }

@@ -15,6 +15,7 @@ struct uvm_report {
 	struct uvm_session *session;
 	const char *mode; /* "native" or "emulated" */
 	const struct uvm_stats *stats;
+	int signal;		   /* the signal that interrupted the run (SIGINT, SIGTERM), or 0 */
 	uint64_t device_mem_bytes; /* 0: unlimited */
 	/* Optional sections the emulator adds (model, placement, features). */
 	void (*json_extra)(void *ctx, struct uvm_json *j);
@@ -25,6 +26,10 @@ struct uvm_report {
 /* Writes the summary to stderr (unless --summary off) and the JSON file
  * (when --report is set); a report that cannot be written is said on stderr. */
 void uvm_report_emit(const struct uvm_report *r);
+/* Whether the --report file can be written (created or opened for writing,
+ * nothing written): a path that cannot is a configuration error, found
+ * before the program runs rather than at its end. */
+int uvm_report_check(const struct uvm_config *cfg, char *err, size_t errlen);
 void uvm_report_json(const struct uvm_report *r, FILE *f);
 void uvm_report_text(const struct uvm_report *r, FILE *f);
 

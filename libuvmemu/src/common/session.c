@@ -2,10 +2,14 @@
 /* session.c - run state common to the native and the emulated runtime. */
 #include "session.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <time.h>
+
+#include "report.h"
 
 uint64_t uvm_now_ns(void)
 {
@@ -15,6 +19,19 @@ uint64_t uvm_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* What the host can back: RAM and swap (the kernel's heuristic overcommit
+ * refuses a private mapping larger than that too), or --host-mem. */
+static uint64_t host_mem(const struct uvm_config *cfg)
+{
+	struct sysinfo si;
+
+	if (uvm_cfg_i(cfg, UVM_OPT_host_mem) > 0)
+		return (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_mem);
+	if (sysinfo(&si))
+		return UINT64_MAX;
+	return ((uint64_t)si.totalram + si.totalswap) * si.mem_unit;
+}
+
 void uvm_session_init(struct uvm_session *s, char *const *envp)
 {
 	char err[UVM_ERRLEN];
@@ -22,10 +39,12 @@ void uvm_session_init(struct uvm_session *s, char *const *envp)
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_init(&s->lock, NULL);
 	uvm_config_defaults(&s->cfg);
-	if (uvm_config_from_env(&s->cfg, envp, err, sizeof(err))) {
+	if (uvm_config_from_env(&s->cfg, envp, err, sizeof(err)) ||
+	    uvm_report_check(&s->cfg, err, sizeof(err))) {
 		fprintf(stderr, "uvmemu: %s\n", err);
 		exit(2);
 	}
+	s->host_mem = host_mem(&s->cfg);
 	s->start_ns = uvm_now_ns();
 }
 
@@ -34,6 +53,7 @@ void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg)
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_init(&s->lock, NULL);
 	s->cfg = *cfg;
+	s->host_mem = host_mem(cfg);
 	s->start_ns = uvm_now_ns();
 }
 
@@ -61,6 +81,28 @@ void uvm_session_add_managed(struct uvm_session *s, int64_t delta)
 
 	while (now > peak && !atomic_compare_exchange_weak(&s->footprint_peak, &peak, now))
 		;
+}
+
+int uvm_session_charge_host(struct uvm_session *s, int64_t bytes)
+{
+	const int64_t page = 4096;
+	int64_t delta =
+	    bytes >= 0 ? (bytes + page - 1) / page * page : -((-bytes + page - 1) / page * page);
+	uint64_t was = atomic_load(&s->host_bytes), now;
+
+	do {
+		now = was + (uint64_t)delta;
+		if (delta > 0 && (now < was || now > s->host_mem))
+			return -ENOMEM;
+	} while (!atomic_compare_exchange_weak(&s->host_bytes, &was, now));
+	return 0;
+}
+
+cudaError_t uvm_session_device_idle(struct uvm_session *s)
+{
+	const struct uvmemu_executor *ex = atomic_load(&s->executor);
+
+	return ex ? ex->synchronize() : cudaSuccess;
 }
 
 void uvm_session_set_error(struct uvm_session *s, cudaError_t e)

@@ -87,6 +87,8 @@ int uvm_parse_bandwidth(const char *s, double *out)
 	if (pw) {
 		v *= pow(1000.0, pw);
 		p++;
+		if (!isfinite(v))
+			return -ERANGE; /* "1e301G": an infinite link is no link */
 	}
 	if (*p == 'b' || *p == 'B')
 		p++;

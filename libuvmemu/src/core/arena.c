@@ -3,6 +3,7 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,57 +13,72 @@
 
 #define VABLOCK (2ull << 20)
 
-int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
+/* Reserves three views of `size` each, 2 MB aligned; 0 or -errno. */
+static int reserve(struct uvm_arena *a, uint64_t size)
 {
-	uint64_t total = 3 * UVM_ARENA_SIZE + VABLOCK;
+	uint64_t total = 3 * size + VABLOCK;
 	uintptr_t base, aligned;
 	void *p;
 
-	memset(a, 0, sizeof(*a));
-	a->memfd = -1;
-	a->size = UVM_ARENA_SIZE;
-	a->memfd = memfd_create("uvmemu-host-frames", MFD_CLOEXEC);
-	if (a->memfd < 0) {
-		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
-		return -errno;
-	}
-	/* Sparse: a memfd only uses memory for the pages that hold data. */
-	if (ftruncate(a->memfd, (off_t)UVM_ARENA_SIZE)) {
-		snprintf(err, errlen, "sizing the host-frame memfd: %s", strerror(errno));
-		goto err;
-	}
 	p = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		snprintf(err, errlen, "reserving %llu GiB of address space for the views: %s",
-			 (unsigned long long)(total >> 30), strerror(errno));
-		goto err;
-	}
+	if (p == MAP_FAILED)
+		return -errno;
 	base = (uintptr_t)p;
 	aligned = (base + VABLOCK - 1) & ~(uintptr_t)(VABLOCK - 1);
 	/* Trim the alignment slack at both ends. */
 	if (aligned > base)
 		munmap(p, aligned - base);
-	if (base + total > aligned + 3 * UVM_ARENA_SIZE)
-		munmap((void *)(aligned + 3 * UVM_ARENA_SIZE),
-		       base + total - (aligned + 3 * UVM_ARENA_SIZE));
+	if (base + total > aligned + 3 * size)
+		munmap((void *)(aligned + 3 * size), base + total - (aligned + 3 * size));
+	a->size = size;
 	a->host = aligned;
-	a->dev = aligned + UVM_ARENA_SIZE;
-	a->dma = aligned + 2 * UVM_ARENA_SIZE;
+	a->dev = aligned + size;
+	a->dma = aligned + 2 * size;
+	return 0;
+}
+
+int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
+{
+	uint64_t size = UVM_ARENA_MAX;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	a->memfd = -1;
+	a->memfd = memfd_create("uvmemu-host-frames", MFD_CLOEXEC);
+	if (a->memfd < 0) {
+		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+		return -errno;
+	}
+	/* The largest reservation the address space allows, halving down to
+	 * the least the emulator promises. */
+	while ((rc = reserve(a, size)) == -ENOMEM && size > UVM_ARENA_MIN)
+		size /= 2;
+	if (rc) {
+		errno = -rc;
+		snprintf(err, errlen, "reserving %llu GiB of address space for the views: %s",
+			 (unsigned long long)(3 * size >> 30), strerror(errno));
+		goto err;
+	}
+	/* Sparse: a memfd only uses memory for the pages that hold data. */
+	if (ftruncate(a->memfd, (off_t)a->size)) {
+		snprintf(err, errlen, "sizing the host-frame memfd: %s", strerror(errno));
+		munmap((void *)a->host, 3 * a->size);
+		goto err;
+	}
 	pthread_mutex_init(&a->lock, NULL);
-	a->capfree = 16;
-	a->free = malloc(a->capfree * sizeof(*a->free));
-	if (!a->free) {
+	a->nslots = a->size / VABLOCK;
+	a->used = calloc((a->nslots + 63) / 64, sizeof(*a->used));
+	if (!a->used) {
 		snprintf(err, errlen, "out of memory");
-		munmap((void *)a->host, 3 * UVM_ARENA_SIZE);
+		munmap((void *)a->host, 3 * a->size);
 		errno = ENOMEM;
 		goto err;
 	}
-	a->free[0] = (struct uvm_extent){0, UVM_ARENA_SIZE};
-	a->nfree = 1;
 	return 0;
 err:
 	close(a->memfd);
 	a->memfd = -1;
+	a->host = 0;
 	return -errno;
 }
 
@@ -72,31 +88,70 @@ void uvm_arena_destroy(struct uvm_arena *a)
 		munmap((void *)a->host, 3 * a->size);
 	if (a->memfd >= 0)
 		close(a->memfd);
-	free(a->free);
+	free(a->used);
 	pthread_mutex_destroy(&a->lock);
 	memset(a, 0, sizeof(*a));
 	a->memfd = -1;
 }
 
+/* The first slot at or after s whose bit equals `used` (nslots if none). */
+static uint64_t next_slot(const struct uvm_arena *a, uint64_t s, bool used)
+{
+	while (s < a->nslots) {
+		uint64_t w = used ? a->used[s / 64] : ~a->used[s / 64];
+
+		w &= ~0ull << (s % 64);
+		if (w)
+			return s - s % 64 + (uint64_t)__builtin_ctzll(w);
+		s = s - s % 64 + 64;
+	}
+	return a->nslots;
+}
+
+static void mark(struct uvm_arena *a, uint64_t s, uint64_t n, bool used)
+{
+	for (uint64_t i = s; i < s + n; i++) {
+		if (used)
+			a->used[i / 64] |= 1ull << (i % 64);
+		else
+			a->used[i / 64] &= ~(1ull << (i % 64));
+	}
+}
+
 int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off)
 {
+	uint64_t n = len / VABLOCK, s;
 	int err = -ENOMEM;
 
 	pthread_mutex_lock(&a->lock);
-	for (size_t i = 0; i < a->nfree; i++) {
-		struct uvm_extent *e = &a->free[i];
+	for (s = next_slot(a, a->low, false); s + n <= a->nslots;) {
+		uint64_t end = next_slot(a, s, true);
 
-		if (e->len < len)
-			continue;
-		*off = e->off;
-		e->off += len;
-		e->len -= len;
-		if (e->len == 0) {
-			memmove(e, e + 1, (a->nfree - i - 1) * sizeof(*e));
-			a->nfree--;
+		if (end >= s + n) {
+			mark(a, s, n, true);
+			if (s == a->low)
+				a->low = next_slot(a, s + n, false);
+			*off = s * VABLOCK;
+			err = 0;
+			break;
 		}
+		s = next_slot(a, end, false);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return err;
+}
+
+int uvm_arena_take_at(struct uvm_arena *a, uint64_t off, uint64_t len)
+{
+	uint64_t s = off / VABLOCK, n = len / VABLOCK;
+	int err = -EBUSY;
+
+	pthread_mutex_lock(&a->lock);
+	if (next_slot(a, s, true) >= s + n) {
+		mark(a, s, n, true);
+		if (s == a->low)
+			a->low = next_slot(a, s + n, false);
 		err = 0;
-		break;
 	}
 	pthread_mutex_unlock(&a->lock);
 	return err;
@@ -104,39 +159,12 @@ int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off)
 
 void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len)
 {
-	size_t i;
+	uint64_t s = off / VABLOCK;
 
 	pthread_mutex_lock(&a->lock);
-	for (i = 0; i < a->nfree && a->free[i].off < off; i++)
-		;
-	/* Merge with the neighbours where they touch; insert otherwise. */
-	if (i > 0 && a->free[i - 1].off + a->free[i - 1].len == off) {
-		a->free[i - 1].len += len;
-		if (i < a->nfree && off + len == a->free[i].off) {
-			a->free[i - 1].len += a->free[i].len;
-			memmove(&a->free[i], &a->free[i + 1],
-				(a->nfree - i - 1) * sizeof(*a->free));
-			a->nfree--;
-		}
-	} else if (i < a->nfree && off + len == a->free[i].off) {
-		a->free[i].off = off;
-		a->free[i].len += len;
-	} else {
-		if (a->nfree == a->capfree) {
-			struct uvm_extent *v = realloc(a->free, 2 * a->capfree * sizeof(*v));
-
-			if (!v) {
-				/* The range is lost to reuse; the address space is large. */
-				pthread_mutex_unlock(&a->lock);
-				return;
-			}
-			a->free = v;
-			a->capfree *= 2;
-		}
-		memmove(&a->free[i + 1], &a->free[i], (a->nfree - i) * sizeof(*a->free));
-		a->free[i] = (struct uvm_extent){off, len};
-		a->nfree++;
-	}
+	mark(a, s, len / VABLOCK, false);
+	if (s < a->low)
+		a->low = s;
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -179,6 +207,19 @@ int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len)
 			 -1, 0) == MAP_FAILED)
 			err = -errno;
 	if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		err = -errno;
+	return err;
+}
+
+int uvm_arena_release(struct uvm_arena *a, uint64_t off, uint64_t len)
+{
+	int err = 0;
+
+	/* The host frames (the page cache: host and DMA views) and the device
+	 * frames (the device view's pages) go; the mappings stay. */
+	if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		err = -errno;
+	if (madvise((void *)uvm_dev_addr(a, off), len, MADV_DONTNEED))
 		err = -errno;
 	return err;
 }

@@ -19,28 +19,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most managed memory one process can allocate; each view reserves this
- * much address space (not memory). */
-#define UVM_ARENA_SIZE (256ull << 30)
+/*
+ * Each view reserves address space (not memory) for the arena: 4 TiB, so
+ * that 2,097,152 allocations (one 2 MB slot each at least) fit at once, or,
+ * where the address space is smaller (ThreadSanitizer's layout, ulimit -v),
+ * the largest power of two it allows down to 256 GiB. What the host can
+ * back bounds the managed bytes long before (--host-mem).
+ */
+#define UVM_ARENA_MAX (4ull << 40)
+#define UVM_ARENA_MIN (256ull << 30)
 
-struct uvm_extent {
-	uint64_t off, len;
-};
-
+/*
+ * Slots: an allocation takes whole 2 MB slots, the lowest run that fits
+ * (first fit), found in a bitmap with one bit per slot, so that taking and
+ * giving stay cheap with millions of allocations in any order.
+ */
 struct uvm_arena {
 	int memfd;
 	uintptr_t host, dev, dma; /* bases of the three views */
 	uint64_t size;		  /* of each view */
 
-	pthread_mutex_t lock;	 /* guards the free list */
-	struct uvm_extent *free; /* sorted by offset, coalesced */
-	size_t nfree, capfree;
+	pthread_mutex_t lock; /* guards the slot bitmap */
+	uint64_t nslots;      /* size / 2 MB */
+	uint64_t *used;	      /* one bit per slot: taken */
+	uint64_t low;	      /* every slot below is taken */
 };
 
 int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen);
 void uvm_arena_destroy(struct uvm_arena *a);
 /* Takes len bytes (a multiple of 2 MB) of offsets, first fit; -ENOMEM. */
 int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off);
+/* Takes exactly [off, off + len) if all of it is free; -EBUSY otherwise. */
+int uvm_arena_take_at(struct uvm_arena *a, uint64_t off, uint64_t len);
 void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len);
 /*
  * Maps the views over [off, off+len) (the reservation is PROT_NONE).
@@ -51,6 +61,15 @@ void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len);
 int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_frames);
 /* Frees every frame of the range (both sides) and restores the reservation. */
 int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len);
+/*
+ * Frees every frame of a freed allocation's range but keeps its mappings
+ * (and their userfaultfd registration): a hole of PROT_NONE between live
+ * allocations would split each view's mapping in three, and with Linux's
+ * default vm.max_map_count (65530) about 10,000 such holes exhaust a
+ * process. A touch of the released range still faults to the driver, which
+ * unmaps the slot (uvm_arena_unmap) before letting the access fail.
+ */
+int uvm_arena_release(struct uvm_arena *a, uint64_t off, uint64_t len);
 
 static inline uintptr_t uvm_host_addr(const struct uvm_arena *a, uint64_t off)
 {

@@ -237,13 +237,25 @@ static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 
 	uvm_tracker_settle(&d->tracker, first, n);
 	uvm_thrash_forget(&d->thrash, first, n);
-	/* Faults of the freed range still waiting to be serviced are dropped;
-	 * their threads are woken by the unmap and fault again. */
+	/* Deferred faults of the freed range are dropped and their threads
+	 * woken here, or nothing would wake them (neither a release nor an
+	 * unmap wakes a thread waiting on a userfaultfd). A woken thread
+	 * faults again, on a range now unallocated (uvm_service_batch). */
 	for (size_t i = 0; i < d->ndeferred; i++) {
-		if (d->deferred[i].page >= c->off && d->deferred[i].page < c->off + c->len)
+		const struct uvm_fault *f = &d->deferred[i];
+
+		if (f->page >= c->off && f->page < c->off + c->len) {
+			int rc = uvm_uffd_wake(d->dep.uffd,
+					       (f->gpu ? d->dep.arena->dev : d->dep.arena->host) +
+						   f->page,
+					       UVM_PAGE_SIZE);
+
+			if (rc)
+				uvm_driver_bug("waking a fault of a freed range", f->page, rc);
 			dropped++;
-		else
-			d->deferred[i - dropped] = d->deferred[i];
+		} else {
+			d->deferred[i - dropped] = *f;
+		}
 	}
 	d->ndeferred -= dropped;
 	uvm_res_free(&d->res, c->off, c->len);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fork.h"
 #include "manager.h"
 #include "units.h"
 #include "use.h"
@@ -26,11 +27,11 @@ static uint64_t round_up(uint64_t n, uint64_t to)
 	return (n + to - 1) / to * to;
 }
 
-static void remote_read_unavailable(uintptr_t addr, size_t bytes)
+static void remote_access_unavailable(void *ctx, uintptr_t addr, size_t bytes, bool store)
 {
 }
 
-static void halve_unavailable(void)
+static void halve_unavailable(void *ctx)
 {
 }
 
@@ -74,7 +75,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)
 		goto fail;
-	rc = uvm_uffd_open(&e->uffd, err, errlen);
+	rc = uvm_uffd_open_as(
+	    &e->uffd, (enum uvm_fault_capture)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
 	if (rc)
 		goto fail;
 	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,
@@ -129,7 +131,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 				     e->arena.dev),
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
-	    .remote_read = remote_read_unavailable,
+	    .remote_stores = e->backend->shared_frames,
+	    .remote_access = remote_access_unavailable,
 	    .halve = halve_unavailable,
 	};
 	pthread_cond_init(&e->progress_cond, NULL);
@@ -191,6 +194,21 @@ static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, uint
 	pthread_mutex_unlock(&e->lock);
 }
 
+/* A forked child inherits none of the views (fork.h): an inherited host view
+ * would write into the parent's frames. The DMA view is mapped only where
+ * device frames are the device view's own (copy backend). */
+static int keep_from_children(const struct uvm_arena *a, uint64_t off, uint64_t len,
+			      bool shared_frames)
+{
+	int rc = uvm_fork_protect((void *)uvm_host_addr(a, off), len);
+
+	if (!rc)
+		rc = uvm_fork_protect((void *)uvm_dev_addr(a, off), len);
+	if (!rc && !shared_frames)
+		rc = uvm_fork_protect((void *)uvm_dma_addr(a, off), len);
+	return rc;
+}
+
 /* Managed memory, or zero-copy host memory (cudaHostAlloc): the latter lives
  * in the arena too, with every block pinned on the host, so that the GPU
  * reaches it through the device view, remotely, charged to the link. */
@@ -198,15 +216,23 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 {
 	struct uvm_arena *a = &e->arena;
 	uint64_t len = round_up(size, UVM_VABLOCK_SIZE), off;
+	int64_t charge = kind == UVM_PTR_MANAGED ? (int64_t)size : 0;
 	struct uvm_range r;
 	int rc;
 
-	rc = uvm_arena_take(a, len, &off);
+	/* Refused here, as natively, when the host could not back it. */
+	rc = uvm_session_charge_host(e->session, charge);
 	if (rc)
 		return rc;
+	rc = uvm_arena_take(a, len, &off);
+	if (rc)
+		goto refund;
 	rc = uvm_arena_map(a, off, len, e->backend->shared_frames);
 	if (rc)
 		goto give;
+	rc = keep_from_children(a, off, len, e->backend->shared_frames);
+	if (rc)
+		goto unmap;
 	rc = uvm_placement_bind(&e->place, uvm_dev_addr(a, off), len, e->place.device_node);
 	if (!rc)
 		rc = uvm_placement_bind(&e->place, uvm_host_addr(a, off), len, e->place.host_node);
@@ -249,6 +275,8 @@ unmap:
 	uvm_arena_unmap(a, off, len);
 give:
 	uvm_arena_give(a, off, len);
+refund:
+	uvm_session_charge_host(e->session, -charge);
 	return rc;
 }
 
@@ -264,12 +292,16 @@ static int free_managed(struct uvm_emu *e, const struct uvm_range *r)
 	pthread_mutex_unlock(&e->lock);
 	uvm_objuse_forget(e, off, r->mapped);
 	rc = uvm_driver_free_range(e->driver, off, r->size);
+	/* Frames go, mappings stay: holes would exhaust vm.max_map_count
+	 * (arena.h). A later touch faults and the driver unmaps the slot. */
 	if (!rc)
-		rc = uvm_arena_unmap(&e->arena, off, r->mapped);
+		rc = uvm_arena_release(&e->arena, off, r->mapped);
 	uvm_arena_give(&e->arena, off, r->mapped);
-	if (r->kind == UVM_PTR_MANAGED)
+	if (r->kind == UVM_PTR_MANAGED) {
 		uvm_session_add_managed(e->session,
 					-(int64_t)(blocks_of(r->size) << UVM_BLOCK_SHIFT));
+		uvm_session_charge_host(e->session, -(int64_t)r->size);
+	}
 	return rc;
 }
 
@@ -290,7 +322,9 @@ static int alloc_device(struct uvm_emu *e, size_t size, void **out)
 		rc = -ENOMEM;
 		goto unpin;
 	}
-	rc = uvm_placement_bind(&e->place, (uintptr_t)p, len, e->place.device_node);
+	rc = uvm_fork_protect(p, len);
+	if (!rc)
+		rc = uvm_placement_bind(&e->place, (uintptr_t)p, len, e->place.device_node);
 	if (rc)
 		goto unmap;
 	r = (struct uvm_range){(uintptr_t)p, size, UVM_PTR_DEVICE, len};
@@ -310,7 +344,7 @@ unpin:
 
 int uvm_emu_alloc(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size, void **out)
 {
-	if (size > UVM_ARENA_SIZE)
+	if (size > e->arena.size)
 		return -ENOMEM;
 	switch (kind) {
 	case UVM_PTR_MANAGED:
@@ -713,10 +747,14 @@ void uvm_emu_calibrated(struct uvm_emu *e)
 	uvm_link_set_dilation(&e->link, d < 1 ? 1 : d);
 }
 
-void uvm_emu_remote_access(struct uvm_emu *e, uint64_t bytes)
+void uvm_emu_remote_count(struct uvm_emu *e, uint64_t bytes)
 {
 	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
-	uvm_wait_until(uvm_link_book(&e->link, UVM_H2D, bytes, uvm_now_ns()));
+}
+
+void uvm_emu_remote_wait(struct uvm_emu *e, bool store, uint64_t bytes)
+{
+	uvm_wait_until(uvm_link_book(&e->link, store ? UVM_D2H : UVM_H2D, bytes, uvm_now_ns()));
 }
 
 void uvm_emu_gmmu_resolve(struct uvm_emu *e, uintptr_t dev_addr, bool write)

@@ -283,7 +283,7 @@ int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 	uint64_t resident = 0, remote = 0, mapped = 0;
 	struct uvm_pool p;
 
-	for (size_t v = 0; v < s->nvablocks; v++) {
+	for (size_t v = 0; v < s->used_vablocks; v++) {
 		const struct uvm_vablock *va = &s->vablock[v];
 		size_t first = uvm_vablock_first(v);
 		unsigned on_device = 0;

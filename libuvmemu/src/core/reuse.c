@@ -75,7 +75,7 @@ static uint64_t next_rand(struct uvm_reuse *u)
 }
 
 #define EACH_BLOCK(s, b)                                                                           \
-	for (size_t v_ = 0; v_ < (s)->nvablocks; v_++)                                             \
+	for (size_t v_ = 0; v_ < (s)->used_vablocks; v_++)                                         \
 		for (size_t b = uvm_vablock_first(v_);                                             \
 		     b < uvm_vablock_first(v_) + (s)->vablock[v_].nvalid; b++)
 

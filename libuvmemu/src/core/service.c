@@ -268,6 +268,23 @@ static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask,
 
 /* ------------------------------------------------------------ GPU side */
 
+/*
+ * A touch past an allocation's end, in the rest of its last 2 MB slot (mapped
+ * whole so that neighbouring allocations' mappings merge): that rest is
+ * unmapped, so that the access, retried on wake-up, fails as it does natively
+ * (SIGSEGV; in a kernel, cudaErrorIllegalAddress) instead of faulting here
+ * for ever. The next allocation in the slot maps it whole again.
+ */
+static void retire_tail(struct uvm_driver *d, size_t vab)
+{
+	uint64_t valid = (uint64_t)d->dep.space->vablock[vab].nvalid << UVM_BLOCK_SHIFT;
+	int rc = uvm_arena_unmap(d->dep.arena, ((uint64_t)vab << UVM_VABLOCK_SHIFT) + valid,
+				 UVM_VABLOCK_SIZE - valid);
+
+	if (rc)
+		uvm_driver_bug("unmapping past an allocation's end", uvm_vablock_first(vab), rc);
+}
+
 static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint32_t written,
 			struct decisions *dec)
 {
@@ -279,6 +296,8 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	struct uvm_prefetch_ctx pctx = {s, vab, 0, resident, valid};
 	uint64_t t = uvm_now_ns();
 
+	if (faulted & ~valid)
+		retire_tail(d, vab);
 	for (uint32_t m = faulted & valid; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 
@@ -421,7 +440,9 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 		f->outcome = UVM_OUT_REMAPPED;
 		break;
 	case UVM_UNALLOCATED:
-		/* The range was freed after the fault was queued. */
+		/* Past the allocation's end (the whole vablock unallocated is
+		 * handled before: a freed range). */
+		retire_tail(d, uvm_vablock_of(b));
 		f->outcome = UVM_OUT_FREED;
 		break;
 	default:
@@ -524,6 +545,28 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 	}
 }
 
+/*
+ * A freed allocation keeps its mappings, without frames (arena.h), so a touch
+ * of it faults here. If its slot is still free, unmap the slot so that the
+ * access, retried on wake-up, fails as a touch of unmapped memory does
+ * (SIGSEGV; in a kernel, cudaErrorIllegalAddress). A slot not free is still
+ * being freed (the thread retries until it is) or belongs to a new
+ * allocation, whose faults these then are.
+ */
+static void retire_freed_slot(struct uvm_driver *d, size_t vab)
+{
+	struct uvm_arena *a = d->dep.arena;
+	uint64_t off = (uint64_t)vab << UVM_VABLOCK_SHIFT;
+	int rc;
+
+	if (uvm_arena_take_at(a, off, UVM_VABLOCK_SIZE))
+		return;
+	rc = uvm_arena_unmap(a, off, UVM_VABLOCK_SIZE);
+	if (rc)
+		uvm_driver_bug("unmapping a freed slot", uvm_vablock_first(vab), rc);
+	uvm_arena_give(a, off, UVM_VABLOCK_SIZE);
+}
+
 void uvm_service_batch(struct uvm_driver *d)
 {
 	struct uvm_space *s = d->dep.space;
@@ -536,8 +579,10 @@ void uvm_service_batch(struct uvm_driver *d)
 		size_t j = i;
 
 		if (s->vablock[vab].nvalid == 0) {
-			/* Freed while its faults waited: wake them to fault on
-			 * the unmapped range and report their program's bug. */
+			/* A freed range (or one being freed): wake its faults
+			 * to fault on the unmapped range and report their
+			 * program's bug. */
+			retire_freed_slot(d, vab);
 			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 				d->fault[j].outcome = UVM_OUT_FREED;
 				uvm_batch_add_wake(
@@ -583,8 +628,8 @@ size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 	 * balancing's scanner resumes at its offset; a run of mapped REMOTE
 	 * blocks unmaps in one call. */
 	for (size_t looked = 0;
-	     looked < s->nvablocks && done < budget && atomic_load(&d->res.remote_mapped);
-	     looked++, v = (v + 1) % s->nvablocks) {
+	     looked < s->used_vablocks && done < budget && atomic_load(&d->res.remote_mapped);
+	     looked++, v = (v + 1) % s->used_vablocks) {
 		size_t first = uvm_vablock_first(v), end = first + s->vablock[v].nvalid;
 
 		for (size_t b = first; b < end && done < budget;) {
@@ -630,7 +675,7 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 	struct uvm_space *s = d->dep.space;
 	uint64_t seen = 0;
 
-	for (size_t v = 0; v < s->nvablocks && seen < d->res.remote_blocks; v++) {
+	for (size_t v = 0; v < s->used_vablocks && seen < d->res.remote_blocks; v++) {
 		size_t first = uvm_vablock_first(v);
 		uint32_t want = 0;
 

@@ -94,6 +94,8 @@ void uvm_space_add(struct uvm_space *s, uint64_t off, uint64_t len, uint32_t all
 		if (hi > first + n)
 			hi = first + n;
 		s->vablock[v] = (struct uvm_vablock){.nvalid = (uint8_t)(hi - lo), .alloc = alloc};
+		if (v + 1 > s->used_vablocks)
+			s->used_vablocks = v + 1;
 	}
 }
 
@@ -137,7 +139,7 @@ bool uvm_counter_trip(struct uvm_space *s, size_t b)
 
 void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips)
 {
-	for (size_t v = 0; v < s->nvablocks; v++) {
+	for (size_t v = 0; v < s->used_vablocks; v++) {
 		size_t first = uvm_vablock_first(v);
 
 		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {

@@ -79,6 +79,11 @@ struct uvm_vablock {
 
 struct uvm_space {
 	size_t nblocks, nvablocks;
+	/* One past the highest vablock an allocation ever took: loops over the
+	 * space stop there, not at the end of a reservation sized for millions
+	 * of allocations (allocations go first fit, low). Set under the arena
+	 * lock before the allocation's range is registered. */
+	size_t used_vablocks;
 	struct uvm_block *block;
 	struct uvm_vablock *vablock;
 	_Atomic uint32_t *counters;  /* access counters (uvmemu_gmmu.h layout) */

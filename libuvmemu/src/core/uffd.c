@@ -101,19 +101,52 @@ static int api_handshake(int fd, uint64_t want, uint64_t *got)
 	return 0;
 }
 
-int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen)
+/* Whether this process may open a user-mode-only userfaultfd. */
+static bool user_mode_possible(void)
+{
+	int e, fd = open_fd(VIA_USER_MODE, &e);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen)
 {
 	static const char *const names[] = {"userfaultfd(2)", "/dev/userfaultfd",
 					    "userfaultfd(2) in user-mode-only mode"};
-	enum open_method m;
+	enum open_method m, last = VIA_DEVICE;
 	int e[3] = {0, 0, 0}, fd = -1, rc;
 	uint64_t supported = 0, want;
 	struct utsname un;
 
-	for (m = VIA_SYSCALL; m <= VIA_USER_MODE; m++) {
+	/* User-mode-only only when asked for: system calls on non-resident
+	 * managed memory then fail with EFAULT, which nothing else would say. */
+	m = how == UVM_CAPTURE_USER_MODE_ONLY ? VIA_USER_MODE : VIA_SYSCALL;
+	if (how == UVM_CAPTURE_USER_MODE_ONLY)
+		last = VIA_USER_MODE;
+	for (; m <= last; m++) {
 		fd = open_fd(m, &e[m]);
 		if (fd >= 0)
 			break;
+	}
+	if (fd < 0 && how == UVM_CAPTURE_USER_MODE_ONLY) {
+		snprintf(err, errlen,
+			 "--fault-capture user-mode-only: userfaultfd(2): %s (kernel %s)",
+			 why_syscall(e[VIA_USER_MODE]), kernel_release(&un));
+		return -e[VIA_USER_MODE];
+	}
+	if (fd < 0 && user_mode_possible()) {
+		snprintf(err, errlen,
+			 "userfaultfd: this process may only catch faults in user mode, where "
+			 "system calls on managed memory would fail with EFAULT (userfaultfd(2): "
+			 "%s; /dev/userfaultfd: %s). Enable full userfaultfd: run as root or with "
+			 "CAP_SYS_PTRACE, or `sysctl vm.unprivileged_userfaultfd=1`, or give this "
+			 "user access to /dev/userfaultfd; or accept it with --fault-capture "
+			 "user-mode-only",
+			 why_syscall(e[VIA_SYSCALL]), strerror(e[VIA_DEVICE]));
+		return -EPERM;
 	}
 	if (fd < 0) {
 		snprintf(err, errlen,
@@ -290,4 +323,9 @@ int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool 
 		if (errno != EAGAIN)
 			return -errno;
 	}
+}
+
+int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen)
+{
+	return uvm_uffd_open_as(u, UVM_CAPTURE_AUTO, err, errlen);
 }

@@ -48,13 +48,24 @@ struct uvm_uffd {
 	const char *how;     /* "userfaultfd(2)", "/dev/userfaultfd", ... */
 };
 
+/* --fault-capture, in options.def's order. */
+enum uvm_fault_capture {
+	UVM_CAPTURE_AUTO,	    /* full userfaultfd, else stop with the reason */
+	UVM_CAPTURE_UFFD,	    /* the same, asked for by name */
+	UVM_CAPTURE_USER_MODE_ONLY, /* accepted: system calls may get EFAULT */
+};
+
 /*
  * Opens a userfaultfd with the features the emulator needs (MISSING and
  * MINOR faults on shmem, write-protect on anonymous memory) and whatever
- * optional ones the kernel has (THREAD_ID). On failure writes a one-line
- * explanation (permissions, vm.unprivileged_userfaultfd, kernel version) to
- * err and returns -errno.
+ * optional ones the kernel has (THREAD_ID). Full userfaultfd (kernel-mode
+ * faults too) unless `how` asks for user-mode-only; where only user-mode-
+ * only is allowed, that is an error naming the three ways to enable full
+ * userfaultfd. On failure writes a one-line explanation (permissions,
+ * vm.unprivileged_userfaultfd, kernel version) to err and returns -errno.
  */
+int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen);
+/* uvm_uffd_open_as(u, UVM_CAPTURE_AUTO, ...). */
 int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen);
 void uvm_uffd_close(struct uvm_uffd *u);
 /* "MISSING_SHMEM MINOR_SHMEM WP THREAD_ID MOVE ..." for reports. */

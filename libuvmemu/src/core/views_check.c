@@ -65,7 +65,7 @@ int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
 		snprintf(err, errlen, "/proc/self/pagemap: %m");
 		return -EINVAL;
 	}
-	for (size_t v = 0; v < s->nvablocks && !rc; v++) {
+	for (size_t v = 0; v < s->used_vablocks && !rc; v++) {
 		size_t first = uvm_vablock_first(v);
 
 		if (!s->vablock[v].nvalid)

@@ -6,13 +6,17 @@
  * memory that both "sides" share, translation is the identity and nothing
  * migrates; the run still reports its wall time, region of interest, kernel
  * count and verdict, so that native and emulated runs compare one to one.
- * Under LD_PRELOAD=libuvmemu.so every symbol here is interposed.
+ * Under LD_PRELOAD=libuvmemu.so every symbol here is interposed. As under
+ * the emulator, a forked child inherits none of the runtime's memory and can
+ * use none of the runtime (fork.h), and managed memory is bounded by what
+ * the host can back.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fork.h"
 #include "ranges.h"
 #include "report.h"
 #include "rt.h"
@@ -24,12 +28,28 @@ static struct native_runtime {
 	pthread_once_t once;
 	struct uvm_session session;
 	struct uvm_ranges ranges;
+	struct uvm_fork_guard fork_guard;
 } native = {.once = PTHREAD_ONCE_INIT};
+
+static void child_fault(int sig, siginfo_t *si, void *uc)
+{
+	struct uvm_range r;
+	bool owned = uvm_ranges_find_unlocked(&native.ranges, (uintptr_t)si->si_addr, &r) == 0 &&
+		     r.kind != UVM_PTR_HOST_REGISTERED;
+
+	uvm_fork_fault(&native.fork_guard, sig, si, uc, owned);
+}
+
+static void forked_child(void)
+{
+	uvm_fork_child(&native.fork_guard, &native.session, child_fault);
+}
 
 static void native_init(void)
 {
 	uvm_session_init(&native.session, environ);
 	uvm_ranges_init(&native.ranges);
+	pthread_atfork(NULL, NULL, forked_child);
 }
 
 struct uvm_session *uvm_rt_session(void)
@@ -58,20 +78,35 @@ int uvm_rt_alloc(enum uvm_ptr_kind kind, size_t size, void **out)
 	if (size > (SIZE_MAX >> 2))
 		return -ENOMEM;
 	r.mapped = round_up(size, UVMEMU_BLOCK_SIZE);
+	/* Managed memory is charged against what the host can back before it
+	 * is mapped, exactly as the emulator does, so both refuse the same. */
+	if (kind == UVM_PTR_MANAGED) {
+		err = uvm_session_charge_host(&native.session, (int64_t)size);
+		if (err)
+			return err;
+	}
 	/* Fresh anonymous memory reads as zero, as the emulator's does. */
 	p = mmap(NULL, r.mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -ENOMEM;
+	if (p == MAP_FAILED) {
+		err = -ENOMEM;
+		goto refund;
+	}
 	r.base = (uintptr_t)p;
-	err = uvm_ranges_add(&native.ranges, &r);
+	err = uvm_fork_protect(p, r.mapped);
+	if (!err)
+		err = uvm_ranges_add(&native.ranges, &r);
 	if (err) {
 		munmap(p, r.mapped);
-		return err;
+		goto refund;
 	}
 	if (kind == UVM_PTR_MANAGED)
 		uvm_session_add_managed(&native.session, (int64_t)r.mapped);
 	*out = p;
 	return 0;
+refund:
+	if (kind == UVM_PTR_MANAGED)
+		uvm_session_charge_host(&native.session, -(int64_t)size);
+	return err;
 }
 
 int uvm_rt_free(enum uvm_ptr_kind kind, void *p)
@@ -83,9 +118,14 @@ int uvm_rt_free(enum uvm_ptr_kind kind, void *p)
 	    r.kind != (int)kind)
 		return -EINVAL;
 	uvm_ranges_remove(&native.ranges, r.base, NULL);
-	munmap(p, r.mapped);
-	if (kind == UVM_PTR_MANAGED)
+	/* munmap fails when the hole it leaves would take the process past
+	 * vm.max_map_count: the memory then goes back, its addresses do not. */
+	if (munmap(p, r.mapped))
+		madvise(p, r.mapped, MADV_DONTNEED);
+	if (kind == UVM_PTR_MANAGED) {
 		uvm_session_add_managed(&native.session, -(int64_t)r.mapped);
+		uvm_session_charge_host(&native.session, -(int64_t)r.size);
+	}
 	return 0;
 }
 
@@ -169,17 +209,18 @@ void *uvm_rt_host_ptr(const void *device_ptr)
 	return (void *)device_ptr;
 }
 
-static void no_remote_read(uintptr_t addr, size_t bytes)
+static void no_remote_access(void *ctx, uintptr_t addr, size_t bytes, bool store)
 {
 }
 
-static void no_halve(void)
+static void no_halve(void *ctx)
 {
 }
 
 const struct uvmemu_gmmu *uvm_rt_gmmu(void)
 {
-	static const struct uvmemu_gmmu empty = {.remote_read = no_remote_read, .halve = no_halve};
+	static const struct uvmemu_gmmu empty = {.remote_access = no_remote_access,
+						 .halve = no_halve};
 
 	return &empty;
 }
@@ -221,7 +262,8 @@ __attribute__((destructor)) static void native_unload(void)
 {
 	struct uvm_report r = {.mode = "native"};
 
-	if (uvmemu_is_emulated())
+	/* A forked child's run is its parent's: one report. */
+	if (uvmemu_is_emulated() || atomic_load(&uvm_rt_session()->forked))
 		return;
 	r.session = uvm_rt_session();
 	uvm_report_emit(&r);

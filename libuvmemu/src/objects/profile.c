@@ -137,7 +137,8 @@ int uvm_objprof_finish(struct uvm_objprof *p, size_t *bad)
 	for (size_t i = 1; i < p->nobj; i++)
 		if (p->obj[i - 1].id > p->obj[i].id)
 			return -EINVAL;
-	qsort(p->use, p->nuse, sizeof(*p->use), cmp_use);
+	if (p->nuse) /* a profile may have launches without uses: use is NULL */
+		qsort(p->use, p->nuse, sizeof(*p->use), cmp_use);
 	for (size_t i = 0; i < p->nuse; i++) {
 		if (n && cmp_use(&p->use[n - 1], &p->use[i]) == 0) {
 			p->use[n - 1].touched += p->use[i].touched;
@@ -410,6 +411,10 @@ int uvm_objprof_read(struct uvm_objprof *p, const char *path, char *err, size_t 
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
 			continue;
 		n = split(line, t, 7);
+		if (n == 0) { /* "\rtext": split ends the line at the '\r' */
+			rc = bad(&r, "a carriage return before the line's first field");
+			continue;
+		}
 		if (!magic) {
 			if (n != 2 || strcmp(t[0], MAGIC) != 0)
 				rc = bad(&r, "not an object profile (its first line must be '" MAGIC

@@ -7,13 +7,17 @@
  * sets up), and the CUDA-named and uvmemu_* entry points it then reaches
  * need one instance to act on. The instance starts when the library loads,
  * so configuration errors stop the program before main() with a one-line
- * message and status 2, and the report is written when the process exits.
+ * message and status 2, and the report is written when the process exits,
+ * or when SIGINT or SIGTERM ends it (interrupt.h). A forked child inherits
+ * none of the managed memory and can use none of the runtime (fork.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "emu.h"
+#include "fork.h"
+#include "interrupt.h"
 #include "report.h"
 #include "rt.h"
 
@@ -23,36 +27,91 @@ static struct preload {
 	pthread_once_t once;
 	struct uvm_session session;
 	struct uvm_emu *emu;
+	struct uvm_interrupt interrupt;
+	struct uvm_fork_guard fork_guard;
 } g = {.once = PTHREAD_ONCE_INIT};
 
-/* GMMU accessors call these without a context. */
-static void halve(void)
+static void halve(void *ctx)
 {
-	uvm_driver_request_halving(g.emu->driver);
+	struct uvm_emu *e = ctx;
+
+	uvm_driver_request_halving(e->driver);
 }
 
 /*
- * Remote sectors an executor thread read but has not yet charged. Charging
- * books the link under its lock and may sleep, far too much per 32-byte
- * load; a thread instead charges every REMOTE_CHUNK bytes, once, and stalls
- * for their modelled time then. Per thread, so no lock is taken per access.
+ * Remote sectors an executor thread read or wrote but has not yet booked on
+ * the link. Booking takes the link's lock and may sleep, far too much per
+ * 32-byte sector; a thread instead books every REMOTE_CHUNK bytes per
+ * direction, once, and stalls for their modelled time then. The bytes
+ * themselves are counted at once, so the report's figure is exact.
  */
 #define REMOTE_CHUNK 4096u
-static _Thread_local uint32_t remote_owed;
+static _Thread_local uint32_t remote_owed[2];
 
-static void remote_read(uintptr_t dev_addr, size_t bytes)
+static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
 {
-	remote_owed += (uint32_t)bytes;
-	if (remote_owed >= REMOTE_CHUNK) {
-		uvm_emu_remote_access(g.emu, remote_owed);
-		remote_owed = 0;
+	struct uvm_emu *e = ctx;
+	uint32_t *owed = &remote_owed[store];
+
+	uvm_emu_remote_count(e, bytes);
+	*owed += (uint32_t)bytes;
+	if (*owed >= REMOTE_CHUNK) {
+		uvm_emu_remote_wait(e, store, *owed);
+		*owed = 0;
 	}
 }
 
 /* --fault-path uvmmu: accessors resolve their own far faults. */
-static void gmmu_resolve(uintptr_t dev_addr, int write)
+static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
 {
-	uvm_emu_gmmu_resolve(g.emu, dev_addr, write != 0);
+	uvm_emu_gmmu_resolve(ctx, dev_addr, write);
+}
+
+/* The summary and the JSON report, at exit (sig 0) or on SIGINT/SIGTERM. */
+static void report(void *ctx, int sig)
+{
+	struct uvm_stats st;
+	struct uvm_report r = {
+	    .session = &g.session,
+	    .mode = "emulated",
+	    .stats = &st,
+	    .signal = sig,
+	    .json_extra = uvm_emu_report_json,
+	    .text_extra = uvm_emu_report_text,
+	};
+
+	uvm_emu_progress_stop(g.emu);
+	uvm_emu_stats(g.emu, &st);
+	uvm_trace_flush(g.emu->trace);
+	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
+	r.ctx = g.emu;
+	uvm_report_emit(&r);
+}
+
+static void interrupted(int sig)
+{
+	uvm_interrupt_caught(&g.interrupt, sig);
+}
+
+/* Managed and zero-copy memory (the arena's views) and cudaMalloc memory. */
+static bool owned(uintptr_t a)
+{
+	const struct uvm_arena *ar = &g.emu->arena;
+	struct uvm_range r;
+
+	return (a >= ar->host && a < ar->host + 3 * ar->size) ||
+	       uvm_ranges_find_unlocked(&g.emu->ranges, a, &r) == 0;
+}
+
+static void child_fault(int sig, siginfo_t *si, void *uc)
+{
+	uvm_fork_fault(&g.fork_guard, sig, si, uc, owned((uintptr_t)si->si_addr));
+}
+
+static void forked_child(void)
+{
+	uvm_interrupt_child(&g.interrupt);
+	uvm_fork_child(&g.fork_guard, &g.session, child_fault);
 }
 
 static void start(void)
@@ -64,8 +123,17 @@ static void start(void)
 		fprintf(stderr, "uvmemu: %s\n", err);
 		exit(2);
 	}
+	g.emu->gmmu.ctx = g.emu;
 	g.emu->gmmu.halve = halve;
-	g.emu->gmmu.remote_read = remote_read;
+	g.emu->gmmu.remote_access = remote_access;
+	if (g.emu->uffd.user_mode_only)
+		fprintf(stderr, "uvmemu: warning: --fault-capture user-mode-only: system calls "
+				"(read, write, ...) on managed memory that is not resident on the "
+				"host fail with EFAULT\n");
+	pthread_atfork(NULL, NULL, forked_child);
+	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
+		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
+				"SIGTERM ends the run (no thread for it)\n");
 	if (uvm_cfg_i(&g.session.cfg, UVM_OPT_fault_path) == 1) /* driver|uvmmu */
 		g.emu->gmmu.resolve = gmmu_resolve;
 }
@@ -200,23 +268,10 @@ __attribute__((constructor)) static void preload_load(void)
 	emu();
 }
 
+/* A forked child writes nothing: the run, its driver and its report are the
+ * parent's. */
 __attribute__((destructor)) static void preload_unload(void)
 {
-	struct uvm_stats st;
-	struct uvm_report r = {
-	    .session = &g.session,
-	    .mode = "emulated",
-	    .stats = &st,
-	    .json_extra = uvm_emu_report_json,
-	    .text_extra = uvm_emu_report_text,
-	};
-
-	if (!g.emu)
-		return;
-	uvm_emu_progress_stop(g.emu);
-	uvm_emu_stats(g.emu, &st);
-	uvm_trace_flush(g.emu->trace);
-	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
-	r.ctx = g.emu;
-	uvm_report_emit(&r);
+	if (g.emu && !atomic_load(&g.session.forked))
+		uvm_interrupt_report_once(&g.interrupt, 0);
 }

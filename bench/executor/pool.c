@@ -1,45 +1,23 @@
 // SPDX-License-Identifier: MIT
-/*
- * plain.c - the stream triad as a programmer would write it without emu-gpu:
- * the loop on one thread, and the loop split over persistent threads that a
- * barrier starts and joins (no thread creation in the timed part).
- */
+/* pool.c - persistent threads for plain C's parallel variant. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "plain.h"
-#include "triad.h"
+#include "pool.h"
 
-static void triad_range(const struct triad_arrays *t, size_t lo, size_t hi)
-{
-	for (size_t i = lo; i < hi; i++)
-		t->z[i] = STREAM_SCALAR * t->x[i] + t->y[i];
-}
-
-void triad_plain(const struct triad_arrays *t)
-{
-	triad_range(t, 0, t->n);
-}
-
-struct triad_pool {
+struct pool {
 	unsigned nthreads;
 	pthread_barrier_t start, done;
-	const struct triad_arrays *work; /* NULL: exit */
+	pool_fn fn; /* NULL: exit */
+	void *ctx;
 	pthread_t *threads;
 };
 
 struct member {
-	struct triad_pool *pool;
+	struct pool *pool;
 	unsigned id;
 };
-
-static void run_part(struct triad_pool *p, unsigned id)
-{
-	const struct triad_arrays *t = p->work;
-
-	triad_range(t, t->n * id / p->nthreads, t->n * (id + 1) / p->nthreads);
-}
 
 static void *member_main(void *arg)
 {
@@ -48,16 +26,16 @@ static void *member_main(void *arg)
 	free(arg);
 	for (;;) {
 		pthread_barrier_wait(&m.pool->start);
-		if (!m.pool->work)
+		if (!m.pool->fn)
 			return NULL;
-		run_part(m.pool, m.id);
+		m.pool->fn(m.pool->ctx, m.id, m.pool->nthreads);
 		pthread_barrier_wait(&m.pool->done);
 	}
 }
 
-int triad_pool_create(struct triad_pool **pool, unsigned nthreads)
+int pool_create(struct pool **pool, unsigned nthreads)
 {
-	struct triad_pool *p = calloc(1, sizeof(*p));
+	struct pool *p = calloc(1, sizeof(*p));
 	unsigned started = 1;
 	int err = -ENOMEM;
 
@@ -95,17 +73,18 @@ err_pool:
 	return err;
 }
 
-void triad_pool_run(struct triad_pool *p, const struct triad_arrays *t)
+void pool_run(struct pool *p, pool_fn fn, void *ctx)
 {
-	p->work = t;
+	p->fn = fn;
+	p->ctx = ctx;
 	pthread_barrier_wait(&p->start);
-	run_part(p, 0);
+	fn(ctx, 0, p->nthreads);
 	pthread_barrier_wait(&p->done);
 }
 
-void triad_pool_destroy(struct triad_pool *p)
+void pool_destroy(struct pool *p)
 {
-	p->work = NULL;
+	p->fn = NULL;
 	pthread_barrier_wait(&p->start);
 	for (unsigned i = 1; i < p->nthreads; i++)
 		pthread_join(p->threads[i], NULL);
