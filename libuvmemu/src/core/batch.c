@@ -122,6 +122,23 @@ void uvm_batch_preprocess(struct uvm_driver *d)
 	d->nfault = out;
 }
 
+size_t uvm_batch_take(struct uvm_driver *d)
+{
+	uint64_t t = uvm_now_ns();
+
+	if (uvm_batch_fetch(d) == 0)
+		return 0;
+	/* Pairs with the lock around the metadata of new allocations. */
+	pthread_mutex_lock(&d->dep.arena->lock);
+	pthread_mutex_unlock(&d->dep.arena->lock);
+	d->st.ns.fetch += uvm_driver_elapsed(t);
+
+	t = uvm_now_ns();
+	uvm_batch_preprocess(d);
+	d->st.ns.preprocess += uvm_driver_elapsed(t);
+	return d->nfault;
+}
+
 void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len)
 {
 	struct uvm_wake *last = d->nwake ? &d->wake[d->nwake - 1] : NULL;

@@ -161,19 +161,10 @@ static void tell_launches(struct uvm_driver *d)
  * gpu: the batch had GPU faults the model charges a fault latency for. */
 static bool service_pass(struct uvm_driver *d, bool *gpu)
 {
-	uint64_t t = uvm_now_ns();
+	uint64_t t;
 
-	if (uvm_batch_fetch(d) == 0)
+	if (uvm_batch_take(d) == 0)
 		return false;
-	/* Pairs with the lock around the metadata of new allocations. */
-	pthread_mutex_lock(&d->dep.arena->lock);
-	pthread_mutex_unlock(&d->dep.arena->lock);
-	d->st.ns.fetch += uvm_driver_elapsed(t);
-
-	t = uvm_now_ns();
-	uvm_batch_preprocess(d);
-	d->st.ns.preprocess += uvm_driver_elapsed(t);
-
 	t = uvm_now_ns();
 	uvm_service_batch(d);
 	d->st.ns.service += uvm_driver_elapsed(t);

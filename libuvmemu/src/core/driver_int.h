@@ -149,6 +149,8 @@ int uvm_batch_fetch(struct uvm_driver *d);
 /* When the earliest deferred fault is due (UINT64_MAX: none deferred). */
 uint64_t uvm_batch_next_deferred(const struct uvm_driver *d);
 void uvm_batch_preprocess(struct uvm_driver *d);
+/* Fetch, then preprocess, each stage timed. Returns the faults (0: none came). */
+size_t uvm_batch_take(struct uvm_driver *d);
 void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
 
 /* service.c */

@@ -169,19 +169,13 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 {
 	struct uvm_uvmmu *u = d->uvmmu;
 	struct uvm_fault *all = d->fault;
-	uint64_t t = uvm_now_ns();
+	uint64_t t;
 	uint32_t limit;
 	size_t n;
 
-	if (uvm_batch_fetch(d) == 0)
+	/* Duplicates of one page are one fault. */
+	if (uvm_batch_take(d) == 0)
 		return false;
-	/* Pairs with the lock around the metadata of new allocations. */
-	pthread_mutex_lock(&d->dep.arena->lock);
-	pthread_mutex_unlock(&d->dep.arena->lock);
-	d->st.ns.fetch += uvm_driver_elapsed(t);
-	t = uvm_now_ns();
-	uvm_batch_preprocess(d); /* duplicates of one page are one fault */
-	d->st.ns.preprocess += uvm_driver_elapsed(t);
 	limit = frame_limit(d);
 	if (limit != u->cq.limit)
 		uvm_cq_set_limit(&u->cq, limit);
