@@ -24,17 +24,18 @@ static void check_tables(const struct uvm_cq *q, size_t nblocks)
 
 	assert_non_null(seen);
 	for (size_t b = 0; b < nblocks; b++) {
-		uint32_t f = q->block_frame[b];
+		uint32_t f = uvm_cq_frame_of(q, b);
 
 		if (f == UVM_CQ_NONE)
 			continue;
 		assert_true(f < q->limit);
 		assert_int_equal(seen[f], 0); /* no frame twice */
 		seen[f] = 1;
-		assert_int_equal(q->frame_block[f], b);
+		assert_int_equal(uvm_cq_block_of(q, f), b);
 	}
 	for (unsigned i = 0; i < q->n; i++) {
 		assert_int_equal(seen[q->queue[i]], 0); /* a queued frame is nobody's */
+		assert_int_equal(uvm_cq_block_of(q, q->queue[i]), UVM_CQ_NONE);
 		seen[q->queue[i]] = 1;
 	}
 	free(seen);
@@ -85,13 +86,13 @@ static void test_never_twice(void **state)
 	assert_true(uvm_cq_take(&q, 200) != UVM_CQ_NONE);
 	check_tables(&q, FRAMES);
 	/* A block that holds a frame keeps it. */
-	assert_int_equal(uvm_cq_take(&q, 17), q.block_frame[17]);
+	assert_int_equal(uvm_cq_take(&q, 17), uvm_cq_frame_of(&q, 17));
 	/* Random churn never breaks the tables. */
 	srand(1);
 	for (int i = 0; i < 20000; i++) {
 		size_t b = (size_t)rand() % FRAMES;
 
-		if (q.block_frame[b] == UVM_CQ_NONE)
+		if (uvm_cq_frame_of(&q, b) == UVM_CQ_NONE)
 			assert_true(uvm_cq_take(&q, b) != UVM_CQ_NONE);
 		else
 			uvm_cq_release(&q, b);
@@ -114,7 +115,7 @@ static void test_swap_takes_victims_frame(void **state)
 	for (size_t b = 0; b < FRAMES; b++)
 		assert_true(uvm_cq_take(&q, b) != UVM_CQ_NONE);
 	assert_int_equal(uvm_cq_take(&q, FRAMES), UVM_CQ_NONE); /* full */
-	f = q.block_frame[42];
+	f = uvm_cq_frame_of(&q, 42);
 	uvm_cq_release(&q, 42); /* the victim */
 	assert_int_equal(uvm_cq_take(&q, FRAMES), f);
 	check_tables(&q, 2 * FRAMES);
@@ -139,6 +140,12 @@ static void test_capacity_limit(void **state)
 	for (size_t b = 0; b < 40; b++)
 		assert_true(uvm_cq_take(&q, b) < 40);
 	assert_int_equal(uvm_cq_take(&q, 40), UVM_CQ_NONE);
+	check_tables(&q, FRAMES);
+	/* Raised again: the frames above the old limit are found. */
+	uvm_cq_set_limit(&q, 100);
+	for (size_t b = 40; b < 100; b++)
+		assert_true(uvm_cq_take(&q, b) < 100);
+	assert_int_equal(uvm_cq_take(&q, 100), UVM_CQ_NONE);
 	check_tables(&q, FRAMES);
 	uvm_cq_destroy(&q);
 }

@@ -29,13 +29,19 @@
 #define UVM_CQ_REGION_FRAMES 32 /* 2 MB of 64 KB frames */
 #define UVM_CQ_NONE	     UINT32_MAX
 
+/*
+ * The tables cover the arena's every block (terabytes of address space), so
+ * they are reserved, not allocated, and zero means "nothing": a table entry
+ * is touched only when a frame is used. Entries hold number + 1.
+ */
 struct uvm_cq {
 	uint32_t nframes;      /* frames the tables cover */
 	uint32_t limit;	       /* frames below this may be handed out (device capacity) */
-	uint32_t *frame_block; /* inverted page-group table: frame -> block, or NONE */
-	uint32_t *block_frame; /* block -> frame, or NONE */
-	uint64_t *avail;       /* bit per region: it has a free frame not queued */
-	uint8_t *region_free;  /* free frames not queued, per region */
+	uint32_t *frame_block; /* inverted page-group table: frame -> block + 1, 0 free */
+	uint32_t *block_frame; /* block -> frame + 1, 0 none */
+	uint64_t *full;	       /* bit per 2 MB region: no free frame left in it */
+	uint8_t *region_used;  /* frames of the region held or queued */
+	size_t nblocks;
 	uint32_t queue[UVM_CQ_SIZE];
 	unsigned n;    /* frames queued */
 	uint32_t scan; /* region the next refill starts at */
@@ -55,5 +61,9 @@ unsigned uvm_cq_refill(struct uvm_cq *q);
 uint32_t uvm_cq_take(struct uvm_cq *q, size_t b);
 /* Block b gives its frame back (nothing when it holds none). */
 void uvm_cq_release(struct uvm_cq *q, size_t b);
+/* Block b's frame, or UVM_CQ_NONE. */
+uint32_t uvm_cq_frame_of(const struct uvm_cq *q, size_t b);
+/* The block frame f holds, or UVM_CQ_NONE (free or queued). */
+uint32_t uvm_cq_block_of(const struct uvm_cq *q, uint32_t f);
 
 #endif
