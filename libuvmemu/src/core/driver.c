@@ -491,11 +491,12 @@ static void *driver_main(void *arg)
 		nfds_t n;
 		uint64_t due, scan, samp, wk;
 		struct timespec ts, *timeout = NULL;
-		uint64_t now = uvm_now_ns();
+		uint64_t now;
 		int rc;
 
 		if (d->uvmmu)
-			uvm_uvmmu_settle(d);
+			uvm_uvmmu_settle(d); /* may wait: the time is read after it */
+		now = uvm_now_ns();
 		n = d->tracker.inflight ? 3 : 2;
 		due = uvm_batch_next_deferred(d);
 		scan = counter_scan_due(d);
