@@ -108,6 +108,28 @@ exp_calibration() {
 	sed -i "s|--dilation auto|--dilation auto --calibration $cal|g" "$m"
 }
 
+# The value of KEY ("args", "args.bfs", "workloads") in MATRIX, one line.
+exp_matrix_value() {
+	sed -n "s/^$2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*#.*//' | head -1
+}
+
+# Profiles WORKLOAD with MATRIX's arguments for it (`uvmemu profile`, from
+# the build BUILD if given): DIR/profiles/WORKLOAD.prof, the object profile
+# --objects plans from, and WORKLOAD.trace, the access trace --evict opt
+# reads (every block each launch touches: profile moves everything to the
+# host before each launch).
+exp_profile() {
+	local m=$1 w=$2 pb=${3:-$exp_build} args
+	args="$(exp_matrix_value "$m" args) $(exp_matrix_value "$m" "args.$w")"
+	mkdir -p "$exp_out/profiles"
+	echo "$exp_name: profiling $w $args${3:+ with $pb}"
+	# shellcheck disable=SC2086 # the arguments are words
+	"$pb/bin/uvmemu" profile --out "$exp_out/profiles/$w.prof" \
+		--record-trace "$exp_out/profiles/$w.trace" --summary off \
+		-- "$pb/bin/$w" $args >"$exp_out/profiles/$w.log" 2>&1 ||
+		exp_die "profiling $w failed (see $exp_out/profiles/$w.log)"
+}
+
 # Every run as one JSON object: the sweep's parameters, its status, and the
 # report's fields (an empty report when it has none), in one array.
 exp_rows() {
@@ -129,11 +151,15 @@ exp_rows() {
 #   fmt(x; n)   x with n decimals, "-" when null
 #   xfmt(v)     v as a factor with 2 decimals ("1.5x"), "-" when null
 #   ok          the run exited 0 and verified
+#   med(f)      the median of f over a group's passing runs
+#   spread(f)   " (min-max)" of f over them, "" for fewer than two
 #   backend     the backend that ran (remap, copy), from the report
 exp_jq_lib='
 def ok: .exit == "passed" and .r.verify == "pass";
 def backend: .r.backend // ((.uvmemu + " " + .policy) | capture("--backend (?<b>[a-z]+)").b? // "-");
 def best(f): map(select(ok) | f) | min;
+def med(f): map(select(ok) | f) | sort | if length == 0 then null else .[(length - 1) / 2 | floor] end;
+def spread(f): map(select(ok) | f) | if length < 2 then "" else " (\(min | . * 1000 | round / 1000)-\(max | . * 1000 | round / 1000))" end;
 def fmt(x; n): if x == null then "-" else (x * pow(10; n) | round) / pow(10; n) | tostring end;
 def ratio(a; b): if a == null or b == null or b == 0 then null else a / b end;
 def xfmt(v): if v == null then "-" else fmt(v; 2) + "x" end;
