@@ -167,16 +167,17 @@ def xfmt(v): if v == null then "-" else fmt(v; 2) + "x" end;
 
 # Writes the table (markdown, from the jq filter in $1 over exp_rows; more
 # jq arguments may follow) to DIR/table.md and prints it with how long the
-# experiment took.
+# experiment took. A filter that fails makes exp_done fail.
+exp_table_status=0
 exp_table() {
 	local rows filter=$1
 	shift
 	rows=$(exp_rows)
 	printf '%s\n' "$rows" >"$exp_out/rows.json"
 	{
-		printf '%s\n' "$rows" | jq -r "$@" "$exp_jq_lib $filter"
+		printf '%s\n' "$rows" | jq -r "$@" "$exp_jq_lib $filter" || exp_table_status=$?
 		echo
-		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty] | unique | map(. * 10 | round / 10 | tostring) | join(", ")' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
+		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty | . * 10 | round / 10] | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
 		echo
 		echo "Model overruns (batches whose real cost exceeded the modelled time, of those the model charges time for):"
 		echo
@@ -185,11 +186,14 @@ exp_table() {
 "| --- | --- | ---: | ---: | ---: | ---: |",
 (map(select(ok)) | group_by([.r.backend, .link])[]
  | (map(.r.model_overruns // 0) | add) as $o | (map(.r.modelled_batches // 0) | add) as $m
- | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) |")'
-	} | tee "$exp_out/table.md"
+ | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) |")' ||
+			exp_table_status=$?
+	} >"$exp_out/table.md"
+	cat "$exp_out/table.md"
 }
 
 exp_done() {
+	[ "$exp_table_status" = 0 ] || { echo "$exp_name: making the table failed" >&2; return 1; }
 	[ "$exp_sweep_status" = 0 ] || echo "$exp_name: some runs failed or did not verify (see $exp_out/results.csv)" >&2
 	return "$exp_sweep_status"
 }
