@@ -33,8 +33,10 @@ done
 n=$(grep -c '^runs: ' "$table")
 [ "$n" = 1 ] || fail "$n footer lines, not 1"
 runs=$(sed -n 's/^runs: \([0-9]*\), passing: \([0-9]*\);.*/\1 \2/p' "$table")
-set -- $runs
-[ "${1:-0}" -gt 0 ] && [ "${1:-0}" = "${2:-}" ] || fail "footer: '$runs' (runs, passing): not all runs passed"
+read -r total passing <<<"$runs"
+if [ "${total:-0}" -eq 0 ] || [ "$total" != "${passing:-}" ]; then
+	fail "footer: '$runs' (runs, passing): not all runs passed"
+fi
 grep -q '^Model overruns' "$table" || fail "no model-overrun table"
 for b in $(grep -o -- '--backend [a-z]*' "$matrix" | awk '{ print $2 }' | sort -u); do
 	grep -q "^| $b | " "$table" || fail "the overrun table has no row for the $b backend"
