@@ -139,6 +139,23 @@ struct emu_kernel {
  * tile size known at compile time. Without that a 16 x 16 stencil's thread
  * loops ran 17% more instructions than the same loops over constants.
  */
+/*
+ * With the GMMU accessors, each thread loop starts a new set of warp accesses
+ * (a barrier separates them) and each thread tells the executor its warp
+ * before its first access; the thread-loop condition, evaluated once per
+ * thread while emu_once_ is set, is where that call fits.
+ */
+#ifdef EMUGPU_GMMU
+unsigned emu_gmmu_loop_(void);
+int emu_gmmu_thread_(unsigned loop, unsigned tid);
+#define EMU_GMMU_LOOP_ , emu_gl_ = emu_gmmu_loop_()
+#define EMU_GMMU_THREAD_                                                                           \
+	&&emu_gmmu_thread_(emu_gl_, (emu_tz_ * emu_ny_ + emu_ty_) * emu_nx_ + emu_tx_)
+#else
+#define EMU_GMMU_LOOP_
+#define EMU_GMMU_THREAD_
+#endif
+
 static inline unsigned emu_block_dim_(unsigned v, unsigned max)
 {
 	if (v > max)
@@ -149,14 +166,14 @@ static inline unsigned emu_block_dim_(unsigned v, unsigned max)
 #define EMU_FOR_THREADS                                                                            \
 	for (unsigned emu_tz_ = 0, emu_nx_ = emu_block_dim_(blockDim.x, 1024),                     \
 		      emu_ny_ = emu_block_dim_(blockDim.y, 1024),                                  \
-		      emu_nz_ = emu_block_dim_(blockDim.z, 64);                                    \
+		      emu_nz_ = emu_block_dim_(blockDim.z, 64) EMU_GMMU_LOOP_;                     \
 	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
 		for (unsigned emu_ty_ = 0; emu_ty_ < emu_ny_; emu_ty_++)                           \
 			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < emu_nx_;               \
 			     emu_tx_++, emu_once_ = 1)                                             \
 				for (const dim3 threadIdx                                          \
 				     __attribute__((unused)) = {emu_tx_, emu_ty_, emu_tz_};        \
-				     emu_once_; emu_once_ = 0)
+				     emu_once_ EMU_GMMU_THREAD_; emu_once_ = 0)
 #define EMU_RETURN continue
 
 /* Linear thread index inside the CTA, for per-thread arrays. */
@@ -383,65 +400,42 @@ EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
 
 /*
  * ld_global(p) reads *p, st_global(p, v) writes *p = v. Built out (default)
- * they are plain accesses. Built in (EMUGPU_GMMU), they count the access in
- * the block's access counter and charge loads from REMOTE blocks to the link
- * as 32-byte sectors; a store to a REMOTE block takes a far fault that
- * migrates the block. They need `emu_cta_` in
- * scope (kernel bodies, device functions with EMU_DEVICE_PARAMS).
+ * they are plain accesses. Built in (EMUGPU_GMMU), they count and charge
+ * accesses as the hardware does for a warp's coalesced transactions
+ * (uvmemu_gmmu.h): the k-th access of each thread of a warp in one thread
+ * loop is one warp access, counted once per 64 KB block it touches and, for
+ * a REMOTE block, charged once per distinct 32-byte sector. Threads run one
+ * after another, so the executor remembers, per access index, what the
+ * warp's earlier threads touched (gmmu.c). Threads that diverge make
+ * different numbers of accesses; their k-th accesses still pair up, as if
+ * the warp's divergent paths had been one instruction stream. They need
+ * `emu_cta_` in scope (kernel bodies, device functions with
+ * EMU_DEVICE_PARAMS).
  */
 #ifdef EMUGPU_GMMU
-static inline void emu_gmmu_count(const struct uvmemu_gmmu *g, size_t block)
-{
-	uint32_t old = atomic_fetch_add_explicit(&g->counters[block], 1, memory_order_relaxed);
+const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store);
 
-	if ((old & UVMEMU_COUNTER_ACCESS_MASK) + 1 == UVMEMU_COUNTER_HALVE_AT)
-		g->halve();
-}
-
-/*
- * A load from a REMOTE block is charged to the link as remote sectors but
- * reads through the device view all the same, where the block has its
- * read-only copy: the host data and that copy are equal while the block is
- * REMOTE, and when the block migrates the copy becomes the device's own in
- * place. Reading the host frames instead (the DMA view) would race with the
- * migration, which frees them.
- */
 static inline const void *emu_gmmu_load(const struct uvmemu_gmmu *g, const void *p, size_t n)
 {
 	uintptr_t a = (uintptr_t)p;
-	size_t block;
 
 	if (a < g->dev_lo || a >= g->dev_hi)
 		return p;
-	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
-	emu_gmmu_count(g, block);
-	/* One 32-byte sector per access (two if it straddles a sector edge). */
-	if (atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_REMOTE)
-		g->remote_read(a, ((a + n - 1) / 32 - a / 32 + 1) * 32);
-	return p;
+	return emu_gmmu_access_(g, a, n, false);
 }
 
-/* A store counts and marks its block written (LFU evicts read-only blocks
- * first); a store to a REMOTE block then takes a far fault and migrates it. */
-static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p)
+static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p, size_t n)
 {
 	uintptr_t a = (uintptr_t)p;
-	size_t block;
 
 	if (a < g->dev_lo || a >= g->dev_hi)
 		return p;
-	block = (a - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
-	emu_gmmu_count(g, block);
-	/* Test first: most stores find the bit set, and a plain load keeps the
-	 * byte's cache line shared between the workers. */
-	if (!(atomic_load_explicit(&g->state[block], memory_order_relaxed) & UVMEMU_GMMU_WRITTEN))
-		atomic_fetch_or_explicit(&g->state[block], UVMEMU_GMMU_WRITTEN,
-					 memory_order_relaxed);
-	return p;
+	return (void *)emu_gmmu_access_(g, a, n, true);
 }
 
-#define ld_global(p)	(*(const __typeof__(*(p)) *)emu_gmmu_load(emu_cta_->gmmu, (p), sizeof(*(p))))
-#define st_global(p, v) (*(__typeof__(&*(p)))emu_gmmu_store(emu_cta_->gmmu, (p)) = (v))
+#define ld_global(p) (*(const __typeof__(*(p)) *)emu_gmmu_load(emu_cta_->gmmu, (p), sizeof(*(p))))
+#define st_global(p, v)                                                                            \
+	(*(__typeof__(&*(p)))emu_gmmu_store(emu_cta_->gmmu, (p), sizeof(*(p))) = (v))
 #else
 #define ld_global(p)	(*(p))
 #define st_global(p, v) (*(p) = (v))

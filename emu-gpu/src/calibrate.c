@@ -8,6 +8,9 @@
  * STREAM counts them: two arrays read, one written. The best of a few timed
  * runs after a warm-up (which also takes the first-touch page faults) is the
  * measured bandwidth; the runtime sets the dilation to target / measured.
+ * A bandwidth `uvmemu calibrate` saved for this machine and build (the
+ * median of emugpu-calibrate's runs, tools/emugpu_calibrate.c) is used
+ * instead of measuring, so that runs share one time scale.
  *
  * Each array is 32 MB, larger than the last-level cache of the machines this
  * runs on, so the figure is DRAM bandwidth rather than cache bandwidth, and a
@@ -60,7 +63,7 @@ static double run_once(const struct calib_args *a)
 	return now_s() - t0;
 }
 
-void eg_calibrate(const struct eg_config *cfg)
+double eg_measure_bandwidth(void)
 {
 	struct calib_args a = {.n = CALIB_ELEMS};
 	float *x = malloc(CALIB_ELEMS * sizeof(float));
@@ -80,8 +83,10 @@ void eg_calibrate(const struct eg_config *cfg)
 	for (int r = 0; r <= CALIB_RUNS; r++) {
 		double t = run_once(&a);
 
-		if (t <= 0)
+		if (t <= 0) {
+			best = 0;
 			goto out;
+		}
 		/* Run 0 is the warm-up. */
 		if (r > 0 && (best == 0 || t < best))
 			best = t;
@@ -90,11 +95,40 @@ out:
 	free(x);
 	free(y);
 	free(z);
-	if (best == 0) {
+	return best > 0 ? 3.0 * sizeof(float) * CALIB_ELEMS / best : 0;
+}
+
+/*
+ * What a saved calibration must match: the executor's speed depends on how
+ * it was compiled (optimisation, sanitizers, accessors that count every
+ * access), so a figure saved for one build says nothing about another.
+ */
+const char *eg_build_id(void)
+{
+	return EMUGPU_BUILD_TYPE
+#ifdef EMUGPU_GMMU
+	    "+gmmu"
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+	    "+asan"
+#elif defined(__SANITIZE_THREAD__)
+	    "+tsan"
+#endif
+	    ;
+}
+
+void eg_calibrate(const struct eg_config *cfg)
+{
+	/* One measurement per run varies by 2x between consecutive runs on a
+	 * busy machine; `uvmemu calibrate` saves the median of many. */
+	double bw = uvmemu_calibration_saved(eg_build_id());
+
+	if (bw <= 0)
+		bw = eg_measure_bandwidth();
+	if (bw <= 0) {
 		/* The runtime keeps the dilation at 1 and says it was not calibrated. */
 		fprintf(stderr, "emu-gpu: --dilation auto: the calibration kernel failed\n");
 		return;
 	}
-	uvmemu_set_calibration(3.0 * sizeof(float) * CALIB_ELEMS / best, cfg->gpu->bytes_per_s,
-			       cfg->gpu->name);
+	uvmemu_set_calibration(bw, cfg->gpu->bytes_per_s, cfg->gpu->name);
 }

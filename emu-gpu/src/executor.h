@@ -55,6 +55,8 @@ struct eg_gpu {
 };
 /* NULL for a name the option table does not know. */
 const struct eg_gpu *eg_gpu_find(const char *name);
+/* The i-th preset, NULL past the last. */
+const struct eg_gpu *eg_gpu_at(size_t i);
 
 struct eg_config {
 	unsigned sms, ctas_per_sm, workers;
@@ -185,7 +187,11 @@ void eg_fault_recovered(struct eg_worker *w, struct eg_kernel *k, uint64_t cta);
 int eg_pin_cores(void);
 int eg_pin_workers(struct eg_worker *workers, unsigned n);
 
-/* calibrate.c: --dilation auto. */
+/* calibrate.c: --dilation auto. The executor's streaming bandwidth in
+ * bytes/s measured now (0 if the kernel failed); the build a saved figure
+ * must match; the calibration a run uses (saved, else measured). */
+double eg_measure_bandwidth(void);
+const char *eg_build_id(void);
 void eg_calibrate(const struct eg_config *cfg);
 
 #endif /* EG_EXECUTOR_H */

@@ -34,3 +34,8 @@ const struct eg_gpu *eg_gpu_find(const char *name)
 			return &gpus[i];
 	return NULL;
 }
+
+const struct eg_gpu *eg_gpu_at(size_t i)
+{
+	return i < sizeof(gpus) / sizeof(gpus[0]) ? &gpus[i] : NULL;
+}

@@ -3,12 +3,16 @@
  * uvmemu_gmmu.h - what an executor's GMMU accessors need from the memory system.
  *
  * When emu-gpu is built with its GMMU accessors (CMake option EMUGPU_GMMU),
- * every global load and store a kernel makes through ld_global/st_global
- * counts one access in the per-block access counter of the block it touches,
- * and a load from a block mapped REMOTE (zero-copy) charges its 32-byte
- * sectors to the link. The load itself reads the block's read-only device
- * copy, which equals the host data while the block is REMOTE; dma_offset
- * gives the host data's address for tools that need it.
+ * global loads and stores made through ld_global/st_global count in the
+ * per-block access counter of the block they touch, as the hardware's
+ * counters count coalesced transactions: once per warp (32 consecutive
+ * threads of a CTA, x fastest) per 64 KB block per access. Loads from a block
+ * mapped REMOTE (zero-copy) are charged to the link per distinct 32-byte
+ * sector a warp touches; so are stores, where they reach host memory
+ * (remote_stores). The load itself reads the device view: under the remap
+ * backend that maps the host frames; under the copy backend it is the
+ * block's read-only copy, equal to the host data while the block is REMOTE.
+ * dma_offset gives the host data's address for tools that need it.
  *
  * The table is filled in by the runtime and never moves; arrays are indexed by
  * (device-view address - dev_lo) >> UVMEMU_BLOCK_SHIFT. Natively dev_lo ==
@@ -19,6 +23,7 @@
 #define UVMEMU_GMMU_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,11 +58,18 @@ struct uvmemu_gmmu {
 	intptr_t dma_offset;	  /* device-view address + dma_offset = host data */
 	_Atomic uint32_t *counters;
 	_Atomic uint8_t *state;
-	/* Charges a remote access of `bytes` (already rounded to 32-byte
-	 * sectors); it may stall the calling thread for the link's time. */
-	void (*remote_read)(uintptr_t dev_addr, size_t bytes);
+	/* A GPU store to a REMOTE block writes host memory (remap backend: the
+	 * device view maps the host frames). Otherwise the device view holds a
+	 * read-only copy, and a store faults and migrates the block. */
+	bool remote_stores;
+	/* Passed to the callbacks. */
+	void *ctx;
+	/* Charges a remote access of `bytes` (whole 32-byte sectors) read from
+	 * or, with `store`, written to host memory; it may stall the calling
+	 * thread for the link's time. */
+	void (*remote_access)(void *ctx, uintptr_t dev_addr, size_t bytes, bool store);
 	/* Asks the runtime to halve every access count (saturation). */
-	void (*halve)(void);
+	void (*halve)(void *ctx);
 };
 
 /* Never NULL; natively the range is empty. */

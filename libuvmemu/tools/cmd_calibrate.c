@@ -60,13 +60,15 @@ static int find_tool(char *out, size_t len)
 /* Runs the tool once and reads what it printed into r. */
 static int run_once(const char *tool, struct calib_run *r)
 {
-	char line[256], cmd[PATH_MAX + 32];
+	char line[256], cmd[PATH_MAX + 96];
 	bool got = false;
 	FILE *p;
 	int st;
 
-	/* The tool runs natively (plain memory): no preloaded emulator. */
-	snprintf(cmd, sizeof(cmd), "env -u LD_PRELOAD '%s'", tool);
+	/* The tool runs natively (plain memory): no preloaded emulator, no
+	 * calibration of its own start, no summary of the native run. */
+	snprintf(cmd, sizeof(cmd), "env -u LD_PRELOAD -u UVMEMU_DILATION UVMEMU_SUMMARY=off '%s'",
+		 tool);
 	p = popen(cmd, "r");
 	if (!p)
 		return -errno;
@@ -129,6 +131,8 @@ int uvm_cmd_calibrate(int argc, char **argv)
 			    "~/.cache/uvmemu/calibration).\n");
 			return 0;
 		}
+		if (strcmp(argv[i], "--runs") && strcmp(argv[i], "--out"))
+			return usage_error("unknown option '%s' (--runs N, --out FILE)", argv[i]);
 		if (i + 1 >= argc)
 			return usage_error("option '%s' needs a value (--runs N, --out FILE)",
 					   argv[i]);
@@ -139,10 +143,8 @@ int uvm_cmd_calibrate(int argc, char **argv)
 			if (*end || end == argv[i] || runs < 1 || runs > MAX_RUNS)
 				return usage_error(
 				    "--runs '%s': expected a whole number from 1 to 100", argv[i]);
-		} else if (strcmp(argv[i], "--out") == 0) {
-			out_opt = argv[++i];
 		} else {
-			return usage_error("unknown option '%s' (--runs N, --out FILE)", argv[i]);
+			out_opt = argv[++i];
 		}
 	}
 	if (uvm_calib_path(out_opt ? out_opt : getenv("UVMEMU_CALIBRATION"), path, sizeof(path)))

@@ -8,9 +8,11 @@
  * of the arguments that points into the live allocation and nothing else (a
  * word in H's last page, outside any allocation, stays as it is), that EMU_DEV translates pointers
  * read from memory, and (built with EMUGPU_GMMU) that ld_global/st_global count accesses per 64 KB
- * block, charge loads from REMOTE blocks as 32-byte sectors while reading the device view (where a
- * REMOTE block has its read-only copy), mark stored-to blocks written, and ask for a halving when a
- * counter nears saturation.
+ * block once per warp per access, charge loads (and stores, where they reach host memory) from
+ * REMOTE blocks once per distinct 32-byte sector per warp while reading the device view, mark
+ * stored-to blocks written, and ask for a halving when a counter nears saturation; exact counts
+ * for a kernel whose warps touch known blocks, with divergent threads, a long per-thread loop
+ * and a barrier.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,33 +47,40 @@ bool uvmemu_has_device_view(const void *p)
 
 static _Atomic uint32_t counters[BLOCKS];
 static _Atomic uint8_t block_state[BLOCKS] = {[REMOTE] = UVMEMU_GMMU_REMOTE};
-static _Atomic uint64_t remote_bytes;
+static _Atomic uint64_t remote_bytes, remote_stored;
 static _Atomic unsigned halvings;
+static int gmmu_ctx; /* what the callbacks must be passed */
 
-static void remote_read(uintptr_t dev_addr, size_t bytes)
+static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
 {
+	assert_ptr_equal(ctx, &gmmu_ctx);
 	if (dev_addr >= (uintptr_t)device_view + REMOTE * UVMEMU_BLOCK_SIZE &&
 	    dev_addr < (uintptr_t)device_view + (REMOTE + 1) * UVMEMU_BLOCK_SIZE)
-		atomic_fetch_add(&remote_bytes, bytes);
+		atomic_fetch_add(store ? &remote_stored : &remote_bytes, bytes);
 }
 
-static void halve(void)
+static void halve(void *ctx)
 {
+	assert_ptr_equal(ctx, &gmmu_ctx);
 	atomic_fetch_add(&halvings, 1);
 }
 
+static struct uvmemu_gmmu gmmu_table;
+
 const struct uvmemu_gmmu *uvmemu_gmmu_get(void)
 {
-	static struct uvmemu_gmmu g;
+	struct uvmemu_gmmu *gp = &gmmu_table;
 
-	g.dev_lo = (uintptr_t)device_view;
-	g.dev_hi = (uintptr_t)device_view + SIZE;
-	g.dma_offset = (intptr_t)((uintptr_t)host_view - (uintptr_t)device_view);
-	g.counters = counters;
-	g.state = block_state;
-	g.remote_read = remote_read;
-	g.halve = halve;
-	return &g;
+	gp->dev_lo = (uintptr_t)device_view;
+	gp->dev_hi = (uintptr_t)device_view + SIZE;
+	gp->dma_offset = (intptr_t)((uintptr_t)host_view - (uintptr_t)device_view);
+	gp->counters = counters;
+	gp->state = block_state;
+	gp->remote_stores = true;
+	gp->ctx = &gmmu_ctx;
+	gp->remote_access = remote_access;
+	gp->halve = halve;
+	return gp;
 }
 
 struct views_args {
@@ -129,8 +138,9 @@ static void test_argument_translation(void **state)
 	assert_true(*(float *)(host_view + 2048) == 0.0f);
 }
 
-#define STRIDE 64 /* bytes between two loads: each is one 32-byte sector */
-#define LOADS  (UVMEMU_BLOCK_SIZE / STRIDE)
+#define STRIDE	      64 /* bytes between two loads: each is one 32-byte sector */
+#define LOADS	      (UVMEMU_BLOCK_SIZE / STRIDE)
+#define WARPS_PER_CTA (LOADS / 32)
 
 struct gmmu_args {
 	const uint32_t *in; /* host view of the whole range */
@@ -174,12 +184,16 @@ static void test_gmmu_accessors(void **state)
 		 * so reading those could race); only the charge differs. */
 		assert_int_equal(out[i], 0x20000000u | (uint32_t)word);
 	}
-	assert_int_equal(atomic_load(&counters[0]), LOADS);
-	assert_int_equal(atomic_load(&counters[1]), LOADS + 10);
-	assert_int_equal(atomic_load(&counters[REMOTE]), LOADS);
-	assert_int_equal(atomic_load(&counters[3]), (2u << UVMEMU_COUNTER_TRIPS_SHIFT) |
-							(UVMEMU_COUNTER_HALVE_AT - 1 + LOADS));
+	/* Once per warp: each warp's loads lie in one block; the ten stores
+	 * are one warp's second access. */
+	assert_int_equal(atomic_load(&counters[0]), WARPS_PER_CTA);
+	assert_int_equal(atomic_load(&counters[1]), WARPS_PER_CTA + 1);
+	assert_int_equal(atomic_load(&counters[REMOTE]), WARPS_PER_CTA);
+	assert_int_equal(atomic_load(&counters[3]),
+			 (2u << UVMEMU_COUNTER_TRIPS_SHIFT) |
+			     (UVMEMU_COUNTER_HALVE_AT - 1 + WARPS_PER_CTA));
 	assert_int_equal(atomic_load(&halvings), 1);
+	/* Each thread's load is in a sector of its own. */
 	assert_int_equal(atomic_load(&remote_bytes), (uint64_t)LOADS * 32);
 	/* Stores went to the device view and marked their block written. */
 	for (uint32_t i = 0; i < 10; i++)
@@ -189,11 +203,118 @@ static void test_gmmu_accessors(void **state)
 	free(out);
 }
 
+/*
+ * Per-warp counting. CTAs of 16 x 4 threads hold two warps each (x fastest:
+ * rows 0-1 and rows 2-3); three CTAs make six warps, w = 2 * blockIdx.x +
+ * row / 2. The first thread loop makes, per thread:
+ *   access 0: a word of block {0, 1, 3}[w % 3]  -> that block +1 per warp
+ *   access 1: block 0 if its tid is even, else 1 -> blocks 0 and 1 +1 per warp
+ *   accesses 2..101: block 0, 100 times         -> block 0 +100 per warp
+ *   access 102: block 3, only threads with x < 8 -> block 3 +1 per warp
+ * (A divergent access before the loop would shift the loop's access indices
+ * in half the warp's threads: the accessors pair k-th accesses.)
+ * and the second (after the barrier):
+ *   access 0: word tid % 32 of the REMOTE block -> +1, 4 sectors per warp
+ *   access 1: a store to word 64 + tid / 2 of it -> +1, 2 sectors per warp
+ */
+#define WARP_CTAS  3
+#define WARP_LOOPS 100
+#define WORDS	   (UVMEMU_BLOCK_SIZE / sizeof(uint32_t))
+
+struct warp_args {
+	const uint32_t *in; /* host view of the whole range */
+	uint32_t *sum;	    /* one per thread, outside the range */
+	uint32_t *remote;   /* host view of the REMOTE block */
+};
+
+EMU_KERNEL(warp_walk, struct warp_args)
+{
+	static const unsigned first[3] = {0, 1, 3};
+
+	EMU_FOR_THREADS {
+		unsigned tid = emu_tid, w = 2 * blockIdx.x + tid / 32;
+		unsigned g = blockIdx.x * 64 + tid;
+		uint32_t sum = ld_global(&args->in[first[w % 3] * WORDS + tid]);
+
+		sum += ld_global(&args->in[(tid & 1) * WORDS + tid]);
+		for (unsigned j = 0; j < WARP_LOOPS; j++)
+			sum += ld_global(&args->in[j * 64 + tid]);
+		if (threadIdx.x < 8)
+			sum += ld_global(&args->in[3 * WORDS + tid]);
+		args->sum[g] = sum;
+	}
+	/* __syncthreads() */
+	EMU_FOR_THREADS {
+		unsigned tid = emu_tid;
+
+		args->sum[blockIdx.x * 64 + tid] += ld_global(&args->remote[tid % 32]);
+		st_global(&args->remote[64 + tid / 2], tid);
+	}
+}
+
+static void run_warp_walk(uint32_t *sum)
+{
+	assert_int_equal(EMU_LAUNCH(warp_walk, emu_dim3(WARP_CTAS, 1, 1), emu_dim3(16, 4, 1), 0,
+				    (const uint32_t *)host_view, sum,
+				    (uint32_t *)(host_view + REMOTE * UVMEMU_BLOCK_SIZE)),
+			 cudaSuccess);
+	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+static void test_gmmu_counts_per_warp(void **state)
+{
+	const unsigned warps = 2 * WARP_CTAS;
+	uint32_t *dev = (uint32_t *)device_view, sum[WARP_CTAS * 64];
+
+	for (size_t i = 0; i < SIZE / sizeof(uint32_t); i++)
+		dev[i] = (uint32_t)i;
+	for (unsigned b = 0; b < BLOCKS; b++) {
+		atomic_store(&counters[b], 0);
+		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
+	}
+	atomic_store(&remote_bytes, 0);
+	atomic_store(&remote_stored, 0);
+	run_warp_walk(sum);
+	assert_int_equal(atomic_load(&counters[0]), warps / 3 + warps + WARP_LOOPS * warps);
+	assert_int_equal(atomic_load(&counters[1]), warps / 3 + warps);
+	assert_int_equal(atomic_load(&counters[3]), warps / 3 + warps);
+	assert_int_equal(atomic_load(&counters[REMOTE]), 2 * warps);
+	assert_int_equal(atomic_load(&remote_bytes), warps * 4 * 32);
+	assert_int_equal(atomic_load(&remote_stored), warps * 2 * 32);
+	/* The accessors only count: the kernel read and wrote what plain code would. */
+	for (unsigned c = 0; c < WARP_CTAS; c++)
+		for (unsigned tid = 0; tid < 64; tid++) {
+			static const unsigned first[3] = {0, 1, 3};
+			unsigned w = 2 * c + tid / 32;
+			uint32_t want = (uint32_t)(first[w % 3] * WORDS + tid) +
+					(uint32_t)((tid & 1) * WORDS + tid) +
+					(uint32_t)(REMOTE * WORDS + tid % 32);
+
+			if (tid % 16 < 8)
+				want += (uint32_t)(3 * WORDS + tid);
+			for (unsigned j = 0; j < WARP_LOOPS; j++)
+				want += j * 64 + tid;
+			assert_int_equal(sum[c * 64 + tid], want);
+		}
+	assert_int_equal(dev[REMOTE * WORDS + 64 + 31], 63);
+
+	/* Where the device view of a REMOTE block is a read-only copy, a store
+	 * faults and migrates instead: the accessor charges nothing for it. */
+	gmmu_table.remote_stores = false;
+	atomic_store(&remote_bytes, 0);
+	atomic_store(&remote_stored, 0);
+	run_warp_walk(sum);
+	gmmu_table.remote_stores = true;
+	assert_int_equal(atomic_load(&remote_bytes), warps * 4 * 32);
+	assert_int_equal(atomic_load(&remote_stored), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_argument_translation),
 	    cmocka_unit_test(test_gmmu_accessors),
+	    cmocka_unit_test(test_gmmu_counts_per_warp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,7 @@ done
 v() { sed -nE "s/^  \"$2\": \"?([^\",]*)\"?,?$/\1/p" "$dir/$1.json"; }
 fails=0
 [ "$(v adaptive verify)" = pass ] || { echo "FAIL: adaptive did not verify"; fails=1; }
-[ "$(v adaptive access_counts)" = "gmmu accessors" ] || { echo "FAIL: counts are not from accessors: $(v adaptive access_counts)"; fails=1; }
+[ "$(v adaptive access_counts)" = "gmmu accessors (per warp transaction)" ] || { echo "FAIL: counts are not from accessors: $(v adaptive access_counts)"; fails=1; }
 [ "$(v adaptive remote_blocks)" = 0 ] || { echo "FAIL: $(v adaptive remote_blocks) blocks still remote"; fails=1; }
 [ "$(v adaptive blocks_h2d)" = "$(v first-touch blocks_h2d)" ] ||
 	{ echo "FAIL: adaptive moved $(v adaptive blocks_h2d) blocks, first touch $(v first-touch blocks_h2d)"; fails=1; }

@@ -26,11 +26,11 @@ static uint64_t round_up(uint64_t n, uint64_t to)
 	return (n + to - 1) / to * to;
 }
 
-static void remote_read_unavailable(uintptr_t addr, size_t bytes)
+static void remote_access_unavailable(void *ctx, uintptr_t addr, size_t bytes, bool store)
 {
 }
 
-static void halve_unavailable(void)
+static void halve_unavailable(void *ctx)
 {
 }
 
@@ -130,7 +130,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 				     e->arena.dev),
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
-	    .remote_read = remote_read_unavailable,
+	    .remote_stores = e->backend->shared_frames,
+	    .remote_access = remote_access_unavailable,
 	    .halve = halve_unavailable,
 	};
 	pthread_cond_init(&e->progress_cond, NULL);
@@ -745,10 +746,14 @@ void uvm_emu_calibrated(struct uvm_emu *e)
 	uvm_link_set_dilation(&e->link, d < 1 ? 1 : d);
 }
 
-void uvm_emu_remote_access(struct uvm_emu *e, uint64_t bytes)
+void uvm_emu_remote_count(struct uvm_emu *e, uint64_t bytes)
 {
 	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
-	uvm_wait_until(uvm_link_book(&e->link, UVM_H2D, bytes, uvm_now_ns()));
+}
+
+void uvm_emu_remote_wait(struct uvm_emu *e, bool store, uint64_t bytes)
+{
+	uvm_wait_until(uvm_link_book(&e->link, store ? UVM_D2H : UVM_H2D, bytes, uvm_now_ns()));
 }
 
 void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)

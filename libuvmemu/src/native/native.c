@@ -209,17 +209,18 @@ void *uvm_rt_host_ptr(const void *device_ptr)
 	return (void *)device_ptr;
 }
 
-static void no_remote_read(uintptr_t addr, size_t bytes)
+static void no_remote_access(void *ctx, uintptr_t addr, size_t bytes, bool store)
 {
 }
 
-static void no_halve(void)
+static void no_halve(void *ctx)
 {
 }
 
 const struct uvmemu_gmmu *uvm_rt_gmmu(void)
 {
-	static const struct uvmemu_gmmu empty = {.remote_read = no_remote_read, .halve = no_halve};
+	static const struct uvmemu_gmmu empty = {.remote_access = no_remote_access,
+						 .halve = no_halve};
 
 	return &empty;
 }

@@ -31,27 +31,33 @@ static struct preload {
 	struct uvm_fork_guard fork_guard;
 } g = {.once = PTHREAD_ONCE_INIT};
 
-/* GMMU accessors call these without a context. */
-static void halve(void)
+static void halve(void *ctx)
 {
-	uvm_driver_request_halving(g.emu->driver);
+	struct uvm_emu *e = ctx;
+
+	uvm_driver_request_halving(e->driver);
 }
 
 /*
- * Remote sectors an executor thread read but has not yet charged. Charging
- * books the link under its lock and may sleep, far too much per 32-byte
- * load; a thread instead charges every REMOTE_CHUNK bytes, once, and stalls
- * for their modelled time then. Per thread, so no lock is taken per access.
+ * Remote sectors an executor thread read or wrote but has not yet booked on
+ * the link. Booking takes the link's lock and may sleep, far too much per
+ * 32-byte sector; a thread instead books every REMOTE_CHUNK bytes per
+ * direction, once, and stalls for their modelled time then. The bytes
+ * themselves are counted at once, so the report's figure is exact.
  */
 #define REMOTE_CHUNK 4096u
-static _Thread_local uint32_t remote_owed;
+static _Thread_local uint32_t remote_owed[2];
 
-static void remote_read(uintptr_t dev_addr, size_t bytes)
+static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
 {
-	remote_owed += (uint32_t)bytes;
-	if (remote_owed >= REMOTE_CHUNK) {
-		uvm_emu_remote_access(g.emu, remote_owed);
-		remote_owed = 0;
+	struct uvm_emu *e = ctx;
+	uint32_t *owed = &remote_owed[store];
+
+	uvm_emu_remote_count(e, bytes);
+	*owed += (uint32_t)bytes;
+	if (*owed >= REMOTE_CHUNK) {
+		uvm_emu_remote_wait(e, store, *owed);
+		*owed = 0;
 	}
 }
 
@@ -111,8 +117,9 @@ static void start(void)
 		fprintf(stderr, "uvmemu: %s\n", err);
 		exit(2);
 	}
+	g.emu->gmmu.ctx = g.emu;
 	g.emu->gmmu.halve = halve;
-	g.emu->gmmu.remote_read = remote_read;
+	g.emu->gmmu.remote_access = remote_access;
 	if (g.emu->uffd.user_mode_only)
 		fprintf(stderr, "uvmemu: warning: --fault-capture user-mode-only: system calls "
 				"(read, write, ...) on managed memory that is not resident on the "

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gmmu.c - the GMMU accessors' warp coalescing (EMUGPU_GMMU).
+ *
+ * A GPU's access counters count the transactions a warp's coalesced access
+ * makes, not the threads in it: 32 threads loading consecutive words of one
+ * 64 KB block count once, and a zero-copy load costs the link the distinct
+ * 32-byte sectors the warp touched. Counting every thread met counter
+ * thresholds 32 times too soon.
+ *
+ * emu-gpu runs a CTA's threads one after another through each thread loop,
+ * so a warp's k-th access is spread over 32 consecutive iterations. Each
+ * worker thread keeps a table of *sites*: for access index k of the current
+ * warp, the blocks already counted and the sectors already charged. A thread
+ * of the same warp at its k-th access looks up site k and counts only what is
+ * new. A new warp (or a new thread loop, which a barrier separates) starts a
+ * new epoch, and sites of an older epoch read as empty, so nothing is cleared
+ * per warp.
+ *
+ * Bounds, each erring towards counting more, as uncoalesced hardware would:
+ * a site remembers EMU_GMMU_WAYS blocks and EMU_GMMU_WINDOWS windows of 64
+ * sectors (2 KB) - a warp's access scattered wider counts and charges the
+ * rest per thread; the table grows with the accesses a thread makes in one
+ * thread loop up to EMU_GMMU_MAX_SITES, beyond which accesses count per
+ * thread.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The library serves programs built with the accessors whether or not it was
+ * built with them itself. */
+#ifndef EMUGPU_GMMU
+#define EMUGPU_GMMU
+#endif
+#include "emugpu.h"
+
+#define EMU_GMMU_WAYS	   4
+#define EMU_GMMU_WINDOWS   4
+#define EMU_GMMU_MIN_SITES 64
+#define EMU_GMMU_MAX_SITES 4096
+#define WARP_SIZE	   32
+#define SECTOR_SHIFT	   5 /* 32-byte sectors */
+
+struct sector_window {
+	uintptr_t base; /* sector number >> 6 */
+	uint64_t bits;	/* sectors of the window already charged */
+};
+
+struct site {
+	uint32_t epoch; /* the warp access it describes; stale if not current */
+	uint8_t nblocks, nwindows;
+	uint32_t block[EMU_GMMU_WAYS];
+	struct sector_window window[EMU_GMMU_WINDOWS];
+};
+
+struct warp_state {
+	uint32_t loop;	/* serial of the current thread loop */
+	uint32_t warp;	/* warp of the current thread within it */
+	uint32_t epoch; /* bumped for each new (loop, warp); 0 never used */
+	uint32_t next;	/* access index of the current thread */
+	uint32_t nsites;
+	struct site *sites;
+};
+
+static _Thread_local struct warp_state ws;
+static pthread_key_t sites_key;
+static pthread_once_t sites_once = PTHREAD_ONCE_INIT;
+
+static void free_sites(void *p)
+{
+	free(p);
+}
+
+static void make_key(void)
+{
+	/* Worker threads exit at unload; the key frees their tables then. */
+	pthread_key_create(&sites_key, free_sites);
+}
+
+unsigned emu_gmmu_loop_(void)
+{
+	return ++ws.loop;
+}
+
+int emu_gmmu_thread_(unsigned loop, unsigned tid)
+{
+	uint32_t warp = tid / WARP_SIZE;
+
+	if (loop != ws.loop || warp != ws.warp || !ws.epoch) {
+		ws.loop = loop;
+		ws.warp = warp;
+		if (++ws.epoch == 0) {
+			/* After 2^32 warps, old epochs would alias. */
+			if (ws.sites)
+				memset(ws.sites, 0, ws.nsites * sizeof(*ws.sites));
+			ws.epoch = 1;
+		}
+	}
+	ws.next = 0;
+	return 1;
+}
+
+/* Site for access index k, grown on demand; NULL past the bound (or out of
+ * memory), where the access counts per thread. */
+static struct site *site_for(uint32_t k)
+{
+	if (k >= ws.nsites) {
+		uint32_t n = ws.nsites ? ws.nsites : EMU_GMMU_MIN_SITES;
+		struct site *grown;
+
+		while (n <= k)
+			n *= 2;
+		if (n > EMU_GMMU_MAX_SITES)
+			return NULL;
+		grown = realloc(ws.sites, n * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		memset(grown + ws.nsites, 0, (n - ws.nsites) * sizeof(*grown));
+		pthread_once(&sites_once, make_key);
+		pthread_setspecific(sites_key, grown);
+		ws.sites = grown;
+		ws.nsites = n;
+	}
+	return &ws.sites[k];
+}
+
+/* Whether the warp access at `s` counts `block` for the first time. */
+static bool first_in_block(struct site *s, uint32_t block)
+{
+	if (!s)
+		return true;
+	for (unsigned i = 0; i < s->nblocks; i++)
+		if (s->block[i] == block)
+			return false;
+	if (s->nblocks < EMU_GMMU_WAYS)
+		s->block[s->nblocks++] = block;
+	return true;
+}
+
+/* Whether the warp access at `s` charges `sector` for the first time. */
+static bool first_in_sector(struct site *s, uintptr_t sector)
+{
+	uintptr_t base = sector >> 6;
+	uint64_t bit = 1ull << (sector & 63);
+
+	if (!s)
+		return true;
+	for (unsigned i = 0; i < s->nwindows; i++) {
+		if (s->window[i].base != base)
+			continue;
+		if (s->window[i].bits & bit)
+			return false;
+		s->window[i].bits |= bit;
+		return true;
+	}
+	if (s->nwindows < EMU_GMMU_WINDOWS)
+		s->window[s->nwindows++] = (struct sector_window){base, bit};
+	return true;
+}
+
+static void count(const struct uvmemu_gmmu *g, size_t block)
+{
+	uint32_t old = atomic_fetch_add_explicit(&g->counters[block], 1, memory_order_relaxed);
+
+	if ((old & UVMEMU_COUNTER_ACCESS_MASK) + 1 == UVMEMU_COUNTER_HALVE_AT)
+		g->halve(g->ctx);
+}
+
+const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store)
+{
+	size_t block = (addr - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
+	struct site *s = site_for(ws.next++);
+	uint8_t state;
+
+	if (s && s->epoch != ws.epoch) {
+		s->epoch = ws.epoch;
+		s->nblocks = s->nwindows = 0;
+	}
+	if (first_in_block(s, (uint32_t)block))
+		count(g, block);
+	state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
+	/* Test before setting: most stores find the bit set, and a plain load
+	 * keeps the byte's cache line shared between the workers. */
+	if (store && !(state & UVMEMU_GMMU_WRITTEN))
+		atomic_fetch_or_explicit(&g->state[block], UVMEMU_GMMU_WRITTEN,
+					 memory_order_relaxed);
+	/* A store to a REMOTE block whose device view is a read-only copy
+	 * faults instead, and the fault path migrates the block. */
+	if ((state & UVMEMU_GMMU_REMOTE) && (!store || g->remote_stores)) {
+		size_t sectors = 0;
+
+		for (uintptr_t sec = addr >> SECTOR_SHIFT; sec <= (addr + n - 1) >> SECTOR_SHIFT;
+		     sec++)
+			sectors += first_in_sector(s, sec);
+		if (sectors)
+			g->remote_access(g->ctx, addr, sectors << SECTOR_SHIFT, store);
+	}
+	return (const void *)addr;
+}
