@@ -2,10 +2,12 @@
 # its options, running its matrix through bench/sweep, and reading the
 # results back as JSON for its table. Sourced, not run.
 #
-#   run [--full] [--out DIR] [--build DIR] [--jobs N] [--repeat N] [--table-only]
+#   run [--full | --quick] [--out DIR] [--build DIR] [--jobs N] [--repeat N] [--table-only]
 #
 # --full runs matrix.full (sizes closer to the paper's; long) instead of
-# matrix; --repeat overrides the matrix's repeat count; --table-only makes
+# matrix; --quick runs matrix.quick (tiny sizes, seconds: what the smoke
+# test tests/bench runs, to show the script and its table work; its
+# figures mean nothing); --repeat overrides the matrix's repeat count; --table-only makes
 # the table again from the results already in DIR, running nothing. Results go to DIR
 # (default bench-out/EXPERIMENT under the current directory). Runs are
 # timed one at a time (--jobs 1) unless asked otherwise: this is a 2-core
@@ -17,6 +19,7 @@ exp_name=$(basename "$exp_dir")
 exp_src=$(cd "$exp_dir/../../.." && pwd)
 exp_build=${UVMEMU_BUILD:-$exp_src/build}
 exp_full=0
+exp_quick=0
 exp_out=
 exp_jobs=1
 exp_repeat=
@@ -28,15 +31,18 @@ exp_init() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--full) exp_full=1; shift ;;
+		--quick) exp_quick=1; shift ;;
 		--out) [ $# -ge 2 ] || exp_die "--out needs a directory"; exp_out=$2; shift 2 ;;
 		--build) [ $# -ge 2 ] || exp_die "--build needs a directory"; exp_build=$2; shift 2 ;;
 		--jobs) [ $# -ge 2 ] || exp_die "--jobs needs a number"; exp_jobs=$2; shift 2 ;;
 		--repeat) [ $# -ge 2 ] || exp_die "--repeat needs a number"; exp_repeat=$2; shift 2 ;;
 		--table-only) exp_table_only=1; shift ;;
 		-h|--help) sed -n '2,/^set -eu/p' "$exp_dir/run" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-		*) exp_die "unknown option '$1' (--full, --out DIR, --build DIR, --jobs N, --repeat N, --table-only)" ;;
+		*) exp_die "unknown option '$1' (--full, --quick, --out DIR, --build DIR, --jobs N, --repeat N, --table-only)" ;;
 		esac
 	done
+	[ "$exp_full$exp_quick" != 11 ] || exp_die "--full and --quick: one or the other"
+	[ "$exp_quick" = 0 ] || [ -f "$exp_dir/matrix.quick" ] || exp_die "no quick matrix ($exp_dir/matrix.quick)"
 	exp_build=$(cd "$exp_build" 2>/dev/null && pwd) || exp_die "no build directory (--build DIR)"
 	[ -n "$exp_out" ] || exp_out=bench-out/$exp_name
 	mkdir -p "$exp_out"
@@ -59,6 +65,7 @@ exp_sweep() {
 		return 0
 	fi
 	[ "$exp_full" = 0 ] || matrix=$exp_dir/matrix.full
+	[ "$exp_quick" = 0 ] || matrix=$exp_dir/matrix.quick
 	if [ -n "$exp_repeat" ]; then
 		sed "s/^repeat:.*/repeat: $exp_repeat/" "$matrix" >"$exp_out/matrix"
 		grep -q '^repeat:' "$exp_out/matrix" || echo "repeat: $exp_repeat" >>"$exp_out/matrix"
@@ -66,12 +73,61 @@ exp_sweep() {
 		cp "$matrix" "$exp_out/matrix"
 	fi
 	sed -i "s|{out}|$exp_out|g" "$exp_out/matrix"
+	exp_calibration "$exp_out/matrix"
 	if declare -F exp_matrix_hook >/dev/null; then exp_matrix_hook "$exp_out/matrix"; fi
 	SECONDS=0
 	"$exp_src/bench/sweep" "$exp_out/matrix" --build "$exp_build" --out "$exp_out" \
 		--jobs "$exp_jobs" || exp_sweep_status=$?
 	exp_seconds=$SECONDS
 	echo "$exp_seconds" >"$exp_out/seconds.txt"
+}
+
+# --dilation auto in a matrix: the dilation comes from the executor's
+# bandwidth, measured once per machine by `uvmemu calibrate` and saved, so
+# that every run of every experiment shares one time scale (runs that each
+# measured their own differed by up to 2.5x). Each `--dilation auto` of the
+# matrix gets `--calibration FILE`: $UVMEMU_CALIBRATION, else uvmemu's
+# default file (~/.cache/uvmemu/calibration), made now if missing; a quick
+# run makes its own in DIR from one measurement (a test must not write the
+# user's cache). Where `uvmemu calibrate` fails, every run measures its own
+# (--calibration none), and the table's footer shows the spread.
+exp_calibration() {
+	local m=$1 cal=${UVMEMU_CALIBRATION:-} runs=()
+	grep -q -- '--dilation auto' "$m" || return 0
+	if [ -z "$cal" ]; then
+		cal=${XDG_CACHE_HOME:-$HOME/.cache}/uvmemu/calibration
+		[ "$exp_quick" = 0 ] || { cal=$exp_out/calibration; runs=(--runs 1); }
+	fi
+	if [ "$cal" != none ] && [ ! -s "$cal" ]; then
+		echo "$exp_name: calibrating the executor for --dilation auto (uvmemu calibrate --out $cal)"
+		if ! "$exp_build/bin/uvmemu" calibrate "${runs[@]}" --out "$cal" >"$exp_out/calibrate.log" 2>&1; then
+			echo "$exp_name: uvmemu calibrate failed ($(tail -1 "$exp_out/calibrate.log")): every --dilation auto run measures its own" >&2
+			cal=none
+		fi
+	fi
+	sed -i "s|--dilation auto|--dilation auto --calibration $cal|g" "$m"
+}
+
+# The value of KEY ("args", "args.bfs", "workloads") in MATRIX, one line.
+exp_matrix_value() {
+	sed -n "s/^$2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*#.*//' | head -1
+}
+
+# Profiles WORKLOAD with MATRIX's arguments for it (`uvmemu profile`, from
+# the build BUILD if given): DIR/profiles/WORKLOAD.prof, the object profile
+# --objects plans from, and WORKLOAD.trace, the access trace --evict opt
+# reads (every block each launch touches: profile moves everything to the
+# host before each launch).
+exp_profile() {
+	local m=$1 w=$2 pb=${3:-$exp_build} args
+	args="$(exp_matrix_value "$m" args) $(exp_matrix_value "$m" "args.$w")"
+	mkdir -p "$exp_out/profiles"
+	echo "$exp_name: profiling $w $args${3:+ with $pb}"
+	# shellcheck disable=SC2086 # the arguments are words
+	"$pb/bin/uvmemu" profile --out "$exp_out/profiles/$w.prof" \
+		--record-trace "$exp_out/profiles/$w.trace" --summary off \
+		-- "$pb/bin/$w" $args >"$exp_out/profiles/$w.log" 2>&1 ||
+		exp_die "profiling $w failed (see $exp_out/profiles/$w.log)"
 }
 
 # Every run as one JSON object: the sweep's parameters, its status, and the
@@ -93,26 +149,35 @@ exp_rows() {
 # jq helpers for the tables, prepended to each experiment's filter:
 #   best(f)     the smallest f over a group's passing runs (the repeats)
 #   fmt(x; n)   x with n decimals, "-" when null
+#   xfmt(v)     v as a factor with 2 decimals ("1.5x"), "-" when null
 #   ok          the run exited 0 and verified
+#   med(f)      the median of f over a group's passing runs
+#   spread(f)   " (min-max)" of f over them, "" for fewer than two
+#   backend     the backend that ran (remap, copy), from the report
 exp_jq_lib='
 def ok: .exit == "passed" and .r.verify == "pass";
+def backend: .r.backend // ((.uvmemu + " " + .policy) | capture("--backend (?<b>[a-z]+)").b? // "-");
 def best(f): map(select(ok) | f) | min;
+def med(f): map(select(ok) | f) | sort | if length == 0 then null else .[(length - 1) / 2 | floor] end;
+def spread(f): map(select(ok) | f) | if length < 2 then "" else " (\(min | . * 1000 | round / 1000)-\(max | . * 1000 | round / 1000))" end;
 def fmt(x; n): if x == null then "-" else (x * pow(10; n) | round) / pow(10; n) | tostring end;
 def ratio(a; b): if a == null or b == null or b == 0 then null else a / b end;
+def xfmt(v): if v == null then "-" else fmt(v; 2) + "x" end;
 '
 
 # Writes the table (markdown, from the jq filter in $1 over exp_rows; more
 # jq arguments may follow) to DIR/table.md and prints it with how long the
-# experiment took.
+# experiment took. A filter that fails makes exp_done fail.
+exp_table_status=0
 exp_table() {
 	local rows filter=$1
 	shift
 	rows=$(exp_rows)
 	printf '%s\n' "$rows" >"$exp_out/rows.json"
 	{
-		printf '%s\n' "$rows" | jq -r "$@" "$exp_jq_lib $filter"
+		printf '%s\n' "$rows" | jq -r "$@" "$exp_jq_lib $filter" || exp_table_status=$?
 		echo
-		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty] | unique | map(. * 10 | round / 10 | tostring) | join(", ")' <<<"$rows")"
+		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty | . * 10 | round / 10] | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
 		echo
 		echo "Model overruns (batches whose real cost exceeded the modelled time, of those the model charges time for):"
 		echo
@@ -121,11 +186,14 @@ exp_table() {
 "| --- | --- | ---: | ---: | ---: | ---: |",
 (map(select(ok)) | group_by([.r.backend, .link])[]
  | (map(.r.model_overruns // 0) | add) as $o | (map(.r.modelled_batches // 0) | add) as $m
- | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) |")'
-	} | tee "$exp_out/table.md"
+ | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) |")' ||
+			exp_table_status=$?
+	} >"$exp_out/table.md"
+	cat "$exp_out/table.md"
 }
 
 exp_done() {
+	[ "$exp_table_status" = 0 ] || { echo "$exp_name: making the table failed" >&2; return 1; }
 	[ "$exp_sweep_status" = 0 ] || echo "$exp_name: some runs failed or did not verify (see $exp_out/results.csv)" >&2
 	return "$exp_sweep_status"
 }

@@ -87,8 +87,9 @@ static void test_calibration(void **state)
 	assert_int_equal(seen.first_index, 0);
 	assert_string_equal(seen.gpu, "h100");
 	assert_true(seen.target == 3350e9);
-	/* Anything a CPU streams, from a slow emulator to a fast server. */
-	assert_true(seen.measured > 1e8 && seen.measured < 1e12);
+	/* Anything a CPU streams: a TSan build on a busy machine is far below
+	 * 100 MB/s, and tests never time. */
+	assert_true(seen.measured > 0 && seen.measured < 1e12);
 	pthread_mutex_unlock(&seen.lock);
 }
 

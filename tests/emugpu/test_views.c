@@ -215,7 +215,8 @@ static void test_gmmu_accessors(void **state)
  * in half the warp's threads: the accessors pair k-th accesses.)
  * and the second (after the barrier):
  *   access 0: word tid % 32 of the REMOTE block -> +1, 4 sectors per warp
- *   access 1: a store to word 64 + tid / 2 of it -> +1, 2 sectors per warp
+ *   access 1: a store to word 64 + 32 * blockIdx.x + tid / 2 of it
+ *                                               -> +1, 2 sectors per warp
  */
 #define WARP_CTAS  3
 #define WARP_LOOPS 100
@@ -248,7 +249,7 @@ EMU_KERNEL(warp_walk, struct warp_args)
 		unsigned tid = emu_tid;
 
 		args->sum[blockIdx.x * 64 + tid] += ld_global(&args->remote[tid % 32]);
-		st_global(&args->remote[64 + tid / 2], tid);
+		st_global(&args->remote[64 + 32 * blockIdx.x + tid / 2], tid);
 	}
 }
 

@@ -173,17 +173,18 @@ int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_f
 	const int prot = PROT_READ | PROT_WRITE;
 	void *dev;
 
-	if (mmap((void *)uvm_host_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED, a->memfd,
+	if (mmap((void *)uvm_host_addr(a, off), len, PROT_NONE, MAP_SHARED | MAP_FIXED, a->memfd,
 		 (off_t)off) == MAP_FAILED)
 		return -errno;
 	if (shared_frames)
-		dev = mmap((void *)uvm_dev_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED,
+		dev = mmap((void *)uvm_dev_addr(a, off), len, PROT_NONE, MAP_SHARED | MAP_FIXED,
 			   a->memfd, (off_t)off);
 	else
-		dev = mmap((void *)uvm_dev_addr(a, off), len, prot,
+		dev = mmap((void *)uvm_dev_addr(a, off), len, PROT_NONE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 	if (dev == MAP_FAILED)
 		goto err;
+	/* The DMA view is the driver's own and never registered. */
 	if (!shared_frames && mmap((void *)uvm_dma_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED,
 				   a->memfd, (off_t)off) == MAP_FAILED)
 		goto err;
@@ -194,6 +195,16 @@ err : {
 	uvm_arena_unmap(a, off, len);
 	return -e;
 }
+}
+
+int uvm_arena_open(struct uvm_arena *a, uint64_t off, uint64_t len)
+{
+	const int prot = PROT_READ | PROT_WRITE;
+
+	if (mprotect((void *)uvm_host_addr(a, off), len, prot) ||
+	    mprotect((void *)uvm_dev_addr(a, off), len, prot))
+		return -errno;
+	return 0;
 }
 
 int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len)

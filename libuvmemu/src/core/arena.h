@@ -53,12 +53,21 @@ int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off);
 int uvm_arena_take_at(struct uvm_arena *a, uint64_t off, uint64_t len);
 void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len);
 /*
- * Maps the views over [off, off+len) (the reservation is PROT_NONE).
+ * Maps the views over [off, off+len) (the reservation is PROT_NONE), closed
+ * until uvm_arena_open.
  * shared_frames: the device view maps the memfd too (the remap backend) and
  * no DMA view is needed; otherwise it is private memory (device frames of
  * their own) and the DMA view maps the memfd for the copies.
  */
 int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_frames);
+/*
+ * The host and device views are mapped PROT_NONE: a thread touching the
+ * range before its userfaultfd registration (a program racing its own free
+ * and allocation) would otherwise populate pages the driver's books call
+ * EMPTY. Once the range is registered, this opens them for reading and
+ * writing.
+ */
+int uvm_arena_open(struct uvm_arena *a, uint64_t off, uint64_t len);
 /* Frees every frame of the range (both sides) and restores the reservation. */
 int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len);
 /*

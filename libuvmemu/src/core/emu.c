@@ -238,11 +238,21 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 		rc = uvm_placement_bind(&e->place, uvm_host_addr(a, off), len, e->place.host_node);
 	if (rc)
 		goto unmap;
-	/* The metadata is published before any fault on the range can reach
-	 * the driver: registration below is what lets faults through. Writing
-	 * it under the arena lock, which the driver takes once per batch, makes
-	 * that order visible to the language's memory model too, not only
-	 * through the kernel. */
+	/* The views are closed (PROT_NONE) until uvm_arena_open, so no fault on
+	 * the new range reaches the driver before then. A stale fault from the
+	 * slot's previous allocation (a thread touching freed memory) may; it
+	 * must find either the old, freed metadata or the new metadata over
+	 * registered views, never the new metadata over views the driver
+	 * cannot fill yet. Hence: register, publish, open. Publishing under
+	 * the arena lock, which the driver takes once per batch, makes that
+	 * order visible to the language's memory model too. */
+	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
+			       e->backend->register_mode(&e->uffd, false));
+	if (!rc)
+		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
+				       e->backend->register_mode(&e->uffd, true));
+	if (rc)
+		goto unmap;
 	pthread_mutex_lock(&a->lock);
 	uvm_space_add(&e->space, off, size, atomic_fetch_add(&e->next_alloc, 1));
 	if (kind == UVM_PTR_HOST_PINNED)
@@ -250,11 +260,7 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 		     b < (off + size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT; b++)
 			e->space.block[b].advice = UVM_ADV_PIN_HOST;
 	pthread_mutex_unlock(&a->lock);
-	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
-			       e->backend->register_mode(&e->uffd, false));
-	if (!rc)
-		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
-				       e->backend->register_mode(&e->uffd, true));
+	rc = uvm_arena_open(a, off, len);
 	if (rc)
 		goto forget;
 	r = (struct uvm_range){uvm_host_addr(a, off), size, kind, len};

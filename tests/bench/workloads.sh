@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Description: bench/workloads/run on two workloads at 4 MiB prints a row
+# for each with its ratios and reuse rates, the suite's mean reuse rate,
+# how many meet fitting <= 1.5x native, and fit_over_native_max= as its last
+# line, equal to the largest fit/nat in the table; it refuses a name that is
+# not a workload and a bad option with exit status 2.
+set -u
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+run=$src/bench/workloads/run
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+"$build/bin/uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$run" --footprint 4M --build "$build" --out "$dir/out" vecadd fft >"$dir/log" 2>&1 ||
+	{ echo "FAIL: bench/workloads/run exited non-zero"; cat "$dir/log"; exit 1; }
+for w in vecadd fft; do
+	grep -q "^$w " "$dir/log" || fail "no row for $w"
+	for m in native fit over; do
+		[ "$(jq -r .verify "$dir/out/$w.$m.json")" = pass ] || fail "$w $m: no verified report"
+	done
+done
+grep -q '^data reuse rate at 1.25x, mean over 2 workloads: [0-9.]*%' "$dir/log" || fail "no mean reuse rate"
+grep -q '^fitting wall time within 1.5x native (issue 9.s target): [0-2] of 2' "$dir/log" || fail "no target count"
+last=$(tail -1 "$dir/log")
+worst=$(awk '$1 == "vecadd" || $1 == "fft" { print $8 }' "$dir/log" | sort -g | tail -1)
+[ "$last" = "fit_over_native_max=$worst" ] || fail "last line '$last', not fit_over_native_max=$worst"
+"$run" --build "$build" no-such-workload >/dev/null 2>"$dir/err"
+[ $? -eq 2 ] && grep -q "no-such-workload" "$dir/err" || fail "an unknown workload is not refused with exit 2"
+"$run" --build "$build" --bogus >/dev/null 2>"$dir/err"
+[ $? -eq 2 ] && grep -q -- "--bogus" "$dir/err" || fail "an unknown option is not refused with exit 2"
+[ $fails -eq 0 ] && echo "PASS: bench/workloads/run" || exit 1
