@@ -77,7 +77,7 @@ void uvm_uvmmu_destroy(struct uvm_driver *d);
 /* Reads the faults waiting and resolves each alone. False when none came. */
 bool uvm_uvmmu_resolve(struct uvm_driver *d);
 /* Wakes the threads whose time has come, waiting through short gaps while no
- * fault is queued (a poll timeout would overshoot them). */
+ * fault or command is queued (a poll timeout would overshoot them). */
 void uvm_uvmmu_settle(struct uvm_driver *d);
 /* When the next wake-up is due (UINT64_MAX: none). */
 uint64_t uvm_uvmmu_next_wake(const struct uvm_driver *d);

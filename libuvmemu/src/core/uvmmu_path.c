@@ -203,11 +203,12 @@ uint64_t uvm_uvmmu_next_wake(const struct uvm_driver *d)
 	return d->uvmmu ? uvm_uvmmu_sched_next(&d->uvmmu->sched) : UINT64_MAX;
 }
 
-static bool faults_waiting(const struct uvm_driver *d)
+/* Fault messages or commands (GMMU accessors' faults come as commands). */
+static bool work_waiting(const struct uvm_driver *d)
 {
-	struct pollfd p = {d->dep.uffd->fd, POLLIN, 0};
+	struct pollfd p[2] = {{d->dep.uffd->fd, POLLIN, 0}, {d->evfd, POLLIN, 0}};
 
-	return poll(&p, 1, 0) > 0;
+	return poll(p, 2, 0) > 0;
 }
 
 void uvm_uvmmu_settle(struct uvm_driver *d)
@@ -226,7 +227,7 @@ void uvm_uvmmu_settle(struct uvm_driver *d)
 		if (got == 64)
 			continue;
 		next = uvm_uvmmu_sched_next(&u->sched);
-		if (next == UINT64_MAX || next > now + SETTLE_NS || faults_waiting(d))
+		if (next == UINT64_MAX || next > now + SETTLE_NS || work_waiting(d))
 			return;
 		/* Waiting for the model: the hardware latency first, then the link. */
 		t = uvm_now_ns();
