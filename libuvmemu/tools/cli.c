@@ -91,20 +91,29 @@ int uvm_cli_options(const char *cmd, int argc, char **argv, struct uvm_config *c
 	return 0;
 }
 
+int uvm_cli_self_dir(char *out, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", out, len - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	out[n] = '\0';
+	slash = strrchr(out, '/');
+	if (slash)
+		*slash = '\0';
+	return 0;
+}
+
 /* libuvmemu.so next to this binary: ../lib (build tree, or the install's libdir). */
 static int find_library(char *out, size_t len)
 {
 	static const char *const dirs[] = {"/../lib/", "/../" UVMEMU_LIBDIR "/"};
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	int rc = uvm_cli_self_dir(self, sizeof(self));
 
-	if (n < 0)
-		return -errno;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		int n2 = snprintf(out, len, "%s%slibuvmemu.so", self, dirs[i]);
 

@@ -21,6 +21,8 @@ int uvm_cli_options(const char *cmd, int argc, char **argv, struct uvm_config *c
 /* Resolves and checks cfg, exports every option given as its UVMEMU_*
  * variable and puts libuvmemu.so first in LD_PRELOAD. */
 int uvm_cli_environment(const char *cmd, struct uvm_config *cfg);
+/* The directory of the running program (/proc/self/exe); 0 or -errno. */
+int uvm_cli_self_dir(char *out, size_t len);
 
 /* `uvmemu profile ARGS` (argv after the word profile): the exit status. */
 int uvm_cmd_profile(int argc, char **argv);

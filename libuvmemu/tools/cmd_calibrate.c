@@ -42,15 +42,10 @@ struct calib_run {
 static int find_tool(char *out, size_t len)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	int n = uvm_cli_self_dir(self, sizeof(self));
 
-	if (n < 0)
-		return -errno;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
+	if (n)
+		return n;
 	n = snprintf(out, len, "%s/emugpu-calibrate", self);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
