@@ -55,7 +55,8 @@ struct site {
 };
 
 struct warp_state {
-	uint32_t loop;	/* serial of the current thread loop */
+	uint32_t loops; /* thread loops begun on this worker */
+	uint32_t loop;	/* the thread loop the current epoch belongs to */
 	uint32_t warp;	/* warp of the current thread within it */
 	uint32_t epoch; /* bumped for each new (loop, warp); 0 never used */
 	uint32_t next;	/* access index of the current thread */
@@ -80,7 +81,7 @@ static void make_key(void)
 
 unsigned emu_gmmu_loop_(void)
 {
-	return ++ws.loop;
+	return ++ws.loops;
 }
 
 int emu_gmmu_thread_(unsigned loop, unsigned tid)
