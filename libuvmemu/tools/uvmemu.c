@@ -86,14 +86,16 @@ static int cmd_info(void)
 	uvm_config_defaults(&cfg);
 	uname(&un);
 	printf("kernel        %s %s\n", un.sysname, un.release);
-	if (uvm_uffd_open(&u, err, sizeof(err))) {
-		printf("userfaultfd   unusable: %s\n", err);
+	if (uvm_uffd_open_capture(&u, UVM_CAPTURE_AUTO, err, sizeof(err))) {
+		printf("capture       unusable: %s\n", err);
 		rc = 1;
 	} else {
 		const struct uvm_backend_ops *be;
 
+		printf("capture       auto picks %s: %s\n", uvm_uffd_capture_name(&u), u.why);
 		uvm_uffd_features_str(&u, buf, sizeof(buf));
-		printf("userfaultfd   via %s; features: %s\n", u.how, buf);
+		if (!u.sig)
+			printf("userfaultfd   via %s; features: %s\n", u.how, buf);
 		be = uvm_backend_choose("auto", &u, -1, buf, sizeof(buf));
 		printf("backend       auto picks %s: %s\n", be->name, buf);
 		uvm_uffd_close(&u);

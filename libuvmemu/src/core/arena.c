@@ -11,7 +11,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define VABLOCK (2ull << 20)
+#define VABLOCK	    (2ull << 20)
+#define BLOCK_SHIFT 16 /* space.h's UVM_BLOCK_SHIFT: the arena knows no blocks otherwise */
 
 /* Reserves three views of `size` each, 2 MB aligned; 0 or -errno. */
 static int reserve(struct uvm_arena *a, uint64_t size)
@@ -68,7 +69,9 @@ int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
 	pthread_mutex_init(&a->lock, NULL);
 	a->nslots = a->size / VABLOCK;
 	a->used = calloc((a->nslots + 63) / 64, sizeof(*a->used));
-	if (!a->used) {
+	/* 8 MB for 4 TiB, zero pages until an allocation opens blocks. */
+	a->open = calloc((a->size >> BLOCK_SHIFT) / 64 + 1, sizeof(*a->open));
+	if (!a->used || !a->open) {
 		snprintf(err, errlen, "out of memory");
 		munmap((void *)a->host, 3 * a->size);
 		errno = ENOMEM;
@@ -89,6 +92,7 @@ void uvm_arena_destroy(struct uvm_arena *a)
 	if (a->memfd >= 0)
 		close(a->memfd);
 	free(a->used);
+	free((void *)a->open);
 	pthread_mutex_destroy(&a->lock);
 	memset(a, 0, sizeof(*a));
 	a->memfd = -1;
@@ -197,10 +201,40 @@ err : {
 }
 }
 
+/* Sets or clears the open bits of the blocks of [off, off + len). */
+static void mark_open(struct uvm_arena *a, uint64_t off, uint64_t len, bool open)
+{
+	for (uint64_t b = off >> BLOCK_SHIFT; b < (off + len) >> BLOCK_SHIFT; b++) {
+		uint64_t bit = 1ull << (b % 64);
+
+		if (open)
+			atomic_fetch_or_explicit(&a->open[b / 64], bit, memory_order_release);
+		else
+			atomic_fetch_and_explicit(&a->open[b / 64], ~bit, memory_order_release);
+	}
+}
+
+bool uvm_arena_is_open(const struct uvm_arena *a, uintptr_t addr)
+{
+	uint64_t off, b;
+
+	if (addr >= a->host && addr < a->host + a->size)
+		off = addr - a->host;
+	else if (addr >= a->dev && addr < a->dev + a->size)
+		off = addr - a->dev;
+	else
+		return false;
+	b = off >> BLOCK_SHIFT;
+	return (atomic_load_explicit(&a->open[b / 64], memory_order_acquire) >> (b % 64)) & 1;
+}
+
 int uvm_arena_open(struct uvm_arena *a, uint64_t off, uint64_t len)
 {
 	const int prot = PROT_READ | PROT_WRITE;
 
+	mark_open(a, off, len, true);
+	if (a->closed_views)
+		return 0;
 	if (mprotect((void *)uvm_host_addr(a, off), len, prot) ||
 	    mprotect((void *)uvm_dev_addr(a, off), len, prot))
 		return -errno;
@@ -212,6 +246,8 @@ int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len)
 	const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED;
 	int err = 0;
 
+	if (a->open)
+		mark_open(a, off, len, false);
 	/* Replacing a mapping frees the device frames it held. */
 	for (int v = 0; v < 3; v++)
 		if (mmap((void *)(a->host + (uintptr_t)v * a->size + off), len, PROT_NONE, flags,
@@ -231,6 +267,11 @@ int uvm_arena_release(struct uvm_arena *a, uint64_t off, uint64_t len)
 	if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
 		err = -errno;
 	if (madvise((void *)uvm_dev_addr(a, off), len, MADV_DONTNEED))
+		err = -errno;
+	/* With closed views, a touch of the freed range must fault as it does
+	 * under userfaultfd (whose views lost their pages with the punch). */
+	if (a->closed_views && (mprotect((void *)uvm_host_addr(a, off), len, PROT_NONE) ||
+				mprotect((void *)uvm_dev_addr(a, off), len, PROT_NONE)))
 		err = -errno;
 	return err;
 }

@@ -15,6 +15,7 @@
 #define UVM_ARENA_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,13 @@ struct uvm_arena {
 	uint64_t nslots;      /* size / 2 MB */
 	uint64_t *used;	      /* one bit per slot: taken */
 	uint64_t low;	      /* every slot below is taken */
+
+	/* One bit per 64 KB block: open for faults (registered and published,
+	 * until unmapped). The mprotect capture's signal handler reads it. */
+	_Atomic uint64_t *open;
+	/* The mprotect capture: views stay PROT_NONE when opened; the driver
+	 * opens block by block. */
+	bool closed_views;
 };
 
 int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen);
@@ -68,6 +76,9 @@ int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_f
  * writing.
  */
 int uvm_arena_open(struct uvm_arena *a, uint64_t off, uint64_t len);
+/* Whether addr, in the host or device view, lies in an open block;
+ * async-signal-safe. */
+bool uvm_arena_is_open(const struct uvm_arena *a, uintptr_t addr);
 /* Frees every frame of the range (both sides) and restores the reservation. */
 int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len);
 /*

@@ -16,6 +16,18 @@ const struct uvm_backend_ops *uvm_backend_choose(const char *name, const struct 
 {
 	bool want_remap = strcmp(name, "remap") == 0, want_copy = strcmp(name, "copy") == 0;
 
+	/* The mprotect capture's device view maps the memfd: remap only. */
+	if (u->sig) {
+		if (want_copy || device_node >= 0) {
+			snprintf(why, whylen,
+				 "--fault-capture mprotect needs the remap backend (one set of "
+				 "frames), so %s cannot be used with it",
+				 want_copy ? "--backend copy" : "--device-node");
+			return NULL;
+		}
+		snprintf(why, whylen, "the mprotect capture maps one set of frames");
+		return &uvm_backend_remap;
+	}
 	if (want_copy) {
 		snprintf(why, whylen, "--backend copy");
 		return &uvm_backend_copy;
@@ -91,10 +103,10 @@ void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n)
 	int rc;
 
 	UVM_TIMED(be->st->ns.unmap,
-		  rc = madvise((void *)uvm_host_addr(be->arena, uvm_be_off(first)), uvm_be_off(n),
-			       MADV_DONTNEED));
+		  rc = uvm_uffd_zap(be->uffd, uvm_host_addr(be->arena, uvm_be_off(first)),
+				    uvm_be_off(n)));
 	if (rc)
-		uvm_driver_bug("unmapping blocks from the host view", first, errno);
+		uvm_driver_bug("unmapping blocks from the host view", first, rc);
 }
 
 void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n, bool protect)

@@ -47,10 +47,9 @@ static void zap_device(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
-	UVM_TIMED(be->st->ns.unmap,
-		  rc = madvise((void *)dev(be, first), uvm_be_off(n), MADV_DONTNEED));
+	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zap(be->uffd, dev(be, first), uvm_be_off(n)));
 	if (rc)
-		uvm_driver_bug("unmapping blocks from the device view", first, errno);
+		uvm_driver_bug("unmapping blocks from the device view", first, rc);
 }
 
 static void map_device(struct uvm_backend *be, size_t first, size_t n, unsigned flags,

@@ -72,6 +72,10 @@ int uvm_batch_fetch(struct uvm_driver *d)
 			f->minor = (flags & UFFD_PAGEFAULT_FLAG_MINOR) != 0;
 			f->tid = msg[i].arg.pagefault.feat.ptid;
 			f->count = 1;
+			if (d->dep.uffd->sig)
+				d->st.signal_faults++;
+			else if (d->dep.uffd->user_mode_only)
+				d->st.user_mode_faults++;
 			n++;
 		}
 		if ((size_t)got < want * sizeof(msg[0]))

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "clock.h"
 #include "fork.h"
 #include "manager.h"
@@ -75,7 +76,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)
 		goto fail;
-	rc = uvm_uffd_open_as(
+	rc = uvm_uffd_open_capture(
 	    &e->uffd, (enum uvm_fault_capture)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
 	if (rc)
 		goto fail;
@@ -90,6 +91,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_arena_init(&e->arena, err, errlen);
 	if (rc)
 		goto fail;
+	if (e->uffd.sig)
+		uvm_sigcap_attach(e->uffd.sig, &e->arena);
 	rc = uvm_space_init(&e->space, e->arena.size);
 	if (rc) {
 		snprintf(err, errlen, "reserving block metadata: %s", strerror(-rc));

@@ -199,6 +199,8 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_uffd_features_str(&e->uffd, buf, sizeof(buf));
 	uvm_json_str(j, "userfaultfd_features", buf);
 	uvm_json_str(j, "userfaultfd_via", e->uffd.how);
+	uvm_json_str(j, "fault_capture", uvm_uffd_capture_name(&e->uffd));
+	uvm_json_str(j, "fault_capture_why", e->uffd.why);
 	uvm_json_str(j, "async_unmaps",
 		     *uvm_driver_sync_reason(e->driver) ? uvm_driver_sync_reason(e->driver)
 							: "io_uring");
@@ -243,6 +245,11 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	if (m.measured > 0 && *m.source)
 		fprintf(f, "  calib   %s\n", m.source);
 	fprintf(f, "  backend %s (%s)\n", e->backend->name, e->backend_why);
+	fprintf(f,
+		"  capture %s (%s): %llu faults by signal, %llu user-mode-only, %llu system "
+		"calls wrapped\n",
+		uvm_uffd_capture_name(&e->uffd), e->uffd.why, (unsigned long long)st.signal_faults,
+		(unsigned long long)st.user_mode_faults, (unsigned long long)st.wrapped_syscalls);
 	if (m.uvmmu)
 		fprintf(f,
 			"  path    uvmmu: %llu far faults resolved alone (critical page first); "

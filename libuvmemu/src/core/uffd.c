@@ -3,6 +3,7 @@
 #include "uffd.h"
 
 #include <errno.h>
+#include <sys/mman.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include "capture.h"
 
 enum open_method { VIA_SYSCALL, VIA_DEVICE, VIA_USER_MODE };
 
@@ -198,10 +201,76 @@ int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, 
 	return 0;
 }
 
+static int open_mprotect(struct uvm_uffd *u, char *err, size_t errlen)
+{
+	int rc = uvm_sigcap_open(&u->sig, &u->fd, err, errlen);
+
+	if (rc)
+		return rc;
+	u->features = 0;
+	u->user_mode_only = false;
+	u->shmem_wp = true; /* mprotect(PROT_READ) write-protects shared memory */
+	u->how = "mprotect and SIGSEGV";
+	return 0;
+}
+
+/* Why full userfaultfd could not be had, in a few words. */
+static void short_reason(char *buf, size_t len, int rc, const char *detail)
+{
+	if (rc == -ENOTSUP)
+		snprintf(buf, len, "%s", detail); /* names the missing feature */
+	else if (rc == -EPERM)
+		snprintf(buf, len,
+			 "full userfaultfd not permitted: vm.unprivileged_userfaultfd=0, no "
+			 "CAP_SYS_PTRACE, no access to /dev/userfaultfd");
+	else
+		snprintf(buf, len, "userfaultfd: %s", strerror(-rc));
+}
+
+int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen)
+{
+	char e1[512], e2[512], r1[140], r2[140];
+	int rc;
+
+	u->sig = NULL;
+	if (how == UVM_CAPTURE_MPROTECT) {
+		snprintf(u->why, sizeof(u->why), "--fault-capture mprotect");
+		return open_mprotect(u, err, errlen);
+	}
+	if (how != UVM_CAPTURE_AUTO) {
+		snprintf(u->why, sizeof(u->why), "--fault-capture %s",
+			 how == UVM_CAPTURE_UFFD ? "uffd" : "user-mode-only");
+		return uvm_uffd_open_as(u, how, err, errlen);
+	}
+	rc = uvm_uffd_open_as(u, UVM_CAPTURE_UFFD, e1, sizeof(e1));
+	if (rc == 0) {
+		snprintf(u->why, sizeof(u->why), "full userfaultfd works");
+		return 0;
+	}
+	short_reason(r1, sizeof(r1), rc, e1);
+	rc = uvm_uffd_open_as(u, UVM_CAPTURE_USER_MODE_ONLY, e2, sizeof(e2));
+	if (rc == 0) {
+		snprintf(u->why, sizeof(u->why), "%s; user-mode-only works", r1);
+		return 0;
+	}
+	short_reason(r2, sizeof(r2), rc, e2);
+	snprintf(u->why, sizeof(u->why), "%s; user-mode-only: %s", r1, r2);
+	return open_mprotect(u, err, errlen);
+}
+
+const char *uvm_uffd_capture_name(const struct uvm_uffd *u)
+{
+	return u->sig ? "mprotect" : u->user_mode_only ? "user-mode-only" : "uffd";
+}
+
 void uvm_uffd_close(struct uvm_uffd *u)
 {
-	if (u->fd >= 0)
+	if (u->sig) {
+		uvm_sigcap_close(u->sig); /* closes the pipe */
+		u->sig = NULL;
+	} else if (u->fd >= 0) {
 		close(u->fd);
+	}
 	u->fd = -1;
 }
 
@@ -209,6 +278,8 @@ int uvm_uffd_register(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_t 
 {
 	struct uffdio_register r = {.range = {start, len}, .mode = mode};
 
+	if (u->sig)
+		return 0; /* the views' open blocks are the registration (arena.h) */
 	return ioctl(u->fd, UFFDIO_REGISTER, &r) ? -errno : 0;
 }
 
@@ -216,7 +287,16 @@ int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len)
 {
 	struct uffdio_range r = {start, len};
 
+	if (u->sig)
+		return 0;
 	return ioctl(u->fd, UFFDIO_UNREGISTER, &r) ? -errno : 0;
+}
+
+int uvm_uffd_zap(struct uvm_uffd *u, uintptr_t start, size_t len)
+{
+	if (u->sig)
+		return uvm_sigcap_protect(u->sig, start, len, PROT_NONE, false);
+	return madvise((void *)start, len, MADV_DONTNEED) ? -errno : 0;
 }
 
 /*
@@ -231,6 +311,8 @@ int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, 
 
 int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags)
 {
+	if (u->sig)
+		return -ENOTSUP; /* the copy backend is refused (uvm_backend_choose) */
 	while (len) {
 		struct uffdio_copy c = {
 		    .dst = dst,
@@ -258,6 +340,9 @@ int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t le
 
 int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
 {
+	/* Shared frames never written (or punched at free) read as zeroes. */
+	if (u->sig)
+		return uvm_sigcap_protect(u->sig, dst, len, PROT_READ | PROT_WRITE, wake);
 	while (len) {
 		struct uffdio_zeropage z = {.range = {dst, len},
 					    .mode = wake ? 0 : UFFDIO_ZEROPAGE_MODE_DONTWAKE};
@@ -279,6 +364,10 @@ int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
 
 int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags)
 {
+	if (u->sig)
+		return uvm_sigcap_protect(u->sig, dst, len,
+					  flags & UVM_MAP_WP ? PROT_READ : PROT_READ | PROT_WRITE,
+					  flags & UVM_MAP_WAKE);
 	while (len) {
 		struct uffdio_continue c = {
 		    .range = {dst, len},
@@ -305,6 +394,8 @@ int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len)
 {
 	struct uffdio_range r = {start, len};
 
+	if (u->sig)
+		return uvm_sigcap_wake(u->sig, start, len);
 	return ioctl(u->fd, UFFDIO_WAKE, &r) ? -errno : 0;
 }
 
@@ -317,6 +408,10 @@ int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool 
 			    : (wake ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE),
 	};
 
+	if (u->sig)
+		return uvm_sigcap_protect(u->sig, start, len,
+					  protect ? PROT_READ : PROT_READ | PROT_WRITE,
+					  !protect && wake);
 	for (;;) {
 		if (ioctl(u->fd, UFFDIO_WRITEPROTECT, &w) == 0)
 			return 0;

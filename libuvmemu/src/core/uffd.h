@@ -40,20 +40,33 @@
 #define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
 #endif
 
+struct uvm_sigcap;
+
+/*
+ * The fault source. With the mprotect capture (sig set), fd is its fault
+ * pipe, which carries struct uffd_msg as a userfaultfd does, and every call
+ * below does its work with mprotect (capture.h): the driver is the same.
+ */
 struct uvm_uffd {
 	int fd;
-	uint64_t features;   /* what the kernel supports */
-	bool user_mode_only; /* kernel-mode accesses to managed memory get SIGBUS */
-	bool shmem_wp;	     /* write-protect on the (shmem) host view works */
-	const char *how;     /* "userfaultfd(2)", "/dev/userfaultfd", ... */
+	uint64_t features;	/* what the kernel supports */
+	bool user_mode_only;	/* kernel-mode accesses to managed memory get EFAULT */
+	bool shmem_wp;		/* write-protect on the (shmem) host view works */
+	const char *how;	/* "userfaultfd(2)", "/dev/userfaultfd", ... */
+	struct uvm_sigcap *sig; /* --fault-capture mprotect; NULL: a userfaultfd */
+	char why[320];		/* why this capture (`uvmemu info`, the report) */
 };
 
 /* --fault-capture, in options.def's order. */
 enum uvm_fault_capture {
-	UVM_CAPTURE_AUTO,	    /* full userfaultfd, else stop with the reason */
-	UVM_CAPTURE_UFFD,	    /* the same, asked for by name */
-	UVM_CAPTURE_USER_MODE_ONLY, /* accepted: system calls may get EFAULT */
+	UVM_CAPTURE_AUTO,	    /* the first of the three below that works */
+	UVM_CAPTURE_UFFD,	    /* full userfaultfd, else stop with the reason */
+	UVM_CAPTURE_USER_MODE_ONLY, /* accepted: system calls need the wrappers */
+	UVM_CAPTURE_MPROTECT,	    /* mprotect and SIGSEGV (capture.h) */
 };
+
+/* The capture's name as --fault-capture spells it. */
+const char *uvm_uffd_capture_name(const struct uvm_uffd *u);
 
 /*
  * Opens a userfaultfd with the features the emulator needs (MISSING and
@@ -65,6 +78,9 @@ enum uvm_fault_capture {
  * vm.unprivileged_userfaultfd, kernel version) to err and returns -errno.
  */
 int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen);
+/* uvm_uffd_open_as(u, how, ...), and for auto, the next that works: full
+ * userfaultfd, else user-mode-only, else mprotect; u->why says why. */
+int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen);
 /* uvm_uffd_open_as(u, UVM_CAPTURE_AUTO, ...). */
 int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen);
 void uvm_uffd_close(struct uvm_uffd *u);
@@ -88,6 +104,9 @@ int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
  * UVM_MAP_*. */
 int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
 int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
+/* The host unmap of a view's range: MADV_DONTNEED, or mprotect(PROT_NONE)
+ * with the mprotect capture (its pages stay, out of reach). */
+int uvm_uffd_zap(struct uvm_uffd *u, uintptr_t start, size_t len);
 /* Protects a range, or lifts the protection (waking writers unless told not to). */
 int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect, bool wake);
 
