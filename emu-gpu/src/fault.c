@@ -12,9 +12,10 @@
  * Anything else keeps its usual meaning: a fault on a thread that is not
  * running a CTA goes to the handler that was installed before ours (a
  * sanitizer's, say), or, with none, crashes the process as if we had never
- * been installed. A fault inside the managed ranges is the memory system's
- * business when it has a handler of its own (the mprotect fallback) and goes
- * to that handler.
+ * been installed. A fault the memory system says is its own (the mprotect
+ * capture's, uvmemu_fault_is_capture) goes to the handler before ours, which
+ * is the capture's; any other fault of a CTA, managed range or not (a touch
+ * past an allocation's end the driver retired), is the kernel's.
  */
 #include <errno.h>
 #include <signal.h>
@@ -45,14 +46,6 @@ static bool is_handler(const struct sigaction *a)
 	if (a->sa_flags & SA_SIGINFO)
 		return a->sa_sigaction != NULL;
 	return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
-}
-
-static bool in_managed_range(const struct uvmemu_view_map *v, uintptr_t a)
-{
-	uintptr_t dev_lo = v->host_lo + (uintptr_t)v->device_offset;
-	uintptr_t dev_hi = v->host_hi + (uintptr_t)v->device_offset;
-
-	return (a >= v->host_lo && a < v->host_hi) || (a >= dev_lo && a < dev_hi);
 }
 
 /* Async-signal-safe: sigaction, raise and the previous handler only. */
@@ -88,7 +81,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	if (w && w->in_cta) {
 		k = w->kernel;
 		if (sig == SIGFPE || !is_handler(p) || !k ||
-		    !in_managed_range(&k->views, (uintptr_t)si->si_addr)) {
+		    !uvmemu_fault_is_capture(si->si_addr)) {
 			w->fault_sig = sig;
 			w->fault_addr = si->si_addr;
 			siglongjmp(w->recover, 1);

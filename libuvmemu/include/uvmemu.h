@@ -81,6 +81,10 @@ struct uvmemu_view_map {
 	unsigned char *reached;
 };
 void uvmemu_get_view_map(struct uvmemu_view_map *map);
+/* Whether a fault at addr is the memory system's own (the mprotect fault
+ * capture's, which its SIGSEGV handler resolves), not an invalid access.
+ * Async-signal-safe; always 0 natively and under userfaultfd. */
+int uvmemu_fault_is_capture(const void *addr);
 
 static inline void *uvmemu_view_to_device(const struct uvmemu_view_map *m, const void *p)
 {

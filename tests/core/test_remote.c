@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -305,7 +307,13 @@ static void test_pages_unmapped_behind_our_back(void **state)
 	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NO_SAMPLING, NULL};
 	struct th_emu t;
 	uint64_t *dev_data, *rem_data, *dup_data;
+	const char *cap = getenv("UVMEMU_FAULT_CAPTURE");
 
+	/* Under mprotect a protection is the mapping: reclaim dropping a page
+	 * leaves it accessible (it refaults from the page cache in the
+	 * kernel), so no mapping is lost behind the driver's back. */
+	if (cap && strcmp(cap, "mprotect") == 0)
+		skip();
 	th_start(&t, opts);
 	dev_data = th_managed(&t, BYTES);
 	rem_data = th_managed(&t, BYTES);

@@ -7,6 +7,7 @@
 #   MODE: native | footprint | emu-lru2m | emu-random (remap backend, --check 1)
 #         | emu-copy (copy backend, lru2m, --check 1)
 #         | uvmmu-lru2m | uvmmu-random (--policy uvmmu: the UVMMU fault path)
+#         | emu-mprotect (remap, lru2m, --fault-capture mprotect)
 set -u
 build=$1 src=$2 name=$3 mode=$4
 bin=$build/bin/$name
@@ -65,8 +66,9 @@ footprint)
 	done
 	exit 0
 	;;
-emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random)
+emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect)
 	policy=${mode#*-} backend=remap path=()
+	[ "$mode" = emu-mprotect ] && policy=lru2m path=(--fault-capture mprotect)
 	[ "$mode" = emu-copy ] && policy=lru2m backend=copy
 	[ "${mode%%-*}" = uvmmu ] && path=(--policy uvmmu)
 	report=$(mktemp) check=1
@@ -75,14 +77,17 @@ emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random)
 	# every pass, which are many and small (six times the run's length):
 	# its runs check the data only, and tests/core/test_uvmmu.c checks the
 	# invariants on that path.
-	[ ${#path[@]} -gt 0 ] && check=0
+	[ "${mode%%-*}" = uvmmu ] && check=0
 	out=$("$build/bin/uvmemu" run "${path[@]}" --oversub 1.5 --evict "$policy" --backend $backend \
 		--check $check --report "$report" --summary off -- "$bin" $args --quiet \
 		--output "$tmp/emu" 2>&1); rc=$?
 	echo "$out"
 	grep -q '"verify": "pass"' "$report" || { echo "FAIL: report does not say verify pass"; cat "$report"; rc=1; }
 	grep -Eq '"blocks_evicted": [1-9]' "$report" || { echo "FAIL: nothing was evicted at 1.5x"; rc=1; }
-	if [ ${#path[@]} -gt 0 ] && ! grep -Eq '"uvmmu_faults": [1-9]' "$report"; then
+	if [ "$mode" = emu-mprotect ] && ! grep -Eq '"signal_faults": [1-9]' "$report"; then
+		echo "FAIL: no fault went through the signal path"; rc=1
+	fi
+	if [ "${mode%%-*}" = uvmmu ] && ! grep -Eq '"uvmmu_faults": [1-9]' "$report"; then
 		echo "FAIL: no fault went through the UVMMU path"; rc=1
 	fi
 	rm -f "$report"

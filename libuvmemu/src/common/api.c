@@ -66,6 +66,11 @@ bool uvmemu_is_emulated(void)
 	return uvm_rt_emulated();
 }
 
+int uvmemu_fault_is_capture(const void *addr)
+{
+	return uvm_rt_fault_is_capture(addr);
+}
+
 void uvmemu_get_view_map(struct uvmemu_view_map *map)
 {
 	uvm_rt_view_map(map);

@@ -56,6 +56,8 @@ int uvm_rt_synchronize(void);
 void uvm_rt_mem_info(size_t *free_bytes, size_t *total_bytes);
 
 void uvm_rt_view_map(struct uvmemu_view_map *map);
+/* uvmemu_fault_is_capture: async-signal-safe, never starts the runtime. */
+int uvm_rt_fault_is_capture(const void *addr);
 void *uvm_rt_host_ptr(const void *device_ptr);
 const struct uvmemu_gmmu *uvm_rt_gmmu(void);
 

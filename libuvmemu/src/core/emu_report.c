@@ -301,8 +301,10 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		       "transaction)\n");
 	if (st.remote_bytes && uvm_emu_counts_faults(e) && e->backend->shared_frames)
 		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(e));
-	if (e->uffd.user_mode_only)
+	if (e->uffd.user_mode_only || e->uffd.sig)
 		fprintf(f,
-			"  note    userfaultfd is user-mode only: system calls that read or write "
-			"managed memory fail\n");
+			"  note    the %s capture does not see kernel-mode touches: system calls "
+			"other than the wrapped ones fail with EFAULT on non-resident managed "
+			"memory\n",
+			uvm_uffd_capture_name(&e->uffd));
 }

@@ -204,6 +204,12 @@ void uvm_rt_view_map(struct uvmemu_view_map *map)
 	memset(map, 0, sizeof(*map));
 }
 
+int uvm_rt_fault_is_capture(const void *addr)
+{
+	(void)addr;
+	return 0;
+}
+
 void *uvm_rt_host_ptr(const void *device_ptr)
 {
 	return (void *)device_ptr;

@@ -20,6 +20,7 @@
 #include "interrupt.h"
 #include "report.h"
 #include "rt.h"
+#include "shim.h"
 
 extern char **environ;
 
@@ -126,10 +127,13 @@ static void start(void)
 	g.emu->gmmu.ctx = g.emu;
 	g.emu->gmmu.halve = halve;
 	g.emu->gmmu.remote_access = remote_access;
-	if (g.emu->uffd.user_mode_only)
-		fprintf(stderr, "uvmemu: warning: --fault-capture user-mode-only: system calls "
-				"(read, write, ...) on managed memory that is not resident on the "
-				"host fail with EFAULT\n");
+	/* What the capture gives up, once, at start (the report repeats it). */
+	if (g.emu->uffd.user_mode_only || g.emu->uffd.sig)
+		fprintf(stderr,
+			"uvmemu: warning: --fault-capture %s (%s): system calls other than those "
+			"the runtime wraps (read, write, recv, send and their kin; README) "
+			"fail with EFAULT on managed memory not resident on the host\n",
+			uvm_uffd_capture_name(&g.emu->uffd), g.emu->uffd.why);
 	pthread_atfork(NULL, NULL, forked_child);
 	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
 		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
@@ -213,6 +217,19 @@ int uvm_rt_synchronize(void)
 void uvm_rt_mem_info(size_t *free_bytes, size_t *total_bytes)
 {
 	uvm_emu_mem_info(emu(), free_bytes, total_bytes);
+}
+
+int uvm_rt_fault_is_capture(const void *addr)
+{
+	/* g.emu is set once, before any managed memory exists. */
+	const struct uvm_emu *e = g.emu;
+
+	return e && e->uffd.sig && uvm_arena_is_open(&e->arena, (uintptr_t)addr);
+}
+
+struct uvm_emu *uvm_rt_emu_started(void)
+{
+	return g.emu;
 }
 
 void uvm_rt_view_map(struct uvmemu_view_map *map)
