@@ -18,16 +18,20 @@
  * device view, with fault latency 0 and an unthrottled link, so only real
  * costs remain (2 MB granules with --prefetch vablock, so one fault moves the
  * granule). The emulator migrates 64 KB blocks, so at 4 KB it takes one
- * fault where the floors take sixteen.
+ * fault where the floors take sixteen. The mprotect column is the remap
+ * backend under --fault-capture mprotect: the same work caught by SIGSEGV
+ * and resolved with mprotect instead of userfaultfd (capture.h).
  *
- * Then the host-unmap cost per 4 KB page (a memfd punch), alone and while one
- * or two other threads of the process use memory, which makes the TLB
- * shootdown reach their CPUs.
+ * Then the host-unmap cost per 4 KB page (a memfd punch), and per 64 KB block
+ * as the two captures unmap (MADV_DONTNEED, mprotect(PROT_NONE)), alone and
+ * while one or two other threads of the process use memory, which makes the
+ * TLB shootdown reach their CPUs (experiment 07's question).
  *
  * Every figure is the median of REPEATS interleaved runs, printed with the
  * range; memory is warmed first, because on a VM the first touch of guest
- * memory costs far more than reuse. The last line is
- * ratio_unmap_64k=<remap / unmap floor at 64 KB>.
+ * memory costs far more than reuse. The last lines are
+ * ratio_unmap_64k=<remap / unmap floor at 64 KB> and
+ * ratio_mprotect_64k=<mprotect capture / userfaultfd (remap) at 64 KB>.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -202,7 +206,8 @@ static void stats_sub(struct uvm_stats *a, const struct uvm_stats *b)
 #undef UVMEMU_TIME
 }
 
-static double emu_once(size_t granule, const char *backend, struct uvm_stats *st)
+static double emu_once(size_t granule, const char *backend, const char *capture,
+		       struct uvm_stats *st)
 {
 	const char *const opts[][2] = {
 	    {"link", "unlimited"},
@@ -210,6 +215,7 @@ static double emu_once(size_t granule, const char *backend, struct uvm_stats *st
 	    {"summary", "off"},
 	    {"backend", backend},
 	    {"prefetch", granule == UVM_VABLOCK_SIZE ? "vablock" : "none"},
+	    {"fault-capture", capture},
 	};
 	struct uvm_config cfg;
 	struct uvm_stats before;
@@ -294,6 +300,41 @@ static double punch_once(int others)
 	return (double)(t1 - t0) / 1e9 / (double)(bytes / 4096);
 }
 
+/* Seconds per 64 KB block unmapped from a populated shared mapping, by
+ * MADV_DONTNEED (userfaultfd captures) or mprotect(PROT_NONE) (the mprotect
+ * capture), with `others` threads busy. */
+static double unmap_block_once(int others, bool by_mprotect)
+{
+	const size_t bytes = 16u << 20, block = 64u << 10;
+	int fd = memfd_create("bench-floor", MFD_CLOEXEC);
+	char *map, *own = malloc(4096 * 2);
+	struct busy b = {.mem = own};
+	pthread_t t[2];
+	uint64_t t0, t1;
+
+	if (fd < 0 || ftruncate(fd, (off_t)bytes))
+		return -1;
+	map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	memset(map, 1, bytes);
+	for (int i = 0; i < others; i++)
+		pthread_create(&t[i], NULL, busy_main, &b);
+	t0 = uvm_now_ns();
+	/* Every other block, as a batch of scattered faults leaves them: an
+	 * mprotect then splits the mapping each time. */
+	for (size_t off = 0; off < bytes; off += 2 * block)
+		if (by_mprotect ? mprotect(map + off, block, PROT_NONE)
+				: madvise(map + off, block, MADV_DONTNEED))
+			return -1;
+	t1 = uvm_now_ns();
+	atomic_store(&b.stop, 1);
+	for (int i = 0; i < others; i++)
+		pthread_join(t[i], NULL);
+	munmap(map, bytes);
+	close(fd);
+	free(own);
+	return (double)(t1 - t0) / 1e9 / (double)(bytes / block / 2);
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void warm(void)
@@ -323,9 +364,10 @@ static struct spread spread_of(double *v)
 	return (struct spread){v[REPEATS / 2], v[0], v[REPEATS - 1]};
 }
 
-enum { COPY_FLOOR, UNMAP_FLOOR, REMAP, COPY, NCOL };
+enum { COPY_FLOOR, UNMAP_FLOOR, REMAP, COPY, MPROTECT, NCOL };
 
-static const char *const col_names[NCOL] = {"copy floor", "unmap floor", "remap", "copy"};
+static const char *const col_names[NCOL] = {"copy floor", "unmap floor", "remap", "copy",
+					    "mprotect"};
 
 static void print_stages(const char *backend, const struct uvm_stats *st)
 {
@@ -345,13 +387,14 @@ static void print_stages(const char *backend, const struct uvm_stats *st)
 static void measure(size_t granule, const char *name, struct spread out[NCOL])
 {
 	double v[NCOL][REPEATS];
-	struct uvm_stats st[2][REPEATS];
+	struct uvm_stats st[3][REPEATS];
 
 	for (int r = 0; r < REPEATS; r++) {
 		v[COPY_FLOOR][r] = floor_once(granule, false);
 		v[UNMAP_FLOOR][r] = floor_once(granule, true);
-		v[REMAP][r] = emu_once(granule, "remap", &st[0][r]);
-		v[COPY][r] = emu_once(granule, "copy", &st[1][r]);
+		v[REMAP][r] = emu_once(granule, "remap", "uffd", &st[0][r]);
+		v[COPY][r] = emu_once(granule, "copy", "uffd", &st[1][r]);
+		v[MPROTECT][r] = emu_once(granule, "remap", "mprotect", &st[2][r]);
 	}
 	printf("%-6s", name);
 	for (int c = 0; c < NCOL; c++) {
@@ -364,11 +407,16 @@ static void measure(size_t granule, const char *name, struct spread out[NCOL])
 	       "remap/copy %.3f\n",
 	       out[REMAP].med / out[UNMAP_FLOOR].med, out[COPY].med / out[UNMAP_FLOOR].med,
 	       out[COPY].med / out[COPY_FLOOR].med, out[REMAP].med / out[COPY].med);
-	printf("  faults: remap %llu in %llu batches, copy %llu in %llu batches\n",
+	printf("  mprotect capture / userfaultfd (both remap) %.3f\n",
+	       out[MPROTECT].med / out[REMAP].med);
+	printf("  faults: remap %llu in %llu batches, copy %llu in %llu batches, mprotect %llu "
+	       "in %llu batches\n",
 	       (unsigned long long)st[0][0].gpu_faults, (unsigned long long)st[0][0].batches,
-	       (unsigned long long)st[1][0].gpu_faults, (unsigned long long)st[1][0].batches);
+	       (unsigned long long)st[1][0].gpu_faults, (unsigned long long)st[1][0].batches,
+	       (unsigned long long)st[2][0].gpu_faults, (unsigned long long)st[2][0].batches);
 	print_stages("remap", &st[0][REPEATS / 2]);
 	print_stages("copy", &st[1][REPEATS / 2]);
+	print_stages("mprotect", &st[2][REPEATS / 2]);
 }
 
 int main(void)
@@ -398,8 +446,21 @@ int main(void)
 		printf(" %d other thread%s %.2f us%s", others, others == 1 ? "" : "s",
 		       spread_of(v).med * 1e6, others < 2 ? "," : "\n");
 	}
+	for (int mp = 0; mp <= 1; mp++) {
+		printf("host unmap of every other 64 KB block by %s, median of %d:",
+		       mp ? "mprotect(PROT_NONE)" : "MADV_DONTNEED", REPEATS);
+		for (int others = 0; others <= 2; others++) {
+			double v[REPEATS];
+
+			for (int r = 0; r < REPEATS; r++)
+				v[r] = unmap_block_once(others, mp);
+			printf(" %d other thread%s %.2f us%s", others, others == 1 ? "" : "s",
+			       spread_of(v).med * 1e6, others < 2 ? "," : "\n");
+		}
+	}
 	printf("ratio_unmap_2m=%.3f\n", m[2][REMAP].med / m[2][UNMAP_FLOOR].med);
 	printf("ratio_64k=%.3f\n", m[1][COPY].med / m[1][COPY_FLOOR].med);
 	printf("ratio_unmap_64k=%.3f\n", m[1][REMAP].med / m[1][UNMAP_FLOOR].med);
+	printf("ratio_mprotect_64k=%.3f\n", m[1][MPROTECT].med / m[1][REMAP].med);
 	return 0;
 }
