@@ -50,6 +50,15 @@ void uvm_sigcap_attach(struct uvm_sigcap *c, struct uvm_arena *a);
 int uvm_sigcap_protect(struct uvm_sigcap *c, uintptr_t addr, size_t len, int prot, bool wake);
 /* Wakes the threads whose fault lies in [addr, addr + len). */
 int uvm_sigcap_wake(struct uvm_sigcap *c, uintptr_t addr, size_t len);
+/*
+ * A program's sigaction(SIGSEGV) while the capture is on: its handler
+ * becomes the one the capture passes other faults to, and the capture's
+ * stays installed (a test framework, a crash reporter or emu-gpu installing
+ * theirs after the runtime started would otherwise take the capture's faults).
+ * Returns false when the call is not for the capture (the C library's then).
+ */
+struct sigaction;
+bool uvm_sigcap_virtualize(int sig, const struct sigaction *act, struct sigaction *old);
 /* Faults that went through the signal path so far. */
 uint64_t uvm_sigcap_faults(const struct uvm_sigcap *c);
 

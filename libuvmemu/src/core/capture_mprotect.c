@@ -11,6 +11,7 @@
  */
 #include "capture.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -52,6 +53,9 @@ struct uvm_sigcap {
 
 static struct uvm_sigcap *_Atomic active;
 static struct sigaction previous;
+/* The C library's sigaction: the preloaded runtime interposes on the
+ * program's (uvm_sigcap_virtualize), never on ours. */
+static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
 static long futex(_Atomic uint32_t *w, int op, uint32_t val)
 {
@@ -97,9 +101,12 @@ static void post(struct uvm_sigcap *c, uintptr_t addr, bool is_store, uint32_t t
 	m.arg.pagefault.address = addr;
 	m.arg.pagefault.flags = is_store ? UFFD_PAGEFAULT_FLAG_WRITE : 0;
 	m.arg.pagefault.feat.ptid = tid;
-	/* Smaller than PIPE_BUF: written whole, or not at all. */
+	/* Smaller than PIPE_BUF: written whole, or not at all. The system
+	 * call itself: write() may be the runtime's wrapper (shim/syscalls.c),
+	 * whose first call looks the C library's up, which a signal handler
+	 * must not do. */
 	while (left) {
-		ssize_t n = write(c->wr, p, left);
+		ssize_t n = syscall(SYS_write, c->wr, p, left);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -156,7 +163,7 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	}
 	/* The fault recurs on return and takes the old action (a core dump
 	 * with the right address); a sent signal is raised again. */
-	sigaction(sig, &previous, NULL);
+	real_sigaction(sig, &previous, NULL);
 	if (si->si_code <= 0)
 		raise(sig);
 }
@@ -203,13 +210,18 @@ int uvm_sigcap_open(struct uvm_sigcap **out, int *fd, char *err, size_t errlen)
 			 "faults with signals");
 		return -EBUSY;
 	}
+	if (!real_sigaction)
+		real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(
+		    RTLD_NEXT, "sigaction");
+	if (!real_sigaction)
+		real_sigaction = sigaction;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_segv;
 	/* SA_ONSTACK: executor workers fault on their own signal stacks;
 	 * SA_NODEFER: a fault the previous handler takes nests. */
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, &previous)) {
+	if (real_sigaction(SIGSEGV, &sa, &previous)) {
 		e = errno;
 		atomic_store(&active, NULL);
 		uvm_sigcap_close(c);
@@ -229,15 +241,26 @@ void uvm_sigcap_close(struct uvm_sigcap *c)
 	if (!c)
 		return;
 	if (atomic_compare_exchange_strong(&active, &me, NULL) &&
-	    sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+	    real_sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
 	    cur.sa_sigaction == on_segv)
-		sigaction(SIGSEGV, &previous, NULL);
+		real_sigaction(SIGSEGV, &previous, NULL);
 	/* Nobody will resolve a fault any more: waiters retry (and crash as
 	 * they would on the unmapped views). */
 	uvm_sigcap_wake(c, 0, UINTPTR_MAX);
 	close(c->rd);
 	close(c->wr);
 	/* Not freed: a thread may still be leaving the handler with it. */
+}
+
+bool uvm_sigcap_virtualize(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (sig != SIGSEGV || !atomic_load(&active))
+		return false;
+	if (old)
+		*old = previous;
+	if (act)
+		previous = *act;
+	return true;
 }
 
 void uvm_sigcap_attach(struct uvm_sigcap *c, struct uvm_arena *a)
