@@ -272,32 +272,56 @@ static void *busy_main(void *arg)
 	return (void *)(uintptr_t)x;
 }
 
+/* A populated shared mapping of a memfd, and `others` threads busy in this
+ * address space while it is unmapped piece by piece. */
+struct unmap_run {
+	size_t bytes;
+	int fd, others;
+	char *map, *own;
+	struct busy b;
+	pthread_t t[2];
+};
+
+static int unmap_start(struct unmap_run *r, size_t bytes, int others)
+{
+	*r = (struct unmap_run){.bytes = bytes, .others = others};
+	r->fd = memfd_create("bench-floor", MFD_CLOEXEC);
+	r->own = malloc(4096 * 2);
+	if (r->fd < 0 || !r->own || ftruncate(r->fd, (off_t)bytes))
+		return -1;
+	r->b.mem = r->own;
+	r->map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd, 0);
+	if (r->map == MAP_FAILED)
+		return -1;
+	memset(r->map, 1, bytes);
+	for (int i = 0; i < others; i++)
+		pthread_create(&r->t[i], NULL, busy_main, &r->b);
+	return 0;
+}
+
+static void unmap_stop(struct unmap_run *r)
+{
+	atomic_store(&r->b.stop, 1);
+	for (int i = 0; i < r->others; i++)
+		pthread_join(r->t[i], NULL);
+	munmap(r->map, r->bytes);
+	close(r->fd);
+	free(r->own);
+}
+
 static double punch_once(int others)
 {
-	const size_t bytes = 16u << 20;
-	int fd = memfd_create("bench-floor", MFD_CLOEXEC);
-	char *map, *own = malloc(4096 * 2);
-	struct busy b = {.mem = own};
-	pthread_t t[2];
+	struct unmap_run r;
 	uint64_t t0, t1;
 
-	if (fd < 0 || ftruncate(fd, (off_t)bytes))
+	if (unmap_start(&r, 16u << 20, others))
 		return -1;
-	map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-	memset(map, 1, bytes);
-	for (int i = 0; i < others; i++)
-		pthread_create(&t[i], NULL, busy_main, &b);
 	t0 = uvm_now_ns();
-	for (size_t off = 0; off < bytes; off += 4096)
-		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, 4096);
+	for (size_t off = 0; off < r.bytes; off += 4096)
+		fallocate(r.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, 4096);
 	t1 = uvm_now_ns();
-	atomic_store(&b.stop, 1);
-	for (int i = 0; i < others; i++)
-		pthread_join(t[i], NULL);
-	munmap(map, bytes);
-	close(fd);
-	free(own);
-	return (double)(t1 - t0) / 1e9 / (double)(bytes / 4096);
+	unmap_stop(&r);
+	return (double)(t1 - t0) / 1e9 / (double)(r.bytes / 4096);
 }
 
 /* Seconds per 64 KB block unmapped from a populated shared mapping, by
@@ -305,34 +329,22 @@ static double punch_once(int others)
  * capture), with `others` threads busy. */
 static double unmap_block_once(int others, bool by_mprotect)
 {
-	const size_t bytes = 16u << 20, block = 64u << 10;
-	int fd = memfd_create("bench-floor", MFD_CLOEXEC);
-	char *map, *own = malloc(4096 * 2);
-	struct busy b = {.mem = own};
-	pthread_t t[2];
+	const size_t block = 64u << 10;
+	struct unmap_run r;
 	uint64_t t0, t1;
+	int rc = 0;
 
-	if (fd < 0 || ftruncate(fd, (off_t)bytes))
+	if (unmap_start(&r, 16u << 20, others))
 		return -1;
-	map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-	memset(map, 1, bytes);
-	for (int i = 0; i < others; i++)
-		pthread_create(&t[i], NULL, busy_main, &b);
 	t0 = uvm_now_ns();
 	/* Every other block, as a batch of scattered faults leaves them: an
 	 * mprotect then splits the mapping each time. */
-	for (size_t off = 0; off < bytes; off += 2 * block)
-		if (by_mprotect ? mprotect(map + off, block, PROT_NONE)
-				: madvise(map + off, block, MADV_DONTNEED))
-			return -1;
+	for (size_t off = 0; off < r.bytes && !rc; off += 2 * block)
+		rc = by_mprotect ? mprotect(r.map + off, block, PROT_NONE)
+				 : madvise(r.map + off, block, MADV_DONTNEED);
 	t1 = uvm_now_ns();
-	atomic_store(&b.stop, 1);
-	for (int i = 0; i < others; i++)
-		pthread_join(t[i], NULL);
-	munmap(map, bytes);
-	close(fd);
-	free(own);
-	return (double)(t1 - t0) / 1e9 / (double)(bytes / block / 2);
+	unmap_stop(&r);
+	return rc ? -1 : (double)(t1 - t0) / 1e9 / (double)(r.bytes / block / 2);
 }
 
 /* ------------------------------------------------------------------ main */

@@ -135,47 +135,24 @@ static void guard_end(struct guard *g)
 	if (!real_##name)                                                                          \
 		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name);
 
-/* One buffer. */
-#define WRAP1(ret, name, params, buf, len, args)                                                   \
+/* name(params): pins what pin_expr names, calls the C library's, unpins. */
+#define WRAP(ret, name, params, pin_expr, args)                                                    \
 	ret name params                                                                            \
 	{                                                                                          \
 		struct guard g;                                                                    \
 		ret r;                                                                             \
 		REAL(name)                                                                         \
 		guard_init(&g);                                                                    \
-		FAIL_IF(guard_add(&g, buf, len));                                                  \
+		FAIL_IF(pin_expr);                                                                 \
 		r = real_##name args;                                                              \
 		guard_end(&g);                                                                     \
 		return r;                                                                          \
 	}
-
-/* An iovec array. */
+#define WRAP1(ret, name, params, buf, len, args)                                                   \
+	WRAP(ret, name, params, guard_add(&g, buf, len), args)
 #define WRAPV(name, params, iov, cnt, args)                                                        \
-	ssize_t name params                                                                        \
-	{                                                                                          \
-		struct guard g;                                                                    \
-		ssize_t r;                                                                         \
-		REAL(name)                                                                         \
-		guard_init(&g);                                                                    \
-		FAIL_IF(guard_iov(&g, iov, cnt));                                                  \
-		r = real_##name args;                                                              \
-		guard_end(&g);                                                                     \
-		return r;                                                                          \
-	}
-
-/* A message header. */
-#define WRAPM(name, params, msg, args)                                                             \
-	ssize_t name params                                                                        \
-	{                                                                                          \
-		struct guard g;                                                                    \
-		ssize_t r;                                                                         \
-		REAL(name)                                                                         \
-		guard_init(&g);                                                                    \
-		FAIL_IF(guard_msg(&g, msg));                                                       \
-		r = real_##name args;                                                              \
-		guard_end(&g);                                                                     \
-		return r;                                                                          \
-	}
+	WRAP(ssize_t, name, params, guard_iov(&g, iov, cnt), args)
+#define WRAPM(name, params, msg, args) WRAP(ssize_t, name, params, guard_msg(&g, msg), args)
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -199,22 +176,19 @@ EXPORT WRAP1(ssize_t, read, (int fd, void *buf, size_t n), buf, n, (fd, buf, n))
     WRAP1(size_t, fwrite, (const void *restrict p, size_t sz, size_t cnt, FILE *restrict f), p,
 	  sz *cnt, (p, sz, cnt, f))
 
-	EXPORT ssize_t recvfrom(int fd, void *restrict buf, size_t n, int fl,
-				struct sockaddr *restrict from, socklen_t *restrict fromlen)
+	static int guard_from(struct guard *g, void *buf, size_t n, void *from,
+			      const socklen_t *fromlen)
 {
-	struct guard g;
-	ssize_t r;
-	REAL(recvfrom)
-	guard_init(&g);
-	FAIL_IF(guard_add(&g, buf, n));
-	if (from && fromlen)
-		FAIL_IF(guard_add(&g, from, *fromlen));
-	r = real_recvfrom(fd, buf, n, fl, from, fromlen);
-	guard_end(&g);
-	return r;
+	int rc = guard_add(g, buf, n);
+
+	return rc || !from || !fromlen ? rc : guard_add(g, from, *fromlen);
 }
 
-EXPORT WRAPV(readv, (int fd, const struct iovec *iov, int cnt), iov, cnt, (fd, iov, cnt)) EXPORT
+EXPORT WRAP(ssize_t, recvfrom,
+	    (int fd, void *restrict buf, size_t n, int fl, struct sockaddr *restrict from,
+	     socklen_t *restrict fromlen),
+	    guard_from(&g, buf, n, from, fromlen), (fd, buf, n, fl, from, fromlen)) EXPORT
+    WRAPV(readv, (int fd, const struct iovec *iov, int cnt), iov, cnt, (fd, iov, cnt)) EXPORT
     WRAPV(writev, (int fd, const struct iovec *iov, int cnt), iov, cnt, (fd, iov, cnt)) EXPORT
     WRAPV(preadv, (int fd, const struct iovec *iov, int cnt, off_t o), iov, cnt,
 	  (fd, iov, cnt, o)) EXPORT
