@@ -32,7 +32,7 @@ expect_output "auto" 0 "^uvmemu: warning: --fault-capture user-mode-only \\(full
 err=$(run --fault-capture uffd 2>&1 >/dev/null); rc=$?
 expect_output "--fault-capture uffd" 2 "sysctl vm.unprivileged_userfaultfd=1" "$err" $rc
 err=$(run --fault-capture user-mode-only 2>&1 >/dev/null); rc=$?
-expect_output "--fault-capture user-mode-only" 0 "^uvmemu: warning: --fault-capture user-mode-only \\(--fault-capture user-mode-only\\): system calls .* fail with EFAULT" "$err" $rc
+expect_output "--fault-capture user-mode-only" 0 "^uvmemu: warning: --fault-capture user-mode-only \\(asked for\\): system calls .* fail with EFAULT" "$err" $rc
 err=$(run_none 2>&1 >/dev/null); rc=$?
 expect_output "auto, no userfaultfd" 0 "^uvmemu: warning: --fault-capture mprotect \\(userfaultfd: .*; user-mode-only: userfaultfd: .*\\): system calls .* fail with EFAULT" "$err" $rc
 err=$(run --fault-capture kernel 2>&1 >/dev/null); rc=$?

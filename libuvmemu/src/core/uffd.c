@@ -234,12 +234,11 @@ int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture how, char *
 
 	u->sig = NULL;
 	if (how == UVM_CAPTURE_MPROTECT) {
-		snprintf(u->why, sizeof(u->why), "--fault-capture mprotect");
+		snprintf(u->why, sizeof(u->why), "asked for");
 		return open_mprotect(u, err, errlen);
 	}
 	if (how != UVM_CAPTURE_AUTO) {
-		snprintf(u->why, sizeof(u->why), "--fault-capture %s",
-			 how == UVM_CAPTURE_UFFD ? "uffd" : "user-mode-only");
+		snprintf(u->why, sizeof(u->why), "asked for");
 		return uvm_uffd_open_as(u, how, err, errlen);
 	}
 	rc = uvm_uffd_open_as(u, UVM_CAPTURE_UFFD, e1, sizeof(e1));
