@@ -548,14 +548,10 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 		snprintf(err, errlen, "no policy named '%s'", !d->evict ? e : !d->prefetch ? p : m);
 		return -EINVAL;
 	}
-	if (d->evict->create_err) {
-		/* It explains its own failure (a missing input file) in err. */
-		d->evict_p = d->evict->create_err(d->dep.space, cfg, err, errlen);
-		if (!d->evict_p)
-			return -EINVAL;
-	} else {
-		d->evict_p = d->evict->create(d->dep.space, cfg);
-	}
+	/* It explains its own failure (a missing input file) in err. */
+	d->evict_p = d->evict->create(d->dep.space, cfg, err, errlen);
+	if (!d->evict_p)
+		return -EINVAL;
 	d->prefetch_p = d->prefetch->create(d->dep.space, cfg);
 	d->migrate_p = d->migrate->create(d->dep.space, cfg);
 	if (!d->evict_p || !d->prefetch_p || !d->migrate_p) {

@@ -76,7 +76,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	if (rc)
 		goto fail;
 	rc = uvm_uffd_open_as(
-	    &e->uffd, (enum uvm_fault_capture)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
+	    &e->uffd, (enum uvm_fault_capture_choice)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
 	if (rc)
 		goto fail;
 	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,

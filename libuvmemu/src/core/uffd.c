@@ -112,7 +112,7 @@ static bool user_mode_possible(void)
 	return true;
 }
 
-int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen)
+int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char *err, size_t errlen)
 {
 	static const char *const names[] = {"userfaultfd(2)", "/dev/userfaultfd",
 					    "userfaultfd(2) in user-mode-only mode"};

@@ -17,6 +17,8 @@
 
 #include <linux/userfaultfd.h>
 
+#include "config.h"
+
 /* Debian 12's uapi headers (6.1) predate these; values from the kernel ABI. */
 #ifndef UFFD_FEATURE_WP_UNPOPULATED
 #define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
@@ -48,12 +50,11 @@ struct uvm_uffd {
 	const char *how;     /* "userfaultfd(2)", "/dev/userfaultfd", ... */
 };
 
-/* --fault-capture, in options.def's order. */
-enum uvm_fault_capture {
-	UVM_CAPTURE_AUTO,	    /* full userfaultfd, else stop with the reason */
-	UVM_CAPTURE_UFFD,	    /* the same, asked for by name */
-	UVM_CAPTURE_USER_MODE_ONLY, /* accepted: system calls may get EFAULT */
-};
+/*
+ * --fault-capture is enum uvm_fault_capture_choice (options.def): AUTO (full
+ * userfaultfd, else stop with the reason), UFFD (the same, asked for by
+ * name), USER_MODE_ONLY (accepted: system calls may get EFAULT).
+ */
 
 /*
  * Opens a userfaultfd with the features the emulator needs (MISSING and
@@ -64,7 +65,8 @@ enum uvm_fault_capture {
  * userfaultfd. On failure writes a one-line explanation (permissions,
  * vm.unprivileged_userfaultfd, kernel version) to err and returns -errno.
  */
-int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen);
+int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char *err,
+		     size_t errlen);
 /* uvm_uffd_open_as(u, UVM_CAPTURE_AUTO, ...). */
 int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen);
 void uvm_uffd_close(struct uvm_uffd *u);
