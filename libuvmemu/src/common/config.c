@@ -83,6 +83,47 @@ const struct uvm_option_desc uvm_options[UVM_OPT_COUNT] = {
 #undef CHOICE
 #undef UVM_T_NAME
 
+/* Each ENUM option's value names, indexed by its enum uvm_<id>_choice. */
+#define CHOICE(name, text)	[name] = text,
+#define UVM_NAMES_ENUM(id, ...) static const char *const id##_names[] = {__VA_ARGS__};
+#define UVM_NAMES_NAME(id, ...)
+#define UVM_NAMES_SIZE(id, ...)
+#define UVM_NAMES_BANDWIDTH(id, ...)
+#define UVM_NAMES_DURATION(id, ...)
+#define UVM_NAMES_DOUBLE(id, ...)
+#define UVM_NAMES_UINT(id, ...)
+#define UVM_NAMES_INT(id, ...)
+#define UVM_NAMES_PATH(id, ...)
+#define UVM_NAMES_DILATION(id, ...)
+#define UVMEMU_NAMES(table)
+#define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
+	UVM_NAMES_##type_(id_, choices_)
+#include "options.def"
+#undef UVMEMU_OPTION
+#undef UVM_NAMES_ENUM
+
+#define UVM_NAMES_ENUM(id, ...)                                                                    \
+	[UVM_OPT_##id] = {id##_names, sizeof(id##_names) / sizeof(id##_names[0])},
+static const struct {
+	const char *const *names;
+	size_t n;
+} choice_names[UVM_OPT_COUNT] = {
+#define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
+	UVM_NAMES_##type_(id_, choices_)
+#include "options.def"
+#undef UVMEMU_OPTION
+};
+#undef UVM_NAMES_ENUM
+#undef UVMEMU_NAMES
+#undef CHOICE
+
+const char *uvm_choice_name(enum uvm_opt_id id, long long value)
+{
+	if (value < 0 || (size_t)value >= choice_names[id].n)
+		return "?";
+	return choice_names[id].names[value];
+}
+
 /* The nvidia-uvm parameters accepted as names of options (aliases.def). */
 enum alias_kind { ALIAS_SAME, ALIAS_USEC, ALIAS_MAP };
 
@@ -616,19 +657,19 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "device memory is given twice: choose --device-mem (UVMEMU_DEVICE_MEM) "
 			    "or --oversub (UVMEMU_OVERSUB), not both");
-	/* "none|host|lru|rlm|glm|rdm": every manager plans from a profile. */
-	if (cfg->v[UVM_OPT_objects].i != 0 && !*cfg->v[UVM_OPT_objects_profile].s)
+	/* Every manager plans from a profile. */
+	if (cfg->v[UVM_OPT_objects].i != UVM_OBJ_NONE && !*cfg->v[UVM_OPT_objects_profile].s)
 		return fail(err, errlen,
 			    "--objects %s (UVMEMU_OBJECTS) needs --objects-profile FILE "
 			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
 			    "PROGRAM ARGS`",
 			    cfg->v[UVM_OPT_objects].s);
-	if (cfg->v[UVM_OPT_objects].i == 0 && *cfg->v[UVM_OPT_objects_profile].s)
+	if (cfg->v[UVM_OPT_objects].i == UVM_OBJ_NONE && *cfg->v[UVM_OPT_objects_profile].s)
 		return fail(err, errlen,
 			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
 			    "host|lru|rlm|glm|rdm; --objects is none");
-	/* "none|seq64k|tree|vablock" */
-	if (cfg->v[UVM_OPT_fault_path].i == 1 && cfg->v[UVM_OPT_prefetch].i != 0)
+	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
+	    strcmp(cfg->v[UVM_OPT_prefetch].s, "none") != 0)
 		return fail(err, errlen,
 			    "--prefetch %s (UVMEMU_PREFETCH) cannot go with --fault-path uvmmu: "
 			    "UVMMU's hardware migrates each faulted 64 KB page-group alone and "

@@ -127,6 +127,8 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
  * explicitly. Idempotent; called after the environment and options are read.
  */
 void uvm_config_resolve(struct uvm_config *cfg);
+/* The name of value `value` of ENUM option id ("?" if out of range). */
+const char *uvm_choice_name(enum uvm_opt_id id, long long value);
 /* The presets of --policy (presets.def), for tests and help. */
 size_t uvm_preset_count(void);
 const char *uvm_preset_name(size_t i);

@@ -199,7 +199,7 @@ static void run_batch(struct uvm_driver *d)
 	while (service_pass(d, &gpu)) {
 		passes++;
 		/* --max-batches-per-service: nvidia-uvm's limit on one servicing pass. */
-		if (d->replay != REPLAY_ONCE ||
+		if (d->replay != UVM_REPLAY_ONCE ||
 		    passes == uvm_cfg_i(d->dep.cfg, UVM_OPT_max_batches_per_service))
 			break;
 		/* Once: keep servicing while faults wait, then replay once. */
@@ -480,7 +480,7 @@ static void *driver_main(void *arg)
 	struct uvm_driver *d = arg;
 
 	pthread_setname_np(pthread_self(), "uvmemu-driver");
-	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == 1) /* off|on */
+	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == UVM_PIN_ON)
 		d->pinned = uvm_placement_pin_driver() == 1;
 	for (;;) {
 		struct pollfd p[3] = {
@@ -641,9 +641,9 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
 	d->wake_at_copy = d->fault_latency_ns == 0 && deps->link->unlimited;
 	d->replay = (int)uvm_cfg_i(cfg, UVM_OPT_replay); /* block|batch|batch_flush|once */
-	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == 1) {	 /* driver|uvmmu: uvmmu.h wakes */
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU) { /* uvmmu.h wakes */
 		d->wake_at_copy = false;
-		d->replay = REPLAY_BATCH;
+		d->replay = UVM_REPLAY_BATCH;
 	}
 	d->check = uvm_cfg_i(cfg, UVM_OPT_check) != 0;
 	d->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
@@ -680,7 +680,7 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		goto fail;
 	}
 	observe(d);
-	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == 1) {
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU) {
 		rc = uvm_uvmmu_create(d, err, errlen);
 		if (rc)
 			goto fail;
@@ -690,7 +690,8 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		snprintf(err, errlen, "out of memory for thrashing detection");
 		goto fail;
 	}
-	rc = uvm_tracker_init(&d->tracker, deps->space, uvm_cfg_i(cfg, UVM_OPT_async) == 0);
+	rc = uvm_tracker_init(&d->tracker, deps->space,
+			      uvm_cfg_i(cfg, UVM_OPT_async) == UVM_ASYNC_ON);
 	if (rc) {
 		snprintf(err, errlen, "starting the tracker: %s", strerror(-rc));
 		goto fail;

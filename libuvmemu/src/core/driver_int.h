@@ -94,7 +94,7 @@ struct uvm_driver {
 	struct uvm_reuse_probe probe[UVM_REUSE_PROBE_RUNS]; /* its probes */
 	size_t nprobe;
 	struct uvm_thrash thrash;
-	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
+	enum uvm_replay_choice replay;
 	bool oversubscribed;	      /* device memory has been full: an eviction happened */
 	bool check;		      /* --check: walk every residency invariant after each batch */
 	uint64_t next_counter_scan;   /* when REMOTE blocks' counts are checked next */

@@ -39,14 +39,15 @@ static void *progress_main(void *arg);
 
 static bool progress_wanted(const struct uvm_config *cfg)
 {
-	switch (uvm_cfg_i(cfg, UVM_OPT_progress)) { /* auto|on|off */
-	case 0:
+	switch ((enum uvm_progress_choice)uvm_cfg_i(cfg, UVM_OPT_progress)) {
+	case UVM_PROGRESS_AUTO:
 		return isatty(STDERR_FILENO);
-	case 1:
+	case UVM_PROGRESS_ON:
 		return true;
-	default:
-		return false;
+	case UVM_PROGRESS_OFF:
+		break;
 	}
+	return false;
 }
 
 int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen)
@@ -75,8 +76,9 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)
 		goto fail;
-	rc = uvm_uffd_open_as(
-	    &e->uffd, (enum uvm_fault_capture_choice)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
+	rc = uvm_uffd_open_as(&e->uffd,
+			      (enum uvm_fault_capture_choice)uvm_cfg_i(cfg, UVM_OPT_fault_capture),
+			      err, errlen);
 	if (rc)
 		goto fail;
 	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,
@@ -574,7 +576,7 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 	uvm_driver_launch(e->driver, index);
 	/* Kernels run one at a time: the record is the running launch's. */
 	uvm_objuse_args(e, launch, &e->kernel.objs);
-	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == 1) /* "off|on" */
+	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == UVM_FLUSH_LAUNCHES_ON)
 		flush_launch(e);
 	if (e->objmgr)
 		rc = uvm_objmgr_launch(e->objmgr, e, index, e->kernel.name, e->launch_error,

@@ -610,7 +610,7 @@ void uvm_service_batch(struct uvm_driver *d)
 				service_cpu(d, &d->fault[j]);
 		}
 		i = j;
-		if (d->replay == REPLAY_BLOCK)
+		if (d->replay == UVM_REPLAY_BLOCK)
 			uvm_driver_replay(d, d->batch_t0, true);
 	}
 	for (size_t k = 0; k < d->nfault; k++)

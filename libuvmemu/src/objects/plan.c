@@ -45,9 +45,7 @@
 
 const char *uvm_objscheme_name(enum uvm_objects_choice s)
 {
-	static const char *const names[] = {"none", "host", "lru", "rlm", "glm", "rdm"};
-
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+	return uvm_choice_name(UVM_OPT_objects, s);
 }
 
 const char *uvm_objplace_name(enum uvm_objplace p)

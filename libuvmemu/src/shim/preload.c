@@ -134,7 +134,7 @@ static void start(void)
 	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
 		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
 				"SIGTERM ends the run (no thread for it)\n");
-	if (uvm_cfg_i(&g.session.cfg, UVM_OPT_fault_path) == 1) /* driver|uvmmu */
+	if (uvm_cfg_i(&g.session.cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU)
 		g.emu->gmmu.resolve = gmmu_resolve;
 }
 
