@@ -432,10 +432,6 @@ void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg)
 	submit(d, &c);
 }
 
-/* How often REMOTE blocks' access counts are checked when GMMU accessors
- * count (hardware access counters notify the driver in about this time). */
-#define COUNTER_SCAN_NS 1000000u
-
 static uint64_t counter_scan_due(const struct uvm_driver *d)
 {
 	if (!d->res.remote_blocks || uvm_driver_counts_faults(d))
@@ -472,7 +468,8 @@ static void counter_scan(struct uvm_driver *d)
 	d->model_end = t;
 	uvm_service_counter_migrations(d);
 	publish(d, UVM_TRACE_EVICTION, t);
-	d->next_counter_scan = uvm_now_ns() + COUNTER_SCAN_NS;
+	d->next_counter_scan =
+	    uvm_now_ns() + (uint64_t)uvm_cfg_i(d->dep.cfg, UVM_OPT_counter_scan_period);
 }
 
 static void *driver_main(void *arg)

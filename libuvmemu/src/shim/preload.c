@@ -41,11 +41,10 @@ static void halve(void *ctx)
 /*
  * Remote sectors an executor thread read or wrote but has not yet booked on
  * the link. Booking takes the link's lock and may sleep, far too much per
- * 32-byte sector; a thread instead books every REMOTE_CHUNK bytes per
+ * 32-byte sector; a thread instead books every --remote-chunk bytes per
  * direction, once, and stalls for their modelled time then. The bytes
  * themselves are counted at once, so the report's figure is exact.
  */
-#define REMOTE_CHUNK 4096u
 static _Thread_local uint32_t remote_owed[2];
 
 static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
@@ -55,7 +54,7 @@ static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool stor
 
 	uvm_emu_remote_count(e, bytes);
 	*owed += (uint32_t)bytes;
-	if (*owed >= REMOTE_CHUNK) {
+	if (*owed >= (uint64_t)uvm_cfg_i(&g.session.cfg, UVM_OPT_remote_chunk)) {
 		uvm_emu_remote_wait(e, store, *owed);
 		*owed = 0;
 	}
