@@ -131,11 +131,8 @@ size_t uvm_batch_take(struct uvm_driver *d)
 	/* Pairs with the lock around the metadata of new allocations. */
 	pthread_mutex_lock(&d->dep.arena->lock);
 	pthread_mutex_unlock(&d->dep.arena->lock);
-	d->st.ns.fetch += uvm_driver_elapsed(t);
-
-	t = uvm_now_ns();
-	uvm_batch_preprocess(d);
-	d->st.ns.preprocess += uvm_driver_elapsed(t);
+	d->st.ns.fetch += uvm_elapsed_ns(t);
+	UVM_TIMED(d->st.ns.preprocess, uvm_batch_preprocess(d));
 	return d->nfault;
 }
 

@@ -15,11 +15,6 @@
 #include "placement.h"
 #include "uvmmu.h"
 
-uint64_t uvm_driver_elapsed(uint64_t since)
-{
-	return uvm_now_ns() - since;
-}
-
 void uvm_driver_bug(const char *what, size_t block, int err)
 {
 	fprintf(stderr, "uvmemu: internal error: %s (block %zu): %s\n", what, block,
@@ -54,7 +49,7 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 	lat_part = lat_end > now ? lat_end - now : 0;
 	uvm_wait_until(end);
 	d->st.ns.fault_latency += lat_part;
-	d->st.ns.throttle += uvm_driver_elapsed(now) - lat_part;
+	d->st.ns.throttle += uvm_elapsed_ns(now) - lat_part;
 }
 
 static void wake_all(struct uvm_driver *d)
@@ -73,12 +68,8 @@ static void wake_all(struct uvm_driver *d)
  * (a shrinking pool) get a row of their own. */
 void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu)
 {
-	uint64_t t;
-
 	model_wait(d, t0, gpu);
-	t = uvm_now_ns();
-	wake_all(d);
-	d->st.ns.replay += uvm_driver_elapsed(t);
+	UVM_TIMED(d->st.ns.replay, wake_all(d));
 }
 
 static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t start)
@@ -161,13 +152,9 @@ static void tell_launches(struct uvm_driver *d)
  * gpu: the batch had GPU faults the model charges a fault latency for. */
 static bool service_pass(struct uvm_driver *d, bool *gpu)
 {
-	uint64_t t;
-
 	if (uvm_batch_take(d) == 0)
 		return false;
-	t = uvm_now_ns();
-	uvm_service_batch(d);
-	d->st.ns.service += uvm_driver_elapsed(t);
+	UVM_TIMED(d->st.ns.service, uvm_service_batch(d));
 	d->st.batches++;
 	/* A sampled access to a REMOTE block is the emulator's way of counting
 	 * what a GPU's access counters count without stalling anyone: it costs
@@ -179,7 +166,7 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 
 static void run_batch(struct uvm_driver *d)
 {
-	uint64_t t0 = uvm_now_ns(), t;
+	uint64_t t0 = uvm_now_ns();
 	bool gpu = false;
 	int passes = 0;
 
@@ -210,9 +197,7 @@ static void run_batch(struct uvm_driver *d)
 		return; /* spurious wake-up */
 	uvm_driver_replay(d, t0, gpu);
 
-	t = uvm_now_ns();
-	uvm_tracker_wait_before(&d->tracker, d->seq);
-	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
+	UVM_TIMED(d->st.ns.tracker_wait, uvm_tracker_wait_before(&d->tracker, d->seq));
 	publish(d, UVM_TRACE_BATCH, t0);
 	halve_counters(d);
 	check(d);
@@ -350,20 +335,28 @@ static bool run_commands(struct uvm_driver *d)
 	return stop;
 }
 
-static int submit(struct uvm_driver *d, struct uvm_cmd *cmd)
+/* Queues c behind every earlier command and rings the driver's doorbell. */
+static int enqueue(struct uvm_driver *d, struct uvm_cmd *c)
 {
-	struct uvm_cmd c = *cmd;
 	uint64_t one = 1;
 
 	pthread_mutex_lock(&d->cmd_lock);
 	if (d->cmd_tail)
-		d->cmd_tail->next = &c;
+		d->cmd_tail->next = c;
 	else
-		d->cmd_head = &c;
-	d->cmd_tail = &c;
+		d->cmd_head = c;
+	d->cmd_tail = c;
 	pthread_mutex_unlock(&d->cmd_lock);
-	if (write(d->evfd, &one, sizeof(one)) != sizeof(one))
-		return -errno;
+	return write(d->evfd, &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
+}
+
+static int submit(struct uvm_driver *d, struct uvm_cmd *cmd)
+{
+	struct uvm_cmd c = *cmd;
+	int rc = enqueue(d, &c);
+
+	if (rc)
+		return rc;
 	pthread_mutex_lock(&d->cmd_lock);
 	while (!c.done)
 		pthread_cond_wait(&d->cmd_cond, &d->cmd_lock);
@@ -381,7 +374,6 @@ static int command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t off, u
 int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool to_device)
 {
 	struct uvm_cmd *c = calloc(1, sizeof(*c));
-	uint64_t one = 1;
 
 	if (!c)
 		return -ENOMEM;
@@ -390,14 +382,7 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool t
 			      .len = len,
 			      .to_device = to_device,
 			      .async = true};
-	pthread_mutex_lock(&d->cmd_lock);
-	if (d->cmd_tail)
-		d->cmd_tail->next = c;
-	else
-		d->cmd_head = c;
-	d->cmd_tail = c;
-	pthread_mutex_unlock(&d->cmd_lock);
-	return write(d->evfd, &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
+	return enqueue(d, c);
 }
 
 static void read_prefetch_end(void *arg)

@@ -206,7 +206,6 @@ int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
 		    const struct uvm_backend_ops *be, char *err, size_t errlen);
 
 /* driver.c */
-uint64_t uvm_driver_elapsed(uint64_t since);
 /* Whether far faults count as accesses (no GMMU accessors do it). */
 bool uvm_driver_counts_faults(const struct uvm_driver *d);
 void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);

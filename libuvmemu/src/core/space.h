@@ -134,4 +134,19 @@ static inline size_t uvm_vablock_first(size_t vablock)
 	return vablock * UVM_BLOCKS_PER_VABLOCK;
 }
 
+/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED), as a mask. */
+static inline uint32_t uvm_vablock_device_mask(const struct uvm_space *s, size_t v)
+{
+	size_t first = uvm_vablock_first(v);
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < s->vablock[v].nvalid; i++) {
+		uint8_t st = s->block[first + i].state;
+
+		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
+			m |= 1u << i;
+	}
+	return m;
+}
+
 #endif

@@ -80,17 +80,18 @@ int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len);
 #define UVM_MAP_WAKE 0x1 /* wake the threads waiting on the range now */
 #define UVM_MAP_WP   0x2 /* map write-protected (a read-only copy) */
 
-/* Copies len bytes from src into the missing range dst (maps it). */
-int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake);
-/* The same with UVM_MAP_* flags. */
-int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags);
-/* Populates a missing range with zeroes. */
-int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
+/* Copies len bytes from src into the missing range dst (maps it); flags
+ * UVM_MAP_*. */
+int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags);
+/* Populates a missing range with zeroes; flags UVM_MAP_WAKE or 0. */
+int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
 /* Maps page-cache pages already present (resolves MINOR faults); flags
  * UVM_MAP_*. */
 int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
 int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
-/* Protects a range, or lifts the protection (waking writers unless told not to). */
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect, bool wake);
+/* Write-protects a range (protecting wakes no one). */
+int uvm_uffd_protect(struct uvm_uffd *u, uintptr_t start, size_t len);
+/* Lifts the write protection of a range; flags UVM_MAP_WAKE wakes its writers. */
+int uvm_uffd_unprotect(struct uvm_uffd *u, uintptr_t start, size_t len, unsigned flags);
 
 #endif
