@@ -13,8 +13,8 @@
  * running a CTA goes to the handler that was installed before ours (a
  * sanitizer's, say), or, with none, crashes the process as if we had never
  * been installed. A fault inside the managed ranges is the memory system's
- * business when it has a handler of its own (the mprotect fallback) and goes
- * to that handler.
+ * business whenever a handler was installed before ours (a fault-capture
+ * mode that catches faults with signals) and goes to that handler.
  */
 #include <errno.h>
 #include <signal.h>

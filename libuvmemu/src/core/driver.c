@@ -63,15 +63,17 @@ static void wake_all(struct uvm_driver *d)
 	d->nwake = 0;
 }
 
-/* Folds the batch's counters into the run's totals and, when tracing, writes
- * them as one row: the rows add up to the totals. Evictions outside a batch
- * (a shrinking pool) get a row of their own. */
+/* Waits for the model (fault latency, link), then wakes the faulting threads:
+ * the replay stage is the wake-ups alone. */
 void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu)
 {
 	model_wait(d, t0, gpu);
 	UVM_TIMED(d->st.ns.replay, wake_all(d));
 }
 
+/* Folds the batch's counters into the run's totals and, when tracing, writes
+ * them as one row: the rows add up to the totals. Evictions outside a batch
+ * (a shrinking pool) get a row of their own. */
 static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t start)
 {
 	static const struct uvm_stats zero;

@@ -155,7 +155,8 @@ void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
 
 /* service.c */
 void uvm_service_batch(struct uvm_driver *d);
-/* Makes blocks [first, first + n) resident on `to` (explicit prefetch). */
+/* Makes blocks [first, first + n) resident on the device (to_device) or the
+ * host (explicit prefetch). */
 void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device);
 /* Sampling (when far faults are the access counters' only source): unmaps
  * up to `budget` REMOTE blocks from the device view, so that their next

@@ -25,8 +25,8 @@
 #define UVM_PAGE_SIZE	       4096ull
 
 /*
- * Residency of a 64 KB block (DESIGN.md §3). One valid copy at a time except
- * DUPLICATED. UNALLOCATED blocks belong to no allocation.
+ * Residency of a 64 KB block (docs/architecture.md, "The block state machine"). One valid copy at a
+ * time except DUPLICATED. UNALLOCATED blocks belong to no allocation.
  */
 enum uvm_block_state {
 	UVM_UNALLOCATED = 0,
