@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Description: bench/workloads/run on two workloads at 4 MiB prints a row
-# for each with its ratios and reuse rates, the suite's mean reuse rate,
+# for each with its ratios and reuse rates, the suite's mean reuse rate
+# (measured by probes in a run of its own: the timed runs probe nothing),
 # how many meet fitting <= 1.5x native, and fit_over_native_max= as its last
 # line, equal to the largest fit/nat in the table; it refuses a name that is
 # not a workload and a bad option with exit status 2.
@@ -19,10 +20,15 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 	{ echo "FAIL: bench/workloads/run exited non-zero"; cat "$dir/log"; exit 1; }
 for w in vecadd fft; do
 	grep -q "^$w " "$dir/log" || fail "no row for $w"
-	for m in native fit over; do
+	for m in native fit over reuse; do
 		[ "$(jq -r .verify "$dir/out/$w.$m.json")" = pass ] || fail "$w $m: no verified report"
 	done
+	for m in fit over; do
+		[ "$(jq -r .probe_faults "$dir/out/$w.$m.json")" = 0 ] || fail "$w $m: a timed run probed"
+	done
 done
+[ "$(jq -r .data_reuse.source "$dir/out/fft.reuse.json")" = probes ] ||
+	fail "fft's reuse run did not estimate by probes"
 grep -q '^data reuse rate at 1.25x, mean over 2 workloads: [0-9.]*%' "$dir/log" || fail "no mean reuse rate"
 grep -q '^fitting wall time within 1.5x native (issue 9.s target): [0-2] of 2' "$dir/log" || fail "no target count"
 last=$(tail -1 "$dir/log")

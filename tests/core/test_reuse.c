@@ -7,6 +7,8 @@
  * many new blocks as half the resident ones: rate 2/3. Probes leave the data
  * and the residency books intact. Under the copy backend, without accessors,
  * a launch with resident blocks is unknown (rate -1, source "none").
+ * --reuse-probes bounds the blocks probed per launch; 0, the default, turns
+ * probing off (rate unknown where data was resident).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,7 +46,8 @@ static void touch(uint64_t *dev, size_t blocks)
 
 static void test_reuse_of_known_launches(void **state)
 {
-	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
+	static const char *const opts[] = {"link=unlimited", "fault-latency=0", "reuse-probes=4M",
+					   NULL};
 	struct th_emu t;
 	uint64_t *a, *b;
 	struct uvm_reuse_launch r;
@@ -93,10 +96,51 @@ static void test_reuse_of_known_launches(void **state)
 	th_stop(&t);
 }
 
+/* --reuse-probes bounds the probes per launch; 0 turns them off, and the rate
+ * of a launch that found data resident is then unknown. */
+static void run_with_budget(const char *budget, uint64_t most)
+{
+	const char *const opts[] = {"link=unlimited", "fault-latency=0", budget, NULL};
+	struct th_emu t;
+	uint64_t *a;
+	struct uvm_reuse_launch r;
+
+	th_start(&t, opts);
+	a = th_managed(&t, 64 * UVM_BLOCK_SIZE);
+	begin(&t, 0);
+	touch(th_dev(&t, a), 64);
+	end(&t);
+	begin(&t, 1);
+	touch(th_dev(&t, a), 64);
+	r = end(&t);
+	if (th_shared_frames(&t)) {
+		assert_true(r.probes <= most);
+		assert_int_equal(th_stats(&t).probe_faults, r.probes);
+		if (most) {
+			assert_int_equal(r.source, UVM_REUSE_PROBES);
+			assert_true(r.probes > 0);
+			assert_true(r.rate == 1);
+		} else {
+			assert_int_equal(r.source, UVM_REUSE_NONE);
+			assert_true(r.rate < 0);
+		}
+	}
+	for (size_t i = 0; i < 64; i++)
+		assert_int_equal(a[i * BLOCK_WORDS], 2);
+	th_stop(&t);
+}
+
+static void test_reuse_probe_budget(void **state)
+{
+	run_with_budget("reuse-probes=0", 0);
+	run_with_budget("reuse-probes=128K", 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reuse_of_known_launches),
+	    cmocka_unit_test(test_reuse_probe_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

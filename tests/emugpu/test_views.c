@@ -12,7 +12,7 @@
  * REMOTE blocks once per distinct 32-byte sector per warp while reading the device view, mark
  * stored-to blocks written, and ask for a halving when a counter nears saturation; exact counts
  * for a kernel whose warps touch known blocks, with divergent threads, a long per-thread loop
- * and a barrier.
+ * and a barrier; and that one-warp CTAs run back to back on a worker count once each.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -310,12 +310,43 @@ static void test_gmmu_counts_per_warp(void **state)
 	assert_int_equal(atomic_load(&remote_stored), 0);
 }
 
+/* One-warp CTAs: each thread loop of every CTA is one warp access, even when a
+ * worker runs CTAs back to back and each begins with warp 0 of thread loop 0. */
+#define ONE_WARP_CTAS 64
+
+EMU_KERNEL(one_warp_touch, struct warp_args)
+{
+	EMU_FOR_THREADS {
+		args->sum[blockIdx.x * 32 + emu_tid] = ld_global(&args->in[emu_tid]);
+	}
+}
+
+static void test_gmmu_one_warp_ctas(void **state)
+{
+	static uint32_t sum[ONE_WARP_CTAS * 32];
+
+	(void)state;
+	for (unsigned b = 0; b < BLOCKS; b++) {
+		atomic_store(&counters[b], 0);
+		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
+	}
+	assert_int_equal(EMU_LAUNCH(one_warp_touch, emu_dim3(ONE_WARP_CTAS, 1, 1),
+				    emu_dim3(32, 1, 1), 0, (const uint32_t *)host_view, sum,
+				    (uint32_t *)NULL),
+			 cudaSuccess);
+	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+	assert_int_equal(atomic_load(&counters[0]), ONE_WARP_CTAS);
+	for (unsigned i = 0; i < ONE_WARP_CTAS * 32; i++)
+		assert_int_equal(sum[i], ((const uint32_t *)device_view)[i % 32]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_argument_translation),
 	    cmocka_unit_test(test_gmmu_accessors),
 	    cmocka_unit_test(test_gmmu_counts_per_warp),
+	    cmocka_unit_test(test_gmmu_one_warp_ctas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * (64 KB, 64 KB, 128 KB ... 1 MB over a full vablock), a sparse vablock
  * going whole and an allocation tail's cut tree; lfu's read-only-first
  * order with LRU among equal counts and counts read at pick time; reverse
- * against lru2m on one history; cpc alternating with launches; opt from a
+ * against lru2m on one history; cpc alternating with launches, for eviction
+ * and allocation both; opt from a
  * trace file the test writes, and its start-up errors. Then every policy the
  * --evict option accepts is held to the common rules: never the vablock
  * being serviced, nothing in use before the second pass, a DEVICE block in
@@ -307,6 +308,38 @@ static void test_cpc_alternates(void **state)
 	sim_launch(&m); /* launch 2: oldest again */
 	sim_in_run(&m, V(0), 32);
 	expect_victims(&m, (struct uvm_victim[]){{V(0), 32}, {V(3), 32}}, 2);
+	sim_stop(&m);
+}
+
+/* Allocation switches with eviction: what an odd launch brings in joins at
+ * the head, behind the older vablocks it evicts from the tail; the next (even)
+ * launch evicts from the head, starting with what the odd launch brought in
+ * last. */
+static void cpc_history(struct sim *m)
+{
+	sim_launch(m); /* launch 0: joins at the tail */
+	sim_in_run(m, V(0), 32);
+	sim_in_run(m, V(1), 32);
+	sim_launch(m); /* launch 1: joins at the head; the list is 3 2 0 1 */
+	sim_in_run(m, V(2), 32);
+	sim_in_run(m, V(3), 32);
+}
+
+static void test_cpc_switches_allocation(void **state)
+{
+	static const struct uvm_victim odd[] = {{V(1), 32}, {V(0), 32}, {V(2), 32}, {V(3), 32}};
+	static const struct uvm_victim even[] = {{V(3), 32}, {V(2), 32}, {V(0), 32}, {V(1), 32}};
+	struct sim m;
+
+	sim_start(&m, "cpc", 8 * MB, NULL);
+	cpc_history(&m);
+	expect_victims(&m, odd, 4);
+	sim_stop(&m);
+
+	sim_start(&m, "cpc", 8 * MB, NULL);
+	cpc_history(&m);
+	sim_launch(&m); /* launch 2 */
+	expect_victims(&m, even, 4);
 	sim_stop(&m);
 }
 
@@ -651,6 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_reverse_order),
 	    cmocka_unit_test(test_reverse_touch_and_return),
 	    cmocka_unit_test(test_cpc_alternates),
+	    cmocka_unit_test(test_cpc_switches_allocation),
 	    cmocka_unit_test(test_opt_order),
 	    cmocka_unit_test(test_opt_errors),
 	    cmocka_unit_test(test_rules_every_policy),

@@ -658,7 +658,8 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	rc = policies(d, err, errlen);
 	if (rc)
 		goto fail;
-	rc = uvm_reuse_init(&d->reuse, deps->space, (uint64_t)uvm_cfg_i(cfg, UVM_OPT_seed));
+	rc = uvm_reuse_init(&d->reuse, deps->space, (uint64_t)uvm_cfg_i(cfg, UVM_OPT_seed),
+			    (uint64_t)uvm_cfg_i(cfg, UVM_OPT_reuse_probes) >> UVM_BLOCK_SHIFT);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for reuse accounting");
 		goto fail;

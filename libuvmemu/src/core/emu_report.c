@@ -257,6 +257,13 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			100 * e->reuse.rate_sum / (double)e->reuse.measured,
 			(unsigned long long)e->reuse.measured,
 			uvm_reuse_source_name(e->reuse.source));
+	if (e->reuse.launches > e->reuse.measured)
+		fprintf(f,
+			"  reuse   unknown for %llu of %llu launches: they found data resident and "
+			"nothing counted its use (--reuse-probes SIZE estimates it under the remap "
+			"backend, at a real-time cost; a GMMU build counts it exactly)\n",
+			(unsigned long long)(e->reuse.launches - e->reuse.measured),
+			(unsigned long long)e->reuse.launches);
 	pthread_mutex_unlock(&e->lock);
 	if (st.model_overruns && st.batches)
 		fprintf(f,

@@ -17,10 +17,11 @@ static void *reserve(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-int uvm_reuse_init(struct uvm_reuse *u, const struct uvm_space *s, uint64_t seed)
+int uvm_reuse_init(struct uvm_reuse *u, const struct uvm_space *s, uint64_t seed, uint64_t budget)
 {
 	memset(u, 0, sizeof(*u));
 	u->space = s;
+	u->budget = budget;
 	u->rng = seed * 0x9e3779b97f4a7c15ull + 1;
 	u->flag = reserve(s->nblocks * sizeof(*u->flag));
 	u->count0 = reserve(s->nblocks * sizeof(*u->count0));
@@ -99,7 +100,8 @@ static size_t choose_probes(struct uvm_reuse *u, struct uvm_reuse_probe runs[])
 {
 	size_t nruns = 0;
 
-	for (int tries = 0; tries < 4 * UVM_REUSE_PROBE_RUNS && nruns < UVM_REUSE_PROBE_RUNS;
+	for (int tries = 0; tries < 4 * UVM_REUSE_PROBE_RUNS && nruns < UVM_REUSE_PROBE_RUNS &&
+			    u->probes < u->budget;
 	     tries++) {
 		size_t b = kth_resident(u, next_rand(u) % u->resident0), n = 0;
 		bool taken = false;
@@ -108,7 +110,8 @@ static size_t choose_probes(struct uvm_reuse *u, struct uvm_reuse_probe runs[])
 			taken |= b >= runs[i].first && b < runs[i].first + runs[i].n;
 		if (b == SIZE_MAX || taken)
 			continue;
-		while (n < UVM_REUSE_PROBE_LEN && uvm_vablock_of(b + n) == uvm_vablock_of(b) &&
+		while (n < UVM_REUSE_PROBE_LEN && u->probes + n < u->budget &&
+		       uvm_vablock_of(b + n) == uvm_vablock_of(b) &&
 		       b + n < uvm_vablock_first(uvm_vablock_of(b)) +
 				   u->space->vablock[uvm_vablock_of(b)].nvalid &&
 		       probeable(u, b + n)) {

@@ -11,14 +11,17 @@
  *
  *   gmmu    with GMMU accessors every access counts: touched blocks are those
  *           whose access counter grew during the launch. Exact.
- *   probes  remap backend without accessors: at launch begin a few runs of
+ *   probes  remap backend without accessors, with --reuse-probes SIZE (off
+ *           by default: a probed block faults when touched, real time the
+ *           run pays and a GPU would not): at launch begin a few runs of
  *           resident blocks are unmapped from the device view (nothing moves;
  *           they stay DEVICE), and the share of them the launch touches
  *           (probe hits, which fault) estimates the share of all resident
  *           blocks it touched. An estimate, as sampling is.
  *   faults  nothing was resident when the launch began: no reuse, exactly.
- *   none    otherwise under the copy backend without accessors: device frames
- *           are private, and unmapping them would free them. Unknown (-1).
+ *   none    otherwise: probes off, or the copy backend without accessors
+ *           (device frames are private, and unmapping them would free
+ *           them). Unknown (-1).
  *
  * Driver thread only.
  */
@@ -43,7 +46,8 @@ struct uvm_reuse_launch {
 	uint64_t probes, probe_hits;
 };
 
-/* Runs of resident blocks a launch probes, and how long each may be. */
+/* Runs of resident blocks a launch probes, and how long each may be: at
+ * most 4 MB in all, and --reuse-probes may set less. */
 #define UVM_REUSE_PROBE_RUNS 4
 #define UVM_REUSE_PROBE_LEN  16
 
@@ -60,10 +64,12 @@ struct uvm_reuse {
 	uint64_t resident0; /* blocks resident when the launch began */
 	uint64_t fresh;	    /* touched blocks that were not resident from before */
 	uint64_t probes, hits;
-	uint64_t rng; /* probe choice (xorshift, seeded with --seed) */
+	uint64_t budget; /* most blocks probed per launch */
+	uint64_t rng;	 /* probe choice (xorshift, seeded with --seed) */
 };
 
-int uvm_reuse_init(struct uvm_reuse *u, const struct uvm_space *s, uint64_t seed);
+/* budget: the most blocks a launch may probe (0: none). */
+int uvm_reuse_init(struct uvm_reuse *u, const struct uvm_space *s, uint64_t seed, uint64_t budget);
 void uvm_reuse_destroy(struct uvm_reuse *u);
 /* Residency events it needs (resident, released). */
 struct uvm_res_observer uvm_reuse_observer(struct uvm_reuse *u);

@@ -1,35 +1,99 @@
 // SPDX-License-Identifier: MIT
 /*
- * evict_cpc.c - CPC's ReplacementSwitch: age order at even kernel launches,
- * reverse age order at odd ones.
+ * evict_cpc.c - CPC's ReplacementSwitch: the age list is used from one end at
+ * even kernel launches and from the other at odd ones, for eviction and
+ * allocation both.
  *
  * Source: CTA-Page Coordination (ICCAD 2021). Kernels that share data lose
  * it at kernel boundaries: the next kernel starts on the pages the previous
  * one evicted first. CPC reverses the CTA dispatch order at every launch
  * (DispatchSwitch: emu-gpu's --dispatch switch) and, in step with it,
- * alternates the replacement order between age-based LRU (evict the oldest
- * migrated) and reverse age-based LRU (the newest), so each kernel starts on
- * the data the previous one touched last. Use it with --dispatch switch.
+ * switches "the direction of both page eviction and page allocation": at
+ * even launches a vablock joins at the tail and victims come from the head
+ * (lru2m exactly), at odd ones it joins at the head and victims come from the
+ * tail. Use it with --dispatch switch.
  *
- * Granularity: one 2 MB vablock. The order is lru2m's; launch index
- * ctx->launch (0-based) even walks it oldest first (exactly lru2m's pick),
- * odd newest first (exactly reverse's). Before the first launch the index
- * is 0: age order.
+ * Why allocation switches too: an odd launch, dispatched in reverse, first
+ * reuses what the previous launch brought in last, and is done with it first,
+ * so the tail (the previous launch's newest) is the right victim. What the odd
+ * launch itself brings in must not be next: evicting newest-by-age there
+ * would throw out each vablock as soon as it arrived, while the launch's
+ * CTAs still read it. Joining at the head puts it behind everything older,
+ * and at the next (even) launch, dispatched forwards again, the head is what
+ * the odd launch touched last, which that launch reuses first.
+ *
+ * Granularity: one 2 MB vablock, as lru2m. Before the first launch the
+ * direction is the even one.
  */
+#include <stdlib.h>
+
 #include "age2m.h"
+
+struct cpc {
+	struct uvm_age2m *age;
+	bool odd; /* the current launch is odd: join at the head, evict from the tail */
+};
+
+static void *cpc_create(const struct uvm_space *space, const struct uvm_config *cfg)
+{
+	struct cpc *c = calloc(1, sizeof(*c));
+
+	if (c && !(c->age = uvm_age2m_create(space, cfg))) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void cpc_destroy(void *p)
+{
+	struct cpc *c = p;
+
+	uvm_age2m_destroy(c->age);
+	free(c);
+}
+
+static void cpc_resident(void *p, size_t b)
+{
+	struct cpc *c = p;
+	uint32_t v = (uint32_t)uvm_vablock_of(b);
+
+	if (c->odd)
+		uvm_ilist_push_head(&c->age->list, v);
+	else
+		uvm_ilist_push(&c->age->list, v);
+}
+
+static void cpc_released(void *p, size_t b)
+{
+	struct cpc *c = p;
+
+	uvm_age2m_released(c->age, b);
+}
+
+static void cpc_launch(void *p, uint64_t index)
+{
+	struct cpc *c = p;
+
+	c->odd = index % 2 == 1;
+}
 
 static int cpc_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)
 {
-	return uvm_age2m_pick(p, ctx, ctx->launch % 2 == 1, v);
+	const struct cpc *c = p;
+
+	return uvm_age2m_pick(c->age, ctx, c->odd, v);
 }
 
 const struct uvm_evict_ops uvm_evict_cpc = {
     .name = "cpc",
-    .help = "CPC's ReplacementSwitch: lru2m order at even kernel launches, reverse at odd ones "
-	    "(pair with --dispatch switch)",
-    .create = uvm_age2m_create,
-    .destroy = uvm_age2m_destroy,
-    .resident = uvm_age2m_resident,
-    .released = uvm_age2m_released,
+    .help = "CPC's ReplacementSwitch: lru2m's age list used from the head at even kernel "
+	    "launches and from the tail at odd ones, for eviction and allocation both (pair "
+	    "with --dispatch switch)",
+    .create = cpc_create,
+    .destroy = cpc_destroy,
+    .resident = cpc_resident,
+    .released = cpc_released,
+    .launch = cpc_launch,
     .pick = cpc_pick,
 };

@@ -66,6 +66,20 @@ static inline void uvm_ilist_push(struct uvm_ilist *l, uint32_t i)
 	l->tail = i + 1;
 }
 
+/* Prepends i at the head (the oldest end) unless it is already a member. */
+static inline void uvm_ilist_push_head(struct uvm_ilist *l, uint32_t i)
+{
+	if (uvm_ilist_has(l, i))
+		return;
+	l->next[i] = l->head;
+	l->prev[i] = 0;
+	if (l->head)
+		l->prev[l->head - 1] = i + 1;
+	else
+		l->tail = i + 1;
+	l->head = i + 1;
+}
+
 static inline void uvm_ilist_remove(struct uvm_ilist *l, uint32_t i)
 {
 	if (!uvm_ilist_has(l, i))
