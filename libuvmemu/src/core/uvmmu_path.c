@@ -107,12 +107,19 @@ static void schedule(struct uvm_driver *d, size_t b, uintptr_t addr, uint64_t le
 /* One fault, alone: the batched path's decisions and operations on a batch
  * of one, with the transfers issued after the hardware latency. A direct
  * fault (GMMU accessors) has no thread waiting in userfaultfd: it returns
- * when its page is due instead of scheduling its wake-up. */
-static uint64_t resolve_one(struct uvm_driver *d, struct uvm_fault *f, bool direct)
+ * when its page is due instead of scheduling its wake-up.
+ *
+ * arrived: when the fault reached the driver. The hardware starts on every
+ * fault as it arrives, so the model starts there too, not when the driver
+ * thread gets round to it: the real time spent on the faults before it in
+ * the same read is the emulator's, to be hidden under the model's time or
+ * counted as an overrun, never added to the modelled time. */
+static uint64_t resolve_one(struct uvm_driver *d, struct uvm_fault *f, bool direct,
+			    uint64_t arrived)
 {
 	struct uvm_uvmmu *u = d->uvmmu;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
-	uint64_t t0 = uvm_now_ns();
+	uint64_t t0 = arrived;
 	uint64_t lat_end = t0 + (uint64_t)((double)u->latency_ns * uvm_link_dilation(d->dep.link));
 	uint64_t due = 0;
 	bool far = f->gpu;
@@ -169,6 +176,7 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 {
 	struct uvm_uvmmu *u = d->uvmmu;
 	struct uvm_fault *all = d->fault;
+	uint64_t arrived = uvm_now_ns();
 	uint32_t limit;
 	size_t n;
 
@@ -180,7 +188,8 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 		uvm_cq_set_limit(&u->cq, limit);
 
 	n = d->nfault;
-	UVM_TIMED(d->st.ns.service, for (size_t k = 0; k < n; k++) resolve_one(d, &all[k], false));
+	UVM_TIMED(d->st.ns.service,
+		  for (size_t k = 0; k < n; k++) resolve_one(d, &all[k], false, arrived));
 	d->fault = all;
 	d->nfault = n;
 	d->st.batches++;
@@ -256,7 +265,7 @@ static void direct_fault(void *arg)
 	}
 	d->seq++;
 	d->batch_t0 = t;
-	a->due = resolve_one(d, &f, true);
+	a->due = resolve_one(d, &f, true, uvm_now_ns());
 	d->st.uvmmu_direct_faults +=
 	    f.outcome == UVM_OUT_MIGRATED || f.outcome == UVM_OUT_ZERO_FILL;
 	d->fault = all;
