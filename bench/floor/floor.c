@@ -66,7 +66,7 @@ static void floor_resolve(struct floor_run *r, uintptr_t at)
 	int rc;
 
 	if (!r->unmap) {
-		rc = uvm_uffd_copy(&r->u, at, r->src + (at - r->dst), r->granule, true);
+		rc = uvm_uffd_copy(&r->u, at, r->src + (at - r->dst), r->granule, UVM_MAP_WAKE);
 	} else {
 		if (madvise((void *)(r->src + (at - r->dst)), r->granule, MADV_DONTNEED)) {
 			perror("floor: MADV_DONTNEED");

@@ -47,6 +47,8 @@ static void resolve_config(void)
 	c->order_name = c->order == EG_DESC ? "desc" : c->order == EG_SWITCH ? "switch" : "asc";
 	c->pin = strcmp(uvmemu_option_str("pin"), "on") == 0;
 	c->calibrate = uvmemu_option_double("dilation") == 0.0;
+	c->chunk_target_ns = (uint64_t)uvmemu_option_int("cta-chunk-target");
+	c->chunk_max = (uint32_t)uvmemu_option_int("cta-chunk-max");
 }
 
 const struct eg_config *eg_config(void)

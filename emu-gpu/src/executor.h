@@ -65,6 +65,8 @@ struct eg_config {
 	bool pin;
 	bool calibrate; /* --dilation auto */
 	const struct eg_gpu *gpu;
+	uint64_t chunk_target_ns; /* --cta-chunk-target (worker.c's hand-out size) */
+	uint32_t chunk_max;	  /* --cta-chunk-max */
 };
 
 /* ---------------------------------------------------------------- stream */

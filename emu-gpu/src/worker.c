@@ -26,8 +26,8 @@
  * and between cores that cache line costs about 60-100 ns: for CTAs of a few
  * hundred simple threads (a stream triad CTA of 256 floats takes ~150 ns) the
  * counter, and CTAs alternating between cores at 1 KB steps, made the executor
- * three times slower than plain C. So the hand-out doubles, up to CHUNK_MAX
- * CTAs, while a doubled hand-out would still finish within CHUNK_TARGET_NS,
+ * three times slower than plain C. So the hand-out doubles, up to --cta-chunk-max
+ * CTAs, while a doubled hand-out would still finish within --cta-chunk-target,
  * and falls back to one CTA as soon as one takes more than twice that: a CTA
  * that takes a far fault (tens of microseconds at least) or a long CTA is
  * handed out alone, as a GPU would, and only CTAs that run at memory speed are
@@ -68,9 +68,6 @@
 #include <unistd.h>
 
 #include "executor.h"
-
-#define CHUNK_TARGET_NS 20000
-#define CHUNK_MAX	256
 
 /* Initial-exec: the fault handler reads it, and must not allocate. */
 static _Thread_local struct eg_worker *self __attribute__((tls_model("initial-exec")));
@@ -261,10 +258,10 @@ static uint64_t now_ns(void)
  */
 static void resize_chunk(struct eg_kernel *k, uint32_t size, uint64_t ran, uint64_t ns)
 {
-	if (ns > 2 * CHUNK_TARGET_NS) {
+	if (ns > 2 * eg.cfg.chunk_target_ns) {
 		if (size != 1)
 			atomic_store_explicit(&k->chunk, 1, memory_order_relaxed);
-	} else if (ran == size && 2 * ns <= CHUNK_TARGET_NS && size < CHUNK_MAX) {
+	} else if (ran == size && 2 * ns <= eg.cfg.chunk_target_ns && size < eg.cfg.chunk_max) {
 		atomic_compare_exchange_strong_explicit(&k->chunk, &size, 2 * size,
 							memory_order_relaxed, memory_order_relaxed);
 	}
@@ -302,7 +299,7 @@ static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
 		resize_chunk(k, size, end - t, t0);
 		/* Only a hand-out slow enough to hold a far fault can have slept on
 		 * one, and only then is the system call worth it. */
-		if (t0 > 2 * CHUNK_TARGET_NS && slept(w))
+		if (t0 > 2 * eg.cfg.chunk_target_ns && slept(w))
 			note_blocked(k);
 	}
 	w->kernel = NULL;

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "emu.h"
 #include "placement.h"
+#include "policy.h"
 #include "plot.h"
 #include "tracker.h"
 #include "backend.h"
@@ -53,6 +54,8 @@ static void usage(FILE *f)
 		   "line of a --config file: device-mem = 512M; options win over variables,\n"
 		   "variables over the file):\n");
 	uvm_config_print_help(f);
+	fputc('\n', f);
+	uvm_policy_print_help(f);
 	fprintf(f, "\nSizes take K, M, G, T (powers of 1024); bandwidths K, M, G (powers of "
 		   "1000) per second;\ndurations ns, us, ms or s (a bare number is "
 		   "microseconds).\n");
@@ -110,6 +113,8 @@ static int cmd_info(void)
 	} else {
 		printf("numa          %s\n", err);
 	}
+	printf("\n");
+	uvm_policy_print_help(stdout);
 	return rc;
 }
 

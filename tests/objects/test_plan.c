@@ -107,7 +107,7 @@ static void check(const struct uvm_objplan *got, const struct want *w, const cha
 }
 
 /* Plans every launch of the cfd-like profile and checks each against want[]. */
-static void run_scheme(enum uvm_objscheme s, uint64_t capacity, const struct want *want)
+static void run_scheme(enum uvm_objects_choice s, uint64_t capacity, const struct want *want)
 {
 	struct uvm_objprof p;
 	struct uvm_objplanner pl;

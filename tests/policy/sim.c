@@ -34,8 +34,7 @@ void sim_start(struct sim *m, const char *name, uint64_t bytes, const char *cons
 	m->ops = uvm_evict_find(name);
 	if (!m->ops)
 		fail_msg("no eviction policy named %s", name);
-	m->p = m->ops->create_err ? m->ops->create_err(&m->s, &m->cfg, err, sizeof(err))
-				  : m->ops->create(&m->s, &m->cfg);
+	m->p = m->ops->create(&m->s, &m->cfg, err, sizeof(err));
 	if (!m->p)
 		fail_msg("creating %s: %s", name, err);
 	uvm_pool_init(&m->pool, 0, true);

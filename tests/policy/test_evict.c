@@ -402,7 +402,7 @@ static void test_opt_order(void **state)
 	unlink(path);
 }
 
-/* create_err's message for a trace, or "" when it is accepted. */
+/* create's message for a trace, or "" when it is accepted. */
 static void opt_error(const char *value, char *err, size_t errlen)
 {
 	const struct uvm_evict_ops *ops = uvm_evict_find("opt");
@@ -419,7 +419,7 @@ static void opt_error(const char *value, char *err, size_t errlen)
 				 0);
 	}
 	err[0] = '\0';
-	p = ops->create_err(&s, &cfg.cfg, err, errlen);
+	p = ops->create(&s, &cfg.cfg, err, errlen);
 	if (p)
 		ops->destroy(p);
 	else

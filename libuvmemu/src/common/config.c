@@ -10,12 +10,119 @@
 
 #include "units.h"
 
+/*
+ * The choices of NAME rows, "|a|b|c" (the leading '|' is skipped where they
+ * are used): the names of the rows of the tables declared once elsewhere.
+ */
+#define UVMEMU_POLICY(kind, name, ops) UVM_POLICY_NAME_##kind(name)
+#define UVM_POLICY_NAME_evict(name)    "|" name
+#define UVM_POLICY_NAME_prefetch(name)
+#define UVM_POLICY_NAME_migrate(name)
+static const char evict_names[] = ""
+#include "../policy/policies.def"
+    ;
+#undef UVM_POLICY_NAME_evict
+#undef UVM_POLICY_NAME_prefetch
+#define UVM_POLICY_NAME_evict(name)
+#define UVM_POLICY_NAME_prefetch(name) "|" name
+static const char prefetch_names[] = ""
+#include "../policy/policies.def"
+    ;
+#undef UVM_POLICY_NAME_prefetch
+#undef UVM_POLICY_NAME_migrate
+#define UVM_POLICY_NAME_prefetch(name)
+#define UVM_POLICY_NAME_migrate(name) "|" name
+static const char migrate_names[] = ""
+#include "../policy/policies.def"
+    ;
+#undef UVM_POLICY_NAME_evict
+#undef UVM_POLICY_NAME_prefetch
+#undef UVM_POLICY_NAME_migrate
+#undef UVMEMU_POLICY
+
+#define UVMEMU_PRESET(name, settings) "|" name
+static const char preset_names[] = ""
+#include "presets.def"
+    ;
+#undef UVMEMU_PRESET
+#define UVMEMU_LINK(name, gbps, latency_us) "|" name
+static const char link_names[] = ""
+#include "links.def"
+    ;
+#undef UVMEMU_LINK
+#define UVMEMU_GPU(name, sms, bytes_per_s) "|" name
+static const char gpu_names[] = ""
+#include "uvmemu_gpus.def"
+    ;
+#undef UVMEMU_GPU
+
+/* A NAME row is an ENUM whose choices come from a table. */
+#define UVM_T_NAME	    UVM_T_ENUM
+#define CHOICE(name, text)  "|" text
+#define UVMEMU_NAMES(table) table##_names
+/* Choices as "a|b|c", NULL for the types that have none. */
+#define UVM_CHOICES_ENUM(choices)      ((choices) + 1)
+#define UVM_CHOICES_NAME(choices)      ((choices) + 1)
+#define UVM_CHOICES_SIZE(choices)      choices
+#define UVM_CHOICES_BANDWIDTH(choices) choices
+#define UVM_CHOICES_DURATION(choices)  choices
+#define UVM_CHOICES_DOUBLE(choices)    choices
+#define UVM_CHOICES_UINT(choices)      choices
+#define UVM_CHOICES_INT(choices)       choices
+#define UVM_CHOICES_PATH(choices)      choices
+#define UVM_CHOICES_DILATION(choices)  choices
+
 const struct uvm_option_desc uvm_options[UVM_OPT_COUNT] = {
 #define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
-	[UVM_OPT_##id_] = {#id_, name_, UVM_T_##type_, def_, min_, max_, choices_, help_},
+	[UVM_OPT_##id_] = {                                                                        \
+	    #id_, name_, UVM_T_##type_, def_, min_, max_, UVM_CHOICES_##type_(choices_), help_},
 #include "options.def"
 #undef UVMEMU_OPTION
 };
+#undef UVMEMU_NAMES
+#undef CHOICE
+#undef UVM_T_NAME
+
+/* Each ENUM option's value names, indexed by its enum uvm_<id>_choice. */
+#define CHOICE(name, text)	[name] = text,
+#define UVM_NAMES_ENUM(id, ...) static const char *const id##_names[] = {__VA_ARGS__};
+#define UVM_NAMES_NAME(id, ...)
+#define UVM_NAMES_SIZE(id, ...)
+#define UVM_NAMES_BANDWIDTH(id, ...)
+#define UVM_NAMES_DURATION(id, ...)
+#define UVM_NAMES_DOUBLE(id, ...)
+#define UVM_NAMES_UINT(id, ...)
+#define UVM_NAMES_INT(id, ...)
+#define UVM_NAMES_PATH(id, ...)
+#define UVM_NAMES_DILATION(id, ...)
+#define UVMEMU_NAMES(table)
+#define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
+	UVM_NAMES_##type_(id_, choices_)
+#include "options.def"
+#undef UVMEMU_OPTION
+#undef UVM_NAMES_ENUM
+
+#define UVM_NAMES_ENUM(id, ...)                                                                    \
+	[UVM_OPT_##id] = {id##_names, sizeof(id##_names) / sizeof(id##_names[0])},
+static const struct {
+	const char *const *names;
+	size_t n;
+} choice_names[UVM_OPT_COUNT] = {
+#define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
+	UVM_NAMES_##type_(id_, choices_)
+#include "options.def"
+#undef UVMEMU_OPTION
+};
+#undef UVM_NAMES_ENUM
+#undef UVMEMU_NAMES
+#undef CHOICE
+
+const char *uvm_choice_name(enum uvm_opt_id id, long long value)
+{
+	if (value < 0 || (size_t)value >= choice_names[id].n)
+		return "?";
+	return choice_names[id].names[value];
+}
 
 /* The nvidia-uvm parameters accepted as names of options (aliases.def). */
 enum alias_kind { ALIAS_SAME, ALIAS_USEC, ALIAS_MAP };
@@ -490,46 +597,31 @@ int uvm_config_read_file(struct uvm_config *cfg, const char *path, char *err, si
 	return rc;
 }
 
-/*
- * Presets name the configurations of the papers and of the real driver, so
- * an experiment says one word. Sources: nvidia-uvm's defaults (release 595);
- * the adaptive-migration paper's GTX 1080 Ti / PCIe 3 baseline and its
- * Adaptive (t_s 8, p 8, LFU); CPC's 20 us fault latency, 16 GB/s and its two
- * switches; UVMMU's hardware migration (about 1.3 us a migration, random
- * victims, no prefetching).
- */
-static const struct {
-	const char *name;
-	const char *const settings[12];
-} presets[] = {
-    {"nvidia",
-     {"prefetch=tree", "prefetch-threshold=51", "evict=lru2m", "migrate=first-touch",
-      "thrashing=on", "batch=256", "replay=batch_flush"}},
-    {"uvmsmart-baseline",
-     {"prefetch=tree", "prefetch-threshold=50", "evict=lru2m", "migrate=first-touch", "link=pcie3",
-      "fault-latency=45us", "gpu=gtx1080ti", "thrashing=off"}},
-    {"adaptive",
-     {"prefetch=tree", "prefetch-threshold=50", "evict=lfu", "migrate=adaptive", "ts=8",
-      "penalty=8", "link=pcie3", "fault-latency=45us", "gpu=gtx1080ti"}},
-    {"cpc",
-     {"evict=cpc", "dispatch=switch", "prefetch=none", "migrate=first-touch", "fault-latency=20us",
-      "link-bw=16G"}},
-    {"uvmmu",
-     {"fault-path=uvmmu", "prefetch=none", "evict=random", "migrate=first-touch", "thrashing=off"}},
+/* The presets of --policy (presets.def): option ids, so a wrong one does not compile. */
+struct preset_setting {
+	enum uvm_opt_id id; /* UVM_OPT_COUNT ends a preset */
+	const char *value;
 };
 
-static void set_default(struct uvm_config *cfg, const char *setting)
-{
-	char name[64], err[UVM_ERRLEN];
-	const char *eq = strchr(setting, '=');
-	int id;
+static const struct {
+	const char *name;
+	struct preset_setting settings[12];
+} presets[] = {
+#define SET(id, value)		      {UVM_OPT_##id, value},
+#define UVMEMU_PRESET(name, settings) {name, {settings{UVM_OPT_COUNT, NULL}}},
+#include "presets.def"
+#undef UVMEMU_PRESET
+#undef SET
+};
 
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - setting), setting);
-	id = uvm_option_find(name);
-	if (id < 0 || cfg->v[id].given)
+static void set_default(struct uvm_config *cfg, enum uvm_opt_id id, const char *value)
+{
+	char err[UVM_ERRLEN];
+
+	if (cfg->v[id].given)
 		return;
-	/* A preset that does not parse is a bug in this table. */
-	if (uvm_config_set(cfg, name, eq + 1, "preset", err, sizeof(err))) {
+	/* A preset that does not parse is a bug in presets.def. */
+	if (set_option(cfg, id, value, "preset", err, sizeof(err))) {
 		fprintf(stderr, "uvmemu: internal error in a preset: %s\n", err);
 		abort();
 	}
@@ -542,10 +634,21 @@ void uvm_config_resolve(struct uvm_config *cfg)
 
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (strcmp(presets[i].name, preset) == 0)
-			for (const char *const *p = presets[i].settings; *p; p++)
-				set_default(cfg, *p);
+			for (const struct preset_setting *p = presets[i].settings;
+			     p->id != UVM_OPT_COUNT; p++)
+				set_default(cfg, p->id, p->value);
 	if (strcmp(cfg->v[UVM_OPT_migrate].s, "adaptive") == 0)
-		set_default(cfg, "evict=lfu");
+		set_default(cfg, UVM_OPT_evict, "lfu");
+}
+
+size_t uvm_preset_count(void)
+{
+	return sizeof(presets) / sizeof(presets[0]);
+}
+
+const char *uvm_preset_name(size_t i)
+{
+	return presets[i].name;
 }
 
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
@@ -554,19 +657,19 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "device memory is given twice: choose --device-mem (UVMEMU_DEVICE_MEM) "
 			    "or --oversub (UVMEMU_OVERSUB), not both");
-	/* "none|host|lru|rlm|glm|rdm": every manager plans from a profile. */
-	if (cfg->v[UVM_OPT_objects].i != 0 && !*cfg->v[UVM_OPT_objects_profile].s)
+	/* Every manager plans from a profile. */
+	if (cfg->v[UVM_OPT_objects].i != UVM_OBJ_NONE && !*cfg->v[UVM_OPT_objects_profile].s)
 		return fail(err, errlen,
 			    "--objects %s (UVMEMU_OBJECTS) needs --objects-profile FILE "
 			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
 			    "PROGRAM ARGS`",
 			    cfg->v[UVM_OPT_objects].s);
-	if (cfg->v[UVM_OPT_objects].i == 0 && *cfg->v[UVM_OPT_objects_profile].s)
+	if (cfg->v[UVM_OPT_objects].i == UVM_OBJ_NONE && *cfg->v[UVM_OPT_objects_profile].s)
 		return fail(err, errlen,
 			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
 			    "host|lru|rlm|glm|rdm; --objects is none");
-	/* "none|seq64k|tree|vablock" */
-	if (cfg->v[UVM_OPT_fault_path].i == 1 && cfg->v[UVM_OPT_prefetch].i != 0)
+	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
+	    strcmp(cfg->v[UVM_OPT_prefetch].s, "none") != 0)
 		return fail(err, errlen,
 			    "--prefetch %s (UVMEMU_PREFETCH) cannot go with --fault-path uvmmu: "
 			    "UVMMU's hardware migrates each faulted 64 KB page-group alone and "

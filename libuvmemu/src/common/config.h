@@ -11,6 +11,7 @@
 #define UVM_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,13 +34,37 @@ enum uvm_opt_id {
 	UVM_OPT_COUNT
 };
 
+/*
+ * The values of each ENUM option by name, from the CHOICE()s of its row:
+ * enum uvm_<id>_choice. uvm_cfg_i(cfg, UVM_OPT_<id>) is one of them; code
+ * compares with the names, so reordering a row's choices changes nothing.
+ */
+#define UVM_CHOICE_ENUM_ENUM(id, ...) enum uvm_##id##_choice{__VA_ARGS__};
+#define UVM_CHOICE_ENUM_NAME(id, ...)
+#define UVM_CHOICE_ENUM_SIZE(id, ...)
+#define UVM_CHOICE_ENUM_BANDWIDTH(id, ...)
+#define UVM_CHOICE_ENUM_DURATION(id, ...)
+#define UVM_CHOICE_ENUM_DOUBLE(id, ...)
+#define UVM_CHOICE_ENUM_UINT(id, ...)
+#define UVM_CHOICE_ENUM_INT(id, ...)
+#define UVM_CHOICE_ENUM_PATH(id, ...)
+#define UVM_CHOICE_ENUM_DILATION(id, ...)
+#define CHOICE(name, text) name,
+#define UVMEMU_NAMES(table)
+#define UVMEMU_OPTION(id, name, type, def, min, max, choices, help)                                \
+	UVM_CHOICE_ENUM_##type(id, choices)
+#include "options.def"
+#undef UVMEMU_OPTION
+#undef UVMEMU_NAMES
+#undef CHOICE
+
 struct uvm_option_desc {
 	const char *id;	  /* snake_case: the report's key */
 	const char *name; /* kebab-case: --name */
 	enum uvm_opt_type type;
 	const char *def;
 	double min, max;     /* inclusive; max 0 = unbounded */
-	const char *choices; /* "a|b|c" for enums */
+	const char *choices; /* "a|b|c" for enums (ENUM and NAME rows) */
 	const char *help;
 };
 
@@ -102,6 +127,11 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
  * explicitly. Idempotent; called after the environment and options are read.
  */
 void uvm_config_resolve(struct uvm_config *cfg);
+/* The name of value `value` of ENUM option id ("?" if out of range). */
+const char *uvm_choice_name(enum uvm_opt_id id, long long value);
+/* The presets of --policy (presets.def), for tests and help. */
+size_t uvm_preset_count(void);
+const char *uvm_preset_name(size_t i);
 /* Index of an option by name (kebab or snake), or -1. */
 int uvm_option_find(const char *name);
 /* Whether name is an option or an alias of one (aliases.def). */

@@ -207,7 +207,8 @@ void uvm_report_emit(const struct uvm_report *r)
 	const char *path = uvm_cfg_s(cfg, UVM_OPT_report);
 
 	/* After a usage error the program's one line says it all. */
-	if (uvm_cfg_i(cfg, UVM_OPT_summary) == 0 && !atomic_load(&r->session->usage_error))
+	if (uvm_cfg_i(cfg, UVM_OPT_summary) == UVM_SUMMARY_ON &&
+	    !atomic_load(&r->session->usage_error))
 		uvm_report_text(r, stderr);
 	if (*path) {
 		FILE *f = fopen(path, "w");

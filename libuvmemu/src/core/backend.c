@@ -113,9 +113,11 @@ void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n, bool pr
 {
 	int rc;
 
+	uintptr_t addr = uvm_host_addr(be->arena, uvm_be_off(first));
+
 	UVM_TIMED(be->st->ns.unmap,
-		  rc = uvm_uffd_writeprotect(be->uffd, uvm_host_addr(be->arena, uvm_be_off(first)),
-					     uvm_be_off(n), protect, false));
+		  rc = protect ? uvm_uffd_protect(be->uffd, addr, uvm_be_off(n))
+			       : uvm_uffd_unprotect(be->uffd, addr, uvm_be_off(n), 0));
 	if (rc)
 		uvm_driver_bug(protect ? "write-protecting host pages"
 				       : "lifting write protection from host pages",

@@ -51,12 +51,12 @@ static void punch(struct uvm_backend *be, size_t first, size_t n)
 /* Device frames go; with wait, they are gone before this returns. */
 static void drop_device(struct uvm_backend *be, size_t first, size_t n, bool wait)
 {
-	uint64_t t = uvm_now_ns();
-
-	uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n, *be->seq);
-	if (wait)
-		uvm_tracker_settle(be->tracker, first, n);
-	be->st->ns.unmap += uvm_elapsed_ns(t);
+	UVM_TIMED(be->st->ns.unmap, {
+		uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n,
+				     *be->seq);
+		if (wait)
+			uvm_tracker_settle(be->tracker, first, n);
+	});
 }
 
 static void copy_in(struct uvm_backend *be, size_t first, size_t n, uintptr_t src, unsigned flags,
@@ -64,8 +64,8 @@ static void copy_in(struct uvm_backend *be, size_t first, size_t n, uintptr_t sr
 {
 	int rc;
 
-	UVM_TIMED(be->st->ns.copy, rc = uvm_uffd_copy_ex(be->uffd, dev(be, first), src,
-							 uvm_be_off(n), flags | be->wake));
+	UVM_TIMED(be->st->ns.copy, rc = uvm_uffd_copy(be->uffd, dev(be, first), src, uvm_be_off(n),
+						      flags | be->wake));
 	if (rc)
 		uvm_driver_bug(what, first, rc);
 }
@@ -77,8 +77,8 @@ static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
 	uvm_tracker_settle(be->tracker, first, n);
 	/* A copy from zero pages gives the device real frames, as a GPU's
 	 * zeroed chunk would be. */
-	UVM_TIMED(be->st->ns.map, rc = uvm_uffd_copy_ex(be->uffd, dev(be, first), be->zeros,
-							uvm_be_off(n), be->wake));
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_copy(be->uffd, dev(be, first), be->zeros, uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_driver_bug("zero-filling device blocks", first, rc);
 }
@@ -124,8 +124,7 @@ static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_hos
 	int rc;
 
 	uvm_tracker_settle(be->tracker, first, n);
-	UVM_TIMED(be->st->ns.unmap,
-		  rc = uvm_uffd_writeprotect(be->uffd, dev(be, first), uvm_be_off(n), true, false));
+	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_driver_bug("write-protecting device blocks", first, rc);
 	UVM_TIMED(be->st->ns.copy, write_back(be, first, n));
@@ -159,9 +158,8 @@ static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, boo
 	if (mapped) {
 		/* The data crossed when the copy was made: lifting the protection
 		 * makes it the device's own. */
-		UVM_TIMED(be->st->ns.map,
-			  rc = uvm_uffd_writeprotect(be->uffd, dev(be, first), uvm_be_off(n), false,
-						     be->wake != 0));
+		UVM_TIMED(be->st->ns.map, rc = uvm_uffd_unprotect(be->uffd, dev(be, first),
+								  uvm_be_off(n), be->wake));
 		if (rc)
 			uvm_driver_bug("migrating a remote block to the device", first, rc);
 	} else {
@@ -187,8 +185,8 @@ static void dup_to_device(struct uvm_backend *be, size_t first, size_t n)
 
 	uvm_tracker_settle(be->tracker, first, n);
 	uvm_be_zap_host(be, first, n);
-	UVM_TIMED(be->st->ns.map, rc = uvm_uffd_writeprotect(be->uffd, dev(be, first),
-							     uvm_be_off(n), false, be->wake != 0));
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_driver_bug("collapsing a duplicated block to the device", first, rc);
 	punch(be, first, n);

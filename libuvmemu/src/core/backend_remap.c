@@ -69,8 +69,9 @@ static void protect_device(struct uvm_backend *be, size_t first, size_t n, bool 
 	int rc;
 
 	UVM_TIMED(be->st->ns.map,
-		  rc = uvm_uffd_writeprotect(be->uffd, dev(be, first), uvm_be_off(n), protect,
-					     be->wake != 0));
+		  rc = protect
+			   ? uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n))
+			   : uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_driver_bug(what, first, rc);
 }
@@ -80,7 +81,7 @@ static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
 	int rc;
 
 	UVM_TIMED(be->st->ns.map,
-		  rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n), be->wake != 0));
+		  rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_driver_bug("zero-filling device blocks", first, rc);
 }

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Faults deferred by the previous batch come first, then new messages until
- * the queue is empty or the batch is full. Returns the number of faults. */
+/* When the earliest deferred fault is due (UINT64_MAX: none deferred). */
 uint64_t uvm_batch_next_deferred(const struct uvm_driver *d)
 {
 	uint64_t due = UINT64_MAX;
@@ -20,6 +19,8 @@ uint64_t uvm_batch_next_deferred(const struct uvm_driver *d)
 	return due;
 }
 
+/* Faults deferred by the previous batch come first, then new messages until
+ * the queue is empty or the batch is full. Returns the number of faults. */
 int uvm_batch_fetch(struct uvm_driver *d)
 {
 	const struct uvm_arena *a = d->dep.arena;
@@ -135,11 +136,8 @@ size_t uvm_batch_take(struct uvm_driver *d)
 	/* Pairs with the lock around the metadata of new allocations. */
 	pthread_mutex_lock(&d->dep.arena->lock);
 	pthread_mutex_unlock(&d->dep.arena->lock);
-	d->st.ns.fetch += uvm_driver_elapsed(t);
-
-	t = uvm_now_ns();
-	uvm_batch_preprocess(d);
-	d->st.ns.preprocess += uvm_driver_elapsed(t);
+	d->st.ns.fetch += uvm_elapsed_ns(t);
+	UVM_TIMED(d->st.ns.preprocess, uvm_batch_preprocess(d));
 	return d->nfault;
 }
 

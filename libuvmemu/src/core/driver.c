@@ -15,11 +15,6 @@
 #include "placement.h"
 #include "uvmmu.h"
 
-uint64_t uvm_driver_elapsed(uint64_t since)
-{
-	return uvm_now_ns() - since;
-}
-
 void uvm_driver_bug(const char *what, size_t block, int err)
 {
 	fprintf(stderr, "uvmemu: internal error: %s (block %zu): %s\n", what, block,
@@ -54,7 +49,7 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 	lat_part = lat_end > now ? lat_end - now : 0;
 	uvm_wait_until(end);
 	d->st.ns.fault_latency += lat_part;
-	d->st.ns.throttle += uvm_driver_elapsed(now) - lat_part;
+	d->st.ns.throttle += uvm_elapsed_ns(now) - lat_part;
 }
 
 static void wake_all(struct uvm_driver *d)
@@ -68,19 +63,17 @@ static void wake_all(struct uvm_driver *d)
 	d->nwake = 0;
 }
 
+/* Waits for the model (fault latency, link), then wakes the faulting threads:
+ * the replay stage is the wake-ups alone. */
+void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu)
+{
+	model_wait(d, t0, gpu);
+	UVM_TIMED(d->st.ns.replay, wake_all(d));
+}
+
 /* Folds the batch's counters into the run's totals and, when tracing, writes
  * them as one row: the rows add up to the totals. Evictions outside a batch
  * (a shrinking pool) get a row of their own. */
-void uvm_driver_replay(struct uvm_driver *d, uint64_t t0, bool gpu)
-{
-	uint64_t t;
-
-	model_wait(d, t0, gpu);
-	t = uvm_now_ns();
-	wake_all(d);
-	d->st.ns.replay += uvm_driver_elapsed(t);
-}
-
 static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t start)
 {
 	static const struct uvm_stats zero;
@@ -161,13 +154,9 @@ static void tell_launches(struct uvm_driver *d)
  * gpu: the batch had GPU faults the model charges a fault latency for. */
 static bool service_pass(struct uvm_driver *d, bool *gpu)
 {
-	uint64_t t;
-
 	if (uvm_batch_take(d) == 0)
 		return false;
-	t = uvm_now_ns();
-	uvm_service_batch(d);
-	d->st.ns.service += uvm_driver_elapsed(t);
+	UVM_TIMED(d->st.ns.service, uvm_service_batch(d));
 	d->st.batches++;
 	/* A sampled access to a REMOTE block is the emulator's way of counting
 	 * what a GPU's access counters count without stalling anyone: it costs
@@ -179,7 +168,7 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 
 static void run_batch(struct uvm_driver *d)
 {
-	uint64_t t0 = uvm_now_ns(), t;
+	uint64_t t0 = uvm_now_ns();
 	bool gpu = false;
 	int passes = 0;
 
@@ -199,7 +188,7 @@ static void run_batch(struct uvm_driver *d)
 	while (service_pass(d, &gpu)) {
 		passes++;
 		/* --max-batches-per-service: nvidia-uvm's limit on one servicing pass. */
-		if (d->replay != REPLAY_ONCE ||
+		if (d->replay != UVM_REPLAY_ONCE ||
 		    passes == uvm_cfg_i(d->dep.cfg, UVM_OPT_max_batches_per_service))
 			break;
 		/* Once: keep servicing while faults wait, then replay once. */
@@ -210,9 +199,7 @@ static void run_batch(struct uvm_driver *d)
 		return; /* spurious wake-up */
 	uvm_driver_replay(d, t0, gpu);
 
-	t = uvm_now_ns();
-	uvm_tracker_wait_before(&d->tracker, d->seq);
-	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
+	UVM_TIMED(d->st.ns.tracker_wait, uvm_tracker_wait_before(&d->tracker, d->seq));
 	publish(d, UVM_TRACE_BATCH, t0);
 	halve_counters(d);
 	check(d);
@@ -350,20 +337,28 @@ static bool run_commands(struct uvm_driver *d)
 	return stop;
 }
 
-static int submit(struct uvm_driver *d, struct uvm_cmd *cmd)
+/* Queues c behind every earlier command and rings the driver's doorbell. */
+static int enqueue(struct uvm_driver *d, struct uvm_cmd *c)
 {
-	struct uvm_cmd c = *cmd;
 	uint64_t one = 1;
 
 	pthread_mutex_lock(&d->cmd_lock);
 	if (d->cmd_tail)
-		d->cmd_tail->next = &c;
+		d->cmd_tail->next = c;
 	else
-		d->cmd_head = &c;
-	d->cmd_tail = &c;
+		d->cmd_head = c;
+	d->cmd_tail = c;
 	pthread_mutex_unlock(&d->cmd_lock);
-	if (write(d->evfd, &one, sizeof(one)) != sizeof(one))
-		return -errno;
+	return write(d->evfd, &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
+}
+
+static int submit(struct uvm_driver *d, struct uvm_cmd *cmd)
+{
+	struct uvm_cmd c = *cmd;
+	int rc = enqueue(d, &c);
+
+	if (rc)
+		return rc;
 	pthread_mutex_lock(&d->cmd_lock);
 	while (!c.done)
 		pthread_cond_wait(&d->cmd_cond, &d->cmd_lock);
@@ -381,7 +376,6 @@ static int command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t off, u
 int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool to_device)
 {
 	struct uvm_cmd *c = calloc(1, sizeof(*c));
-	uint64_t one = 1;
 
 	if (!c)
 		return -ENOMEM;
@@ -390,14 +384,7 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool t
 			      .len = len,
 			      .to_device = to_device,
 			      .async = true};
-	pthread_mutex_lock(&d->cmd_lock);
-	if (d->cmd_tail)
-		d->cmd_tail->next = c;
-	else
-		d->cmd_head = c;
-	d->cmd_tail = c;
-	pthread_mutex_unlock(&d->cmd_lock);
-	return write(d->evfd, &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
+	return enqueue(d, c);
 }
 
 static void read_prefetch_end(void *arg)
@@ -431,10 +418,6 @@ void uvm_driver_call(struct uvm_driver *d, void (*fn)(void *arg), void *arg)
 
 	submit(d, &c);
 }
-
-/* How often REMOTE blocks' access counts are checked when GMMU accessors
- * count (hardware access counters notify the driver in about this time). */
-#define COUNTER_SCAN_NS 1000000u
 
 static uint64_t counter_scan_due(const struct uvm_driver *d)
 {
@@ -472,7 +455,8 @@ static void counter_scan(struct uvm_driver *d)
 	d->model_end = t;
 	uvm_service_counter_migrations(d);
 	publish(d, UVM_TRACE_EVICTION, t);
-	d->next_counter_scan = uvm_now_ns() + COUNTER_SCAN_NS;
+	d->next_counter_scan =
+	    uvm_now_ns() + (uint64_t)uvm_cfg_i(d->dep.cfg, UVM_OPT_counter_scan_period);
 }
 
 static void *driver_main(void *arg)
@@ -480,7 +464,7 @@ static void *driver_main(void *arg)
 	struct uvm_driver *d = arg;
 
 	pthread_setname_np(pthread_self(), "uvmemu-driver");
-	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == 1) /* off|on */
+	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == UVM_PIN_ON)
 		d->pinned = uvm_placement_pin_driver() == 1;
 	for (;;) {
 		struct pollfd p[3] = {
@@ -548,14 +532,10 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 		snprintf(err, errlen, "no policy named '%s'", !d->evict ? e : !d->prefetch ? p : m);
 		return -EINVAL;
 	}
-	if (d->evict->create_err) {
-		/* It explains its own failure (a missing input file) in err. */
-		d->evict_p = d->evict->create_err(d->dep.space, cfg, err, errlen);
-		if (!d->evict_p)
-			return -EINVAL;
-	} else {
-		d->evict_p = d->evict->create(d->dep.space, cfg);
-	}
+	/* It explains its own failure (a missing input file) in err. */
+	d->evict_p = d->evict->create(d->dep.space, cfg, err, errlen);
+	if (!d->evict_p)
+		return -EINVAL;
 	d->prefetch_p = d->prefetch->create(d->dep.space, cfg);
 	d->migrate_p = d->migrate->create(d->dep.space, cfg);
 	if (!d->evict_p || !d->prefetch_p || !d->migrate_p) {
@@ -645,9 +625,9 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
 	d->wake_at_copy = d->fault_latency_ns == 0 && deps->link->unlimited;
 	d->replay = (int)uvm_cfg_i(cfg, UVM_OPT_replay); /* block|batch|batch_flush|once */
-	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == 1) {	 /* driver|uvmmu: uvmmu.h wakes */
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU) { /* uvmmu.h wakes */
 		d->wake_at_copy = false;
-		d->replay = REPLAY_BATCH;
+		d->replay = UVM_REPLAY_BATCH;
 	}
 	d->check = uvm_cfg_i(cfg, UVM_OPT_check) != 0;
 	d->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
@@ -685,7 +665,7 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		goto fail;
 	}
 	observe(d);
-	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == 1) {
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU) {
 		rc = uvm_uvmmu_create(d, err, errlen);
 		if (rc)
 			goto fail;
@@ -695,7 +675,8 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		snprintf(err, errlen, "out of memory for thrashing detection");
 		goto fail;
 	}
-	rc = uvm_tracker_init(&d->tracker, deps->space, uvm_cfg_i(cfg, UVM_OPT_async) == 0);
+	rc = uvm_tracker_init(&d->tracker, deps->space,
+			      uvm_cfg_i(cfg, UVM_OPT_async) == UVM_ASYNC_ON);
 	if (rc) {
 		snprintf(err, errlen, "starting the tracker: %s", strerror(-rc));
 		goto fail;

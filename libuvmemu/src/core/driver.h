@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * driver.h - the fault-handler thread (DESIGN.md §4).
+ * driver.h - the fault-handler thread (docs/architecture.md, "The fault path").
  *
  * One loop: fetch up to `batch` fault messages, preprocess (drop duplicates,
  * sort by vablock), service per vablock (policy, room, copy, unmap), wait

@@ -94,7 +94,7 @@ struct uvm_driver {
 	struct uvm_reuse_probe probe[UVM_REUSE_PROBE_RUNS]; /* its probes */
 	size_t nprobe;
 	struct uvm_thrash thrash;
-	enum { REPLAY_BLOCK, REPLAY_BATCH, REPLAY_BATCH_FLUSH, REPLAY_ONCE } replay;
+	enum uvm_replay_choice replay;
 	bool oversubscribed;	      /* device memory has been full: an eviction happened */
 	bool check;		      /* --check: walk every residency invariant after each batch */
 	uint64_t next_counter_scan;   /* when REMOTE blocks' counts are checked next */
@@ -155,7 +155,8 @@ void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
 
 /* service.c */
 void uvm_service_batch(struct uvm_driver *d);
-/* Makes blocks [first, first + n) resident on `to` (explicit prefetch). */
+/* Makes blocks [first, first + n) resident on the device (to_device) or the
+ * host (explicit prefetch). */
 void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device);
 /* Sampling (when far faults are the access counters' only source): unmaps
  * up to `budget` REMOTE blocks from the device view, so that their next
@@ -206,7 +207,6 @@ int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
 		    const struct uvm_backend_ops *be, char *err, size_t errlen);
 
 /* driver.c */
-uint64_t uvm_driver_elapsed(uint64_t since);
 /* Whether far faults count as accesses (no GMMU accessors do it). */
 bool uvm_driver_counts_faults(const struct uvm_driver *d);
 void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);

@@ -28,26 +28,64 @@ static uint64_t round_up(uint64_t n, uint64_t to)
 	return (n + to - 1) / to * to;
 }
 
-static void remote_access_unavailable(void *ctx, uintptr_t addr, size_t bytes, bool store)
+/* ------------------------------------- the GMMU accessors' callbacks */
+
+/* ctx is the emulator (uvmemu_gmmu.h). */
+static void gmmu_halve(void *ctx)
 {
+	struct uvm_emu *e = ctx;
+
+	uvm_driver_request_halving(e->driver);
 }
 
-static void halve_unavailable(void *ctx)
+/*
+ * Remote sectors an executor thread read or wrote but has not yet booked on
+ * the link. Booking takes the link's lock and may sleep, far too much per
+ * 32-byte sector; a thread instead books every --remote-chunk bytes per
+ * direction, once, and stalls for their modelled time then. The bytes
+ * themselves are counted at once, so the report's figure is exact.
+ */
+static _Thread_local uint32_t remote_owed[2];
+
+static void gmmu_remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
 {
+	struct uvm_emu *e = ctx;
+	uint32_t *owed = &remote_owed[store];
+
+	(void)dev_addr;
+	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
+	*owed += (uint32_t)bytes;
+	if (*owed >= (uint64_t)uvm_cfg_i(&e->session->cfg, UVM_OPT_remote_chunk)) {
+		uvm_wait_until(
+		    uvm_link_book(&e->link, store ? UVM_D2H : UVM_H2D, *owed, uvm_now_ns()));
+		*owed = 0;
+	}
+}
+
+/* --fault-path uvmmu: an accessor resolves its own far fault, in its thread
+ * (no userfaultfd), and goes on when the page is modelled as arrived. */
+static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
+{
+	struct uvm_emu *e = ctx;
+
+	if (dev_addr < e->arena.dev || dev_addr >= e->arena.dev + e->arena.size)
+		return;
+	uvm_wait_until(uvm_uvmmu_direct(e->driver, dev_addr - e->arena.dev, write));
 }
 
 static void *progress_main(void *arg);
 
 static bool progress_wanted(const struct uvm_config *cfg)
 {
-	switch (uvm_cfg_i(cfg, UVM_OPT_progress)) { /* auto|on|off */
-	case 0:
+	switch ((enum uvm_progress_choice)uvm_cfg_i(cfg, UVM_OPT_progress)) {
+	case UVM_PROGRESS_AUTO:
 		return isatty(STDERR_FILENO);
-	case 1:
+	case UVM_PROGRESS_ON:
 		return true;
-	default:
-		return false;
+	case UVM_PROGRESS_OFF:
+		break;
 	}
+	return false;
 }
 
 int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen)
@@ -77,7 +115,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	if (rc)
 		goto fail;
 	rc = uvm_uffd_open_capture(
-	    &e->uffd, (enum uvm_fault_capture)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err, errlen);
+	    &e->uffd, (enum uvm_fault_capture_choice)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err,
+	    errlen);
 	if (rc)
 		goto fail;
 	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,
@@ -135,8 +174,11 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
 	    .remote_stores = e->backend->shared_frames,
-	    .remote_access = remote_access_unavailable,
-	    .halve = halve_unavailable,
+	    .ctx = e,
+	    .remote_access = gmmu_remote_access,
+	    .halve = gmmu_halve,
+	    .resolve =
+		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,
 	};
 	pthread_cond_init(&e->progress_cond, NULL);
 	if (progress_wanted(cfg) && pthread_create(&e->progress, NULL, progress_main, e) == 0)
@@ -577,7 +619,7 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 	uvm_driver_launch(e->driver, index);
 	/* Kernels run one at a time: the record is the running launch's. */
 	uvm_objuse_args(e, launch, &e->kernel.objs);
-	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == 1) /* "off|on" */
+	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == UVM_FLUSH_LAUNCHES_ON)
 		flush_launch(e);
 	if (e->objmgr)
 		rc = uvm_objmgr_launch(e->objmgr, e, index, e->kernel.name, e->launch_error,
@@ -754,23 +796,6 @@ void uvm_emu_calibrated(struct uvm_emu *e)
 	/* A CPU faster than the target would need time to run slower than
 	 * real; the model cannot speed the machine up. */
 	uvm_link_set_dilation(&e->link, d < 1 ? 1 : d);
-}
-
-void uvm_emu_remote_count(struct uvm_emu *e, uint64_t bytes)
-{
-	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
-}
-
-void uvm_emu_remote_wait(struct uvm_emu *e, bool store, uint64_t bytes)
-{
-	uvm_wait_until(uvm_link_book(&e->link, store ? UVM_D2H : UVM_H2D, bytes, uvm_now_ns()));
-}
-
-void uvm_emu_gmmu_resolve(struct uvm_emu *e, uintptr_t dev_addr, bool write)
-{
-	if (dev_addr < e->arena.dev || dev_addr >= e->arena.dev + e->arena.size)
-		return;
-	uvm_wait_until(uvm_uvmmu_direct(e->driver, dev_addr - e->arena.dev, write));
 }
 
 void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)

@@ -123,15 +123,6 @@ void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
 void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin);
 /* Names the allocation holding p in traces. */
 void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name);
-/* GMMU accessors read (or wrote) `bytes` of zero-copy data: counts them. */
-void uvm_emu_remote_count(struct uvm_emu *e, uint64_t bytes);
-/* Books `bytes` of remote accesses on the link (`store`: device to host) and
- * returns when the modelled transfer would have completed. */
-void uvm_emu_remote_wait(struct uvm_emu *e, bool store, uint64_t bytes);
-/* --fault-path uvmmu, GMMU accessors: resolves the far fault of an access to
- * dev_addr in the calling thread (no userfaultfd) and returns when its page
- * is modelled as arrived. */
-void uvm_emu_gmmu_resolve(struct uvm_emu *e, uintptr_t dev_addr, bool write);
 /* Stops the progress line (before the summary is printed). */
 void uvm_emu_progress_stop(struct uvm_emu *e);
 /* Sets the dilation from a calibration (target / measured bandwidth). */

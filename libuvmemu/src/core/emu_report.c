@@ -27,7 +27,7 @@ static void model_of(struct uvm_emu *e, struct model *m)
 	m->dilation = uvm_link_dilation(&e->link);
 	m->bandwidth = e->link.unlimited ? 0 : e->link.bandwidth / m->dilation;
 	m->latency_us = (double)e->link.latency_ns * m->dilation / 1e3;
-	m->uvmmu = uvm_cfg_i(&s->cfg, UVM_OPT_fault_path) == 1; /* driver|uvmmu */
+	m->uvmmu = uvm_cfg_i(&s->cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU;
 	m->fault_latency_us =
 	    (double)uvm_cfg_i(&s->cfg, m->uvmmu ? UVM_OPT_uvmmu_latency : UVM_OPT_fault_latency) *
 	    m->dilation / 1e3;

@@ -5,21 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/*
- * Per-direction bandwidth of a x16 PCIe slot (8, 16 and 32 GT/s lanes after
- * 128b/130b encoding: about 16, 32 and 64 GB/s), and of a GPU's full NVLink
- * complement (V100: 6 NVLink 2 links, A100: 12 NVLink 3 links, H100: 18
- * NVLink 4 links, 25 GB/s per link and direction: 150, 300 and 450 GB/s).
- * Latency per transfer is 1 us for all: vendors do not publish one per link
- * generation, and the far-fault latency (--fault-latency) dominates anyway.
- */
+/* The presets of --link (links.def). */
 static const struct {
 	const char *name;
 	double gbps;
 	double latency_us;
 } presets[] = {
-    {"pcie3", 16, 1},	 {"pcie4", 32, 1},    {"pcie5", 64, 1},	   {"nvlink2", 150, 1},
-    {"nvlink3", 300, 1}, {"nvlink4", 450, 1}, {"unlimited", 0, 0},
+#define UVMEMU_LINK(name, gbps, latency_us) {name, gbps, latency_us},
+#include "links.def"
+#undef UVMEMU_LINK
 };
 
 void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)

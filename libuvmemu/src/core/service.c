@@ -44,6 +44,15 @@ static uint32_t bit_of(size_t b, size_t first)
 
 /* ------------------------------------------------------------- room */
 
+/* Vablocks this batch uses only when nothing else can go (and from then on). */
+static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, struct uvm_victim *v)
+{
+	if (d->evict->pick(d->evict_p, ctx, v) == 0)
+		return 0;
+	ctx->allow_in_use = true;
+	return d->evict->pick(d->evict_p, ctx, v);
+}
+
 /*
  * Evicts until `blocks` more fit. The victims' device unmaps run
  * asynchronously, overlapping each other, but their frames are free before
@@ -61,29 +70,21 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 	struct uvm_victim v;
 	bool evicted = false;
 	int rc = 0;
-	uint64_t t;
 
 	while (uvm_pool_free(d->dep.pool) < blocks) {
-		t = uvm_now_ns();
-		if (d->evict->pick(d->evict_p, &ctx, &v)) {
-			ctx.allow_in_use = true;
-			if (d->evict->pick(d->evict_p, &ctx, &v)) {
-				d->st.ns.policy += uvm_driver_elapsed(t);
-				rc = -ENOSPC;
-				break;
-			}
+		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, &ctx, &v));
+		if (rc) {
+			rc = -ENOSPC;
+			break;
 		}
-		d->st.ns.policy += uvm_driver_elapsed(t);
 		uvm_op_evict(d, &v);
 		evicted = true;
 	}
 	if (evicted) {
 		d->oversubscribed = true;
-		t = uvm_now_ns();
 		/* Waiting for unmaps inside service counts as unmap time (the
 		 * tracker_wait stage is the end-of-batch wait). */
-		uvm_tracker_wait_device_unmaps(&d->tracker);
-		d->st.ns.unmap += uvm_driver_elapsed(t);
+		UVM_TIMED(d->st.ns.unmap, uvm_tracker_wait_device_unmaps(&d->tracker));
 	}
 	return rc;
 }
@@ -177,16 +178,6 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	if (remote_ok(d, write) && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
 		return ACT_REMOTE;
 	return migrate_or_remote(d, b, write);
-}
-
-static uint32_t resident_mask(const struct uvm_space *s, size_t first, unsigned nvalid)
-{
-	uint32_t m = 0;
-
-	for (unsigned i = 0; i < nvalid; i++)
-		if (uvm_state_on_device(s->block[first + i].state))
-			m |= 1u << i;
-	return m;
 }
 
 /* Prefetch only plain blocks (no advice) that a migration would move. */
@@ -292,7 +283,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
 	uint32_t valid = uvm_mask_below(nvalid);
-	uint32_t resident = resident_mask(s, first, nvalid), extra = 0, room;
+	uint32_t resident = uvm_vablock_device_mask(s, vab), extra = 0, room;
 	struct uvm_prefetch_ctx pctx = {s, vab, 0, resident, valid};
 	uint64_t t = uvm_now_ns();
 
@@ -319,7 +310,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint
 	if (dec->mask[ACT_MIGRATE])
 		extra = d->prefetch->pick(d->prefetch_p, &pctx) & valid & ~resident & ~faulted &
 			prefetchable(s, first, nvalid);
-	d->st.ns.policy += uvm_driver_elapsed(t);
+	d->st.ns.policy += uvm_elapsed_ns(t);
 
 	room = dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUPLICATE];
 	if (room | extra) {
@@ -610,7 +601,7 @@ void uvm_service_batch(struct uvm_driver *d)
 				service_cpu(d, &d->fault[j]);
 		}
 		i = j;
-		if (d->replay == REPLAY_BLOCK)
+		if (d->replay == UVM_REPLAY_BLOCK)
 			uvm_driver_replay(d, d->batch_t0, true);
 	}
 	for (size_t k = 0; k < d->nfault; k++)

@@ -25,8 +25,8 @@
 #define UVM_PAGE_SIZE	       4096ull
 
 /*
- * Residency of a 64 KB block (DESIGN.md §3). One valid copy at a time except
- * DUPLICATED. UNALLOCATED blocks belong to no allocation.
+ * Residency of a 64 KB block (docs/architecture.md, "The block state machine"). One valid copy at a
+ * time except DUPLICATED. UNALLOCATED blocks belong to no allocation.
  */
 enum uvm_block_state {
 	UVM_UNALLOCATED = 0,
@@ -132,6 +132,21 @@ static inline size_t uvm_vablock_of(size_t block)
 static inline size_t uvm_vablock_first(size_t vablock)
 {
 	return vablock * UVM_BLOCKS_PER_VABLOCK;
+}
+
+/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED), as a mask. */
+static inline uint32_t uvm_vablock_device_mask(const struct uvm_space *s, size_t v)
+{
+	size_t first = uvm_vablock_first(v);
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < s->vablock[v].nvalid; i++) {
+		uint8_t st = s->block[first + i].state;
+
+		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
+			m |= 1u << i;
+	}
+	return m;
 }
 
 #endif

@@ -21,7 +21,7 @@ struct uvm_thrash_block {
 int uvm_thrash_init(struct uvm_thrash *t, const struct uvm_config *cfg, size_t nblocks)
 {
 	memset(t, 0, sizeof(*t));
-	t->enabled = uvm_cfg_i(cfg, UVM_OPT_thrashing) == 1; /* off|on */
+	t->enabled = uvm_cfg_i(cfg, UVM_OPT_thrashing) == UVM_THRASHING_ON;
 	if (!t->enabled)
 		return 0;
 	t->threshold = (unsigned)uvm_cfg_i(cfg, UVM_OPT_thrashing_threshold);

@@ -423,7 +423,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 {
 	const char *dir = uvm_cfg_s(cfg, UVM_OPT_trace),
 		   *rec = uvm_cfg_s(cfg, UVM_OPT_record_trace);
-	bool faults = uvm_cfg_i(cfg, UVM_OPT_trace_faults) == 1; /* "off|on" */
+	bool faults = uvm_cfg_i(cfg, UVM_OPT_trace_faults) == UVM_TRACE_FAULTS_ON;
 	struct uvm_trace *t;
 	char header[2048];
 

@@ -115,7 +115,8 @@ static bool user_mode_possible(void)
 	return true;
 }
 
-int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen)
+int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char *err,
+		     size_t errlen)
 {
 	static const char *const names[] = {"userfaultfd(2)", "/dev/userfaultfd",
 					    "userfaultfd(2) in user-mode-only mode"};
@@ -227,7 +228,8 @@ static void short_reason(char *buf, size_t len, int rc, const char *detail)
 		snprintf(buf, len, "userfaultfd: %s", strerror(-rc));
 }
 
-int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen)
+int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char *err,
+			  size_t errlen)
 {
 	char e1[512], e2[512], r1[140], r2[140];
 	int rc;
@@ -303,12 +305,7 @@ int uvm_uffd_zap(struct uvm_uffd *u, uintptr_t start, size_t len)
  * field of their argument; a partial result is continued from where it
  * stopped, and EAGAIN (mappings changing concurrently) is retried.
  */
-int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake)
-{
-	return uvm_uffd_copy_ex(u, dst, src, len, wake ? UVM_MAP_WAKE : 0);
-}
-
-int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags)
+int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags)
 {
 	if (u->sig)
 		return -ENOTSUP; /* the copy backend is refused (uvm_backend_choose) */
@@ -337,14 +334,16 @@ int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t le
 	return 0;
 }
 
-int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake)
+int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags)
 {
 	/* Shared frames never written (or punched at free) read as zeroes. */
 	if (u->sig)
-		return uvm_sigcap_protect(u->sig, dst, len, PROT_READ | PROT_WRITE, wake);
+		return uvm_sigcap_protect(u->sig, dst, len, PROT_READ | PROT_WRITE,
+					  flags & UVM_MAP_WAKE);
 	while (len) {
-		struct uffdio_zeropage z = {.range = {dst, len},
-					    .mode = wake ? 0 : UFFDIO_ZEROPAGE_MODE_DONTWAKE};
+		struct uffdio_zeropage z = {
+		    .range = {dst, len},
+		    .mode = flags & UVM_MAP_WAKE ? 0 : UFFDIO_ZEROPAGE_MODE_DONTWAKE};
 		int e;
 
 		if (ioctl(u->fd, UFFDIO_ZEROPAGE, &z) == 0)
@@ -398,25 +397,35 @@ int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len)
 	return ioctl(u->fd, UFFDIO_WAKE, &r) ? -errno : 0;
 }
 
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect, bool wake)
+static int writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_t mode)
 {
-	struct uffdio_writeprotect w = {
-	    .range = {start, len},
-	    /* The kernel refuses DONTWAKE with WP: protecting wakes no one. */
-	    .mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP
-			    : (wake ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE),
-	};
+	struct uffdio_writeprotect w = {.range = {start, len}, .mode = mode};
 
-	if (u->sig)
+	if (u->sig) {
+		bool protect = mode & UFFDIO_WRITEPROTECT_MODE_WP;
+
 		return uvm_sigcap_protect(u->sig, start, len,
 					  protect ? PROT_READ : PROT_READ | PROT_WRITE,
-					  !protect && wake);
+					  !protect && !(mode & UFFDIO_WRITEPROTECT_MODE_DONTWAKE));
+	}
 	for (;;) {
 		if (ioctl(u->fd, UFFDIO_WRITEPROTECT, &w) == 0)
 			return 0;
 		if (errno != EAGAIN)
 			return -errno;
 	}
+}
+
+int uvm_uffd_protect(struct uvm_uffd *u, uintptr_t start, size_t len)
+{
+	/* The kernel refuses DONTWAKE with WP. */
+	return writeprotect(u, start, len, UFFDIO_WRITEPROTECT_MODE_WP);
+}
+
+int uvm_uffd_unprotect(struct uvm_uffd *u, uintptr_t start, size_t len, unsigned flags)
+{
+	return writeprotect(u, start, len,
+			    flags & UVM_MAP_WAKE ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE);
 }
 
 int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen)

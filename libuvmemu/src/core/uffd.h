@@ -17,6 +17,8 @@
 
 #include <linux/userfaultfd.h>
 
+#include "config.h"
+
 /* Debian 12's uapi headers (6.1) predate these; values from the kernel ABI. */
 #ifndef UFFD_FEATURE_WP_UNPOPULATED
 #define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
@@ -57,13 +59,12 @@ struct uvm_uffd {
 	char why[320];		/* why this capture (`uvmemu info`, the report) */
 };
 
-/* --fault-capture, in options.def's order. */
-enum uvm_fault_capture {
-	UVM_CAPTURE_AUTO,	    /* the first of the three below that works */
-	UVM_CAPTURE_UFFD,	    /* full userfaultfd, else stop with the reason */
-	UVM_CAPTURE_USER_MODE_ONLY, /* accepted: system calls need the wrappers */
-	UVM_CAPTURE_MPROTECT,	    /* mprotect and SIGSEGV (capture.h) */
-};
+/*
+ * --fault-capture is enum uvm_fault_capture_choice (options.def): AUTO (the
+ * first of the three below that works), UFFD (full userfaultfd, else stop
+ * with the reason), USER_MODE_ONLY (accepted: system calls need the
+ * wrappers), MPROTECT (mprotect and SIGSEGV, capture.h).
+ */
 
 /* The capture's name as --fault-capture spells it. */
 const char *uvm_uffd_capture_name(const struct uvm_uffd *u);
@@ -77,10 +78,12 @@ const char *uvm_uffd_capture_name(const struct uvm_uffd *u);
  * userfaultfd. On failure writes a one-line explanation (permissions,
  * vm.unprivileged_userfaultfd, kernel version) to err and returns -errno.
  */
-int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen);
+int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char *err,
+		     size_t errlen);
 /* uvm_uffd_open_as(u, how, ...), and for auto, the next that works: full
  * userfaultfd, else user-mode-only, else mprotect; u->why says why. */
-int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture how, char *err, size_t errlen);
+int uvm_uffd_open_capture(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char *err,
+			  size_t errlen);
 /* uvm_uffd_open_as(u, UVM_CAPTURE_AUTO, ...). */
 int uvm_uffd_open(struct uvm_uffd *u, char *err, size_t errlen);
 void uvm_uffd_close(struct uvm_uffd *u);
@@ -94,12 +97,11 @@ int uvm_uffd_unregister(struct uvm_uffd *u, uintptr_t start, size_t len);
 #define UVM_MAP_WAKE 0x1 /* wake the threads waiting on the range now */
 #define UVM_MAP_WP   0x2 /* map write-protected (a read-only copy) */
 
-/* Copies len bytes from src into the missing range dst (maps it). */
-int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, bool wake);
-/* The same with UVM_MAP_* flags. */
-int uvm_uffd_copy_ex(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags);
-/* Populates a missing range with zeroes. */
-int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, bool wake);
+/* Copies len bytes from src into the missing range dst (maps it); flags
+ * UVM_MAP_*. */
+int uvm_uffd_copy(struct uvm_uffd *u, uintptr_t dst, uintptr_t src, size_t len, unsigned flags);
+/* Populates a missing range with zeroes; flags UVM_MAP_WAKE or 0. */
+int uvm_uffd_zeropage(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
 /* Maps page-cache pages already present (resolves MINOR faults); flags
  * UVM_MAP_*. */
 int uvm_uffd_continue(struct uvm_uffd *u, uintptr_t dst, size_t len, unsigned flags);
@@ -107,7 +109,9 @@ int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
 /* The host unmap of a view's range: MADV_DONTNEED, or mprotect(PROT_NONE)
  * with the mprotect capture (its pages stay, out of reach). */
 int uvm_uffd_zap(struct uvm_uffd *u, uintptr_t start, size_t len);
-/* Protects a range, or lifts the protection (waking writers unless told not to). */
-int uvm_uffd_writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, bool protect, bool wake);
+/* Write-protects a range (protecting wakes no one). */
+int uvm_uffd_protect(struct uvm_uffd *u, uintptr_t start, size_t len);
+/* Lifts the write protection of a range; flags UVM_MAP_WAKE wakes its writers. */
+int uvm_uffd_unprotect(struct uvm_uffd *u, uintptr_t start, size_t len, unsigned flags);
 
 #endif

@@ -176,7 +176,7 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 {
 	struct uvm_uvmmu *u = d->uvmmu;
 	struct uvm_fault *all = d->fault;
-	uint64_t t, arrived = uvm_now_ns();
+	uint64_t arrived = uvm_now_ns();
 	uint32_t limit;
 	size_t n;
 
@@ -187,18 +187,14 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 	if (limit != u->cq.limit)
 		uvm_cq_set_limit(&u->cq, limit);
 
-	t = uvm_now_ns();
 	n = d->nfault;
-	for (size_t k = 0; k < n; k++)
-		resolve_one(d, &all[k], false, arrived);
+	UVM_TIMED(d->st.ns.service,
+		  for (size_t k = 0; k < n; k++) resolve_one(d, &all[k], false, arrived));
 	d->fault = all;
 	d->nfault = n;
-	d->st.ns.service += uvm_driver_elapsed(t);
 	d->st.batches++;
 	/* The copy backend's unmaps land before anyone wakes. */
-	t = uvm_now_ns();
-	uvm_tracker_wait_before(&d->tracker, d->seq);
-	d->st.ns.tracker_wait += uvm_driver_elapsed(t);
+	UVM_TIMED(d->st.ns.tracker_wait, uvm_tracker_wait_before(&d->tracker, d->seq));
 	/* The Available Frame Manager works between faults. */
 	uvm_cq_refill(&u->cq);
 	publish_queue(d);
@@ -224,22 +220,17 @@ void uvm_uvmmu_settle(struct uvm_driver *d)
 	struct uvm_uvmmu_wake w[64];
 
 	for (;;) {
-		uint64_t now = uvm_now_ns(), next, t;
+		uint64_t now = uvm_now_ns(), next;
 		size_t got = uvm_uvmmu_sched_pop(&u->sched, now, w, 64);
 
-		t = uvm_now_ns();
-		for (size_t i = 0; i < got; i++)
-			wake(d, &w[i]);
-		d->st.ns.replay += uvm_driver_elapsed(t);
+		UVM_TIMED(d->st.ns.replay, for (size_t i = 0; i < got; i++) wake(d, &w[i]));
 		if (got == 64)
 			continue;
 		next = uvm_uvmmu_sched_next(&u->sched);
 		if (next == UINT64_MAX || next > now + SETTLE_NS || work_waiting(d))
 			return;
 		/* Waiting for the model: the hardware latency first, then the link. */
-		t = uvm_now_ns();
-		uvm_wait_until(next);
-		d->st.ns.throttle += uvm_driver_elapsed(t);
+		UVM_TIMED(d->st.ns.throttle, uvm_wait_until(next));
 	}
 }
 
@@ -279,7 +270,7 @@ static void direct_fault(void *arg)
 	    f.outcome == UVM_OUT_MIGRATED || f.outcome == UVM_OUT_ZERO_FILL;
 	d->fault = all;
 	d->nfault = n;
-	d->st.ns.service += uvm_driver_elapsed(t);
+	d->st.ns.service += uvm_elapsed_ns(t);
 	/* The copy backend's unmaps land before the access goes on. */
 	uvm_tracker_wait_before(&d->tracker, d->seq);
 }

@@ -13,7 +13,7 @@
 #define GPU 0 /* the one device */
 
 struct uvm_objmgr {
-	enum uvm_objscheme scheme;
+	enum uvm_objects_choice scheme;
 	char path[256];
 	double threshold;
 	struct uvm_objprof prof;
@@ -42,7 +42,7 @@ int uvm_objmgr_create(struct uvm_objmgr **out, const struct uvm_config *cfg, cha
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	m->scheme = (enum uvm_objscheme)uvm_cfg_i(cfg, UVM_OPT_objects);
+	m->scheme = (enum uvm_objects_choice)uvm_cfg_i(cfg, UVM_OPT_objects);
 	m->threshold = uvm_cfg_d(cfg, UVM_OPT_density_threshold);
 	snprintf(m->path, sizeof(m->path), "%s", uvm_cfg_s(cfg, UVM_OPT_objects_profile));
 	rc = uvm_objprof_read(&m->prof, m->path, why, sizeof(why));

@@ -43,11 +43,9 @@
 #define NEVER UVM_OBJPROF_NEVER
 #define BLOCK 65536ull
 
-const char *uvm_objscheme_name(enum uvm_objscheme s)
+const char *uvm_objscheme_name(enum uvm_objects_choice s)
 {
-	static const char *const names[] = {"none", "host", "lru", "rlm", "glm", "rdm"};
-
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+	return uvm_choice_name(UVM_OPT_objects, s);
 }
 
 const char *uvm_objplace_name(enum uvm_objplace p)
@@ -63,7 +61,7 @@ uint64_t uvm_objplan_footprint(uint64_t bytes)
 }
 
 int uvm_objplanner_init(struct uvm_objplanner *pl, const struct uvm_objprof *prof,
-			enum uvm_objscheme scheme, uint64_t capacity, double threshold)
+			enum uvm_objects_choice scheme, uint64_t capacity, double threshold)
 {
 	size_t n = prof->nobj ? prof->nobj : 1;
 

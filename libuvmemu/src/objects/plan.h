@@ -22,18 +22,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "profile.h"
 
-/* The order of the --objects option's choices. */
-enum uvm_objscheme {
-	UVM_OBJ_NONE, /* no manager: page-level demand paging */
-	UVM_OBJ_HOST, /* every object remote (Sec. 2.3, "Host") */
-	UVM_OBJ_LRU,  /* object-level LRU, explicit transfers (Sec. 5.2, "LRU") */
-	UVM_OBJ_RLM,  /* regional locality (Sec. 3.2) */
-	UVM_OBJ_GLM,  /* global locality (Sec. 3.3) */
-	UVM_OBJ_RDM,  /* target reuse distance, with partial mapping (Sec. 3.4) */
-};
-const char *uvm_objscheme_name(enum uvm_objscheme s);
+/*
+ * --objects is enum uvm_objects_choice (options.def):
+ *   UVM_OBJ_NONE  no manager: page-level demand paging
+ *   UVM_OBJ_HOST  every object remote (Sec. 2.3, "Host")
+ *   UVM_OBJ_LRU   object-level LRU, explicit transfers (Sec. 5.2, "LRU")
+ *   UVM_OBJ_RLM   regional locality (Sec. 3.2)
+ *   UVM_OBJ_GLM   global locality (Sec. 3.3)
+ *   UVM_OBJ_RDM   target reuse distance, with partial mapping (Sec. 3.4)
+ */
+const char *uvm_objscheme_name(enum uvm_objects_choice s);
 
 enum uvm_objplace {
 	UVM_PLACE_DEVICE,  /* prefetched whole */
@@ -69,7 +70,7 @@ struct uvm_objbook {
 
 struct uvm_objplanner {
 	const struct uvm_objprof *prof;
-	enum uvm_objscheme scheme;
+	enum uvm_objects_choice scheme;
 	uint64_t capacity; /* bytes of device memory (UINT64_MAX: unlimited) */
 	uint64_t used;	   /* sum of the books' dev_bytes */
 	double threshold;  /* density below which an object is left to demand paging */
@@ -81,7 +82,7 @@ struct uvm_objplanner {
 
 /* capacity 0 means unlimited. 0 or -ENOMEM. */
 int uvm_objplanner_init(struct uvm_objplanner *pl, const struct uvm_objprof *prof,
-			enum uvm_objscheme scheme, uint64_t capacity, double threshold);
+			enum uvm_objects_choice scheme, uint64_t capacity, double threshold);
 void uvm_objplanner_destroy(struct uvm_objplanner *pl);
 /*
  * The plan for launch `launch` of the profile, given every launch before it

@@ -7,16 +7,19 @@
 
 #include "evict_util.h"
 
-void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg)
+void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+		       size_t errlen)
 {
 	struct uvm_age2m *a = calloc(1, sizeof(*a));
 
+	(void)cfg;
 	if (a && uvm_ilist_init(&a->list, space->nvablocks)) {
 		free(a);
-		return NULL;
+		a = NULL;
 	}
-	if (a)
-		a->space = space;
+	if (!a)
+		return uvm_policy_nomem(err, errlen);
+	a->space = space;
 	return a;
 }
 

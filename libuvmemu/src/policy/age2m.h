@@ -20,7 +20,8 @@ struct uvm_age2m {
 
 /* The whole state of lru2m, reverse and cpc, named in their ops as it is:
  * the functions take a uvm_age2m as void *. */
-void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg);
+void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+		       size_t errlen);
 void uvm_age2m_destroy(void *p);
 /* The eviction observers, for block b. */
 void uvm_age2m_resident(void *p, size_t b);

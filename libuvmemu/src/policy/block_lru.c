@@ -15,15 +15,17 @@ void uvm_block_lru_fini(struct uvm_block_lru *l)
 	uvm_ilist_destroy(&l->list);
 }
 
-void *uvm_block_lru_create(const struct uvm_space *space, const struct uvm_config *cfg)
+void *uvm_block_lru_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+			   size_t errlen)
 {
 	struct uvm_block_lru *l = calloc(1, sizeof(*l));
 
+	(void)cfg;
 	if (l && uvm_block_lru_init(l, space)) {
 		free(l);
-		return NULL;
+		l = NULL;
 	}
-	return l;
+	return l ? l : uvm_policy_nomem(err, errlen);
 }
 
 void uvm_block_lru_destroy(void *p)

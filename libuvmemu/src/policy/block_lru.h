@@ -23,7 +23,8 @@ int uvm_block_lru_init(struct uvm_block_lru *l, const struct uvm_space *space);
 void uvm_block_lru_fini(struct uvm_block_lru *l);
 
 /* A policy whose whole state is the order. */
-void *uvm_block_lru_create(const struct uvm_space *space, const struct uvm_config *cfg);
+void *uvm_block_lru_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+			   size_t errlen);
 void uvm_block_lru_destroy(void *p);
 
 void uvm_block_lru_resident(void *p, size_t b);

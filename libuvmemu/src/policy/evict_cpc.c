@@ -34,11 +34,15 @@ struct cpc {
 	bool odd; /* the current launch is odd: join at the head, evict from the tail */
 };
 
-static void *cpc_create(const struct uvm_space *space, const struct uvm_config *cfg)
+static void *cpc_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+			size_t errlen)
 {
 	struct cpc *c = calloc(1, sizeof(*c));
 
-	if (c && !(c->age = uvm_age2m_create(space, cfg))) {
+	if (!c)
+		return uvm_policy_nomem(err, errlen);
+	c->age = uvm_age2m_create(space, cfg, err, errlen);
+	if (!c->age) {
 		free(c);
 		return NULL;
 	}

@@ -29,7 +29,7 @@
  *
  * --evict opt without --opt-trace, or with a file that is missing or not
  * such a trace, fails at start with a message naming the option, the file
- * and the line (create_err). The trace is read by opt_trace.c.
+ * and the line (its create). The trace is read by opt_trace.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -141,7 +141,7 @@ const struct uvm_evict_ops uvm_evict_opt = {
     .name = "opt",
     .help = "Belady: the 64 KB block used again furthest in the future, from the access trace "
 	    "of an earlier run (--opt-trace)",
-    .create_err = opt_create,
+    .create = opt_create,
     .destroy = opt_destroy,
     .resident = uvm_block_lru_resident,
     .released = uvm_block_lru_released,

@@ -33,12 +33,13 @@ static uint64_t next(struct evict_random *r)
 	return z ^ (z >> 31);
 }
 
-static void *random_create(const struct uvm_space *space, const struct uvm_config *cfg)
+static void *random_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+			   size_t errlen)
 {
 	struct evict_random *r = calloc(1, sizeof(*r));
 
 	if (!r)
-		return NULL;
+		return uvm_policy_nomem(err, errlen);
 	r->space = space;
 	r->rng = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_seed);
 	r->slot_of = malloc(space->nblocks * sizeof(*r->slot_of));
@@ -47,7 +48,7 @@ static void *random_create(const struct uvm_space *space, const struct uvm_confi
 		free(r->slot_of);
 		free(r->resident);
 		free(r);
-		return NULL;
+		return uvm_policy_nomem(err, errlen);
 	}
 	return r;
 }

@@ -54,7 +54,7 @@ static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
 	size_t v = uvm_vablock_of(b), first = uvm_vablock_first(v);
 	unsigned nvalid = s->vablock[v].nvalid, leaf = (unsigned)(b - first);
 	unsigned levels = uvm_tree_levels(nvalid);
-	uint32_t left = uvm_evict_resident_mask(s, v) & ~(1u << leaf);
+	uint32_t left = uvm_vablock_device_mask(s, v) & ~(1u << leaf);
 	uint32_t region = 1u << leaf;
 
 	for (unsigned level = 1; level < levels; level++) {

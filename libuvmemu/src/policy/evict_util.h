@@ -29,21 +29,6 @@ static inline bool uvm_evict_block_ok(const struct uvm_evict_ctx *ctx, size_t b)
 	return uvm_evict_has_copy(ctx->space, b) && uvm_evict_vablock_ok(ctx, uvm_vablock_of(b));
 }
 
-/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED), as a mask. */
-static inline uint32_t uvm_evict_resident_mask(const struct uvm_space *s, size_t v)
-{
-	size_t first = uvm_vablock_first(v);
-	uint32_t m = 0;
-
-	for (unsigned i = 0; i < s->vablock[v].nvalid; i++) {
-		uint8_t st = s->block[first + i].state;
-
-		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
-			m |= 1u << i;
-	}
-	return m;
-}
-
 /* Whether vablock v holds anything uvm_op_evict can move. */
 static inline bool uvm_evict_has_device(const struct uvm_space *s, size_t v)
 {

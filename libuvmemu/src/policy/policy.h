@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "space.h"
@@ -42,15 +43,12 @@ struct uvm_victim {
 struct uvm_evict_ops {
 	const char *name;
 	const char *help;
-	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
 	/*
-	 * Optional; when set, the driver calls it instead of create (which may
-	 * then be NULL). For a policy whose set-up can fail for a reason the
-	 * user must see (a missing or malformed input file): returns NULL with
-	 * one line in err.
+	 * Set-up can fail for a reason the user must see (a missing or
+	 * malformed input file): NULL with one line in err.
 	 */
-	void *(*create_err)(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
-			    size_t errlen);
+	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
+			size_t errlen);
 	void (*destroy)(void *p);
 	/* Block b just became device-resident (its vablock's count includes it). */
 	void (*resident)(void *p, size_t b);
@@ -112,11 +110,26 @@ struct uvm_migrate_ops {
 
 /* --------------------------------------------------------------- registry */
 
+/* Made from policies.def: a policy is its file and one row there. */
+enum uvm_policy_kind { UVM_POLICY_evict, UVM_POLICY_prefetch, UVM_POLICY_migrate };
+
+/* The ops of the policy of that kind and name (a struct uvm_<kind>_ops), or NULL. */
+const void *uvm_policy_find(enum uvm_policy_kind kind, const char *name);
+
 const struct uvm_evict_ops *uvm_evict_find(const char *name);
 const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name);
 const struct uvm_migrate_ops *uvm_migrate_find(const char *name);
+/* Every policy's name and help, by kind (for --help and `uvmemu info`). */
+void uvm_policy_print_help(FILE *f);
 
 /* Helpers policies share. */
+
+/* A create's failure for want of memory: the message, and NULL to return. */
+static inline void *uvm_policy_nomem(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "out of memory creating a policy");
+	return NULL;
+}
 static inline uint32_t uvm_mask_below(unsigned n)
 {
 	return n >= 32 ? 0xffffffffu : ((1u << n) - 1);

@@ -6,7 +6,7 @@
  * Source: Ganguly et al. (ISCA 2019) and UVMMU describe it as prefetching
  * the 64 KB chunk in which the faulting 4 KB page lies. Granularity: one 64
  * KB block. The emulator's unit of migration is already the 64 KB block
- * (DESIGN.md §2): a faulted block always moves whole, so the extra set is
+ * (docs/architecture.md, vocabulary): a faulted block always moves whole, so the extra set is
  * empty and this policy behaves exactly as `none`. It exists so that
  * experiments can name the papers' configuration.
  */

@@ -20,10 +20,12 @@
  * Granularity: 64 KB leaves, where the driver's are 4 KB pages after its
  * 64 KB "big page" upgrade; with at most 32 leaves no node's occupancy lies
  * in (50%, 51%], so thresholds 50 and 51 decide alike here. Never crosses the
- * vablock; never goes beyond the allocation (nvalid). Not modelled: the
- * driver's whole-block prefetch when nothing is resident and the destination
- * is the preferred location (no advice sets one yet), and the removal of
- * thrashing pages (no thrashing detection yet).
+ * vablock; never goes beyond the allocation (nvalid). The driver leaves
+ * advised blocks out of the mask it returns (service.c, prefetchable). Not
+ * modelled: the driver's whole-block prefetch when nothing is resident and
+ * the destination is the preferred location, and the removal of thrashing
+ * pages from the region (thrash.c throttles and pins faults; it does not trim
+ * the prefetch).
  */
 #include <stdlib.h>
 

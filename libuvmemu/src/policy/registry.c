@@ -1,64 +1,63 @@
 // SPDX-License-Identifier: MIT
-/* registry.c - policies by name. Adding a policy: one file, one line here,
- * and its name in the option's choices (options.def). */
+/* registry.c - policies by name, made from policies.def. */
 #include <string.h>
 
 #include "policy.h"
 
-extern const struct uvm_evict_ops uvm_evict_lru2m;
-extern const struct uvm_evict_ops uvm_evict_random;
-extern const struct uvm_evict_ops uvm_evict_lru64k;
-extern const struct uvm_evict_ops uvm_evict_tree;
-extern const struct uvm_evict_ops uvm_evict_lfu;
-extern const struct uvm_evict_ops uvm_evict_reverse;
-extern const struct uvm_evict_ops uvm_evict_cpc;
-extern const struct uvm_evict_ops uvm_evict_opt;
-extern const struct uvm_prefetch_ops uvm_prefetch_none;
-extern const struct uvm_prefetch_ops uvm_prefetch_seq64k;
-extern const struct uvm_prefetch_ops uvm_prefetch_tree;
-extern const struct uvm_prefetch_ops uvm_prefetch_vablock;
-extern const struct uvm_migrate_ops uvm_migrate_first_touch;
-extern const struct uvm_migrate_ops uvm_migrate_always;
-extern const struct uvm_migrate_ops uvm_migrate_oversub;
-extern const struct uvm_migrate_ops uvm_migrate_adaptive;
-extern const struct uvm_migrate_ops uvm_migrate_pin_host;
+#define UVMEMU_POLICY(kind, name, ops) extern const struct uvm_##kind##_ops ops;
+#include "policies.def"
+#undef UVMEMU_POLICY
 
-static const struct uvm_evict_ops *const evict_policies[] = {
-    &uvm_evict_lru2m, &uvm_evict_random,  &uvm_evict_lru64k, &uvm_evict_tree,
-    &uvm_evict_lfu,   &uvm_evict_reverse, &uvm_evict_cpc,    &uvm_evict_opt,
+/* The three interfaces differ: each row keeps its ops untyped, and its help. */
+static const struct entry {
+	enum uvm_policy_kind kind;
+	const char *name;
+	const void *ops;
+	const char *const *help;
+} policies[] = {
+#define UVMEMU_POLICY(kind_, name_, ops_) {UVM_POLICY_##kind_, name_, &ops_, &ops_.help},
+#include "policies.def"
+#undef UVMEMU_POLICY
 };
 
-static const struct uvm_prefetch_ops *const prefetch_policies[] = {
-    &uvm_prefetch_none,
-    &uvm_prefetch_seq64k,
-    &uvm_prefetch_tree,
-    &uvm_prefetch_vablock,
+#define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
+
+static const char *const kind_names[] = {
+    [UVM_POLICY_evict] = "evict",
+    [UVM_POLICY_prefetch] = "prefetch",
+    [UVM_POLICY_migrate] = "migrate",
 };
 
-static const struct uvm_migrate_ops *const migrate_policies[] = {
-    &uvm_migrate_first_touch, &uvm_migrate_always,   &uvm_migrate_oversub,
-    &uvm_migrate_adaptive,    &uvm_migrate_pin_host,
-};
-
-#define FIND(table, name)                                                                          \
-	do {                                                                                       \
-		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)                      \
-			if (strcmp(table[i]->name, name) == 0)                                     \
-				return table[i];                                                   \
-		return NULL;                                                                       \
-	} while (0)
+const void *uvm_policy_find(enum uvm_policy_kind kind, const char *name)
+{
+	for (size_t i = 0; i < NPOLICIES; i++)
+		if (policies[i].kind == kind && strcmp(policies[i].name, name) == 0)
+			return policies[i].ops;
+	return NULL;
+}
 
 const struct uvm_evict_ops *uvm_evict_find(const char *name)
 {
-	FIND(evict_policies, name);
+	return uvm_policy_find(UVM_POLICY_evict, name);
 }
 
 const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name)
 {
-	FIND(prefetch_policies, name);
+	return uvm_policy_find(UVM_POLICY_prefetch, name);
 }
 
 const struct uvm_migrate_ops *uvm_migrate_find(const char *name)
 {
-	FIND(migrate_policies, name);
+	return uvm_policy_find(UVM_POLICY_migrate, name);
+}
+
+void uvm_policy_print_help(FILE *f)
+{
+	for (size_t i = 0; i < NPOLICIES; i++) {
+		const struct entry *p = &policies[i];
+
+		if (i == 0 || policies[i - 1].kind != p->kind)
+			fprintf(f, "%s--%s policies:\n", i ? "\n" : "", kind_names[p->kind]);
+		fprintf(f, "  %-18s %s\n", p->name, *p->help);
+	}
 }

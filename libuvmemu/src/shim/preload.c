@@ -32,42 +32,6 @@ static struct preload {
 	struct uvm_fork_guard fork_guard;
 } g = {.once = PTHREAD_ONCE_INIT};
 
-static void halve(void *ctx)
-{
-	struct uvm_emu *e = ctx;
-
-	uvm_driver_request_halving(e->driver);
-}
-
-/*
- * Remote sectors an executor thread read or wrote but has not yet booked on
- * the link. Booking takes the link's lock and may sleep, far too much per
- * 32-byte sector; a thread instead books every REMOTE_CHUNK bytes per
- * direction, once, and stalls for their modelled time then. The bytes
- * themselves are counted at once, so the report's figure is exact.
- */
-#define REMOTE_CHUNK 4096u
-static _Thread_local uint32_t remote_owed[2];
-
-static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
-{
-	struct uvm_emu *e = ctx;
-	uint32_t *owed = &remote_owed[store];
-
-	uvm_emu_remote_count(e, bytes);
-	*owed += (uint32_t)bytes;
-	if (*owed >= REMOTE_CHUNK) {
-		uvm_emu_remote_wait(e, store, *owed);
-		*owed = 0;
-	}
-}
-
-/* --fault-path uvmmu: accessors resolve their own far faults. */
-static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
-{
-	uvm_emu_gmmu_resolve(ctx, dev_addr, write);
-}
-
 /* The summary and the JSON report, at exit (sig 0) or on SIGINT/SIGTERM. */
 static void report(void *ctx, int sig)
 {
@@ -124,9 +88,6 @@ static void start(void)
 		fprintf(stderr, "uvmemu: %s\n", err);
 		exit(2);
 	}
-	g.emu->gmmu.ctx = g.emu;
-	g.emu->gmmu.halve = halve;
-	g.emu->gmmu.remote_access = remote_access;
 	/* What the capture gives up, once, at start (the report repeats it). */
 	if (g.emu->uffd.user_mode_only || g.emu->uffd.sig)
 		fprintf(stderr,
@@ -138,8 +99,6 @@ static void start(void)
 	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
 		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
 				"SIGTERM ends the run (no thread for it)\n");
-	if (uvm_cfg_i(&g.session.cfg, UVM_OPT_fault_path) == 1) /* driver|uvmmu */
-		g.emu->gmmu.resolve = gmmu_resolve;
 }
 
 static struct uvm_emu *emu(void)
