@@ -13,19 +13,7 @@
 
 #include "emugpu.h"
 
-struct peek_args {
-	const uint8_t *p;
-	uint64_t at;
-	uint8_t *out; /* plain host memory */
-};
-
-EMU_KERNEL(peek, struct peek_args)
-{
-	EMU_FOR_THREADS {
-		if (threadIdx.x == 0)
-			*args->out = args->p[args->at];
-	}
-}
+#include "../reliability/peek.h"
 
 static int fails;
 

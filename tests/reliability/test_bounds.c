@@ -18,19 +18,7 @@
 #include "emugpu.h"
 #include "segv.h"
 
-struct peek_args {
-	const uint8_t *p;
-	uint64_t at;
-	uint8_t *out; /* plain host memory */
-};
-
-EMU_KERNEL(peek, struct peek_args)
-{
-	EMU_FOR_THREADS {
-		if (threadIdx.x == 0)
-			*args->out = args->p[args->at];
-	}
-}
+#include "peek.h"
 
 static void test_cpu_past_the_end(void **state)
 {
