@@ -26,7 +26,7 @@ int uvm_batch_fetch(struct uvm_driver *d)
 	const struct uvm_arena *a = d->dep.arena;
 	struct uffd_msg msg[64];
 	uint64_t now = uvm_now_ns();
-	size_t n = 0, kept = 0;
+	size_t n = 0, kept = 0, fresh;
 
 	/* Deferred faults that are due come first; throttled ones wait on. */
 	for (size_t i = 0; i < d->ndeferred; i++) {
@@ -38,6 +38,7 @@ int uvm_batch_fetch(struct uvm_driver *d)
 		}
 	}
 	d->ndeferred = kept;
+	fresh = n; /* messages from here on */
 	/* Room stays for this batch's faults to be deferred next to those
 	 * still waiting. */
 	while (n + d->ndeferred < d->max_batch) {
@@ -73,15 +74,16 @@ int uvm_batch_fetch(struct uvm_driver *d)
 			f->minor = (flags & UFFD_PAGEFAULT_FLAG_MINOR) != 0;
 			f->tid = msg[i].arg.pagefault.feat.ptid;
 			f->count = 1;
-			if (d->dep.uffd->sig)
-				d->st.signal_faults++;
-			else if (d->dep.uffd->user_mode_only)
-				d->st.user_mode_faults++;
 			n++;
 		}
 		if ((size_t)got < want * sizeof(msg[0]))
 			break; /* the queue is empty */
 	}
+	/* The messages read now came through the capture in use. */
+	if (d->dep.uffd->sig)
+		d->st.signal_faults += n - fresh;
+	else if (d->dep.uffd->user_mode_only)
+		d->st.user_mode_faults += n - fresh;
 	d->nfault = n;
 	return (int)n;
 }

@@ -59,7 +59,5 @@ int uvm_sigcap_wake(struct uvm_sigcap *c, uintptr_t addr, size_t len);
  */
 struct sigaction;
 bool uvm_sigcap_virtualize(int sig, const struct sigaction *act, struct sigaction *old);
-/* Faults that went through the signal path so far. */
-uint64_t uvm_sigcap_faults(const struct uvm_sigcap *c);
 
 #endif

@@ -46,7 +46,6 @@ struct waiter {
 struct uvm_sigcap {
 	int rd, wr; /* the fault pipe: the driver reads, faulting threads write */
 	struct uvm_arena *arena;
-	_Atomic uint64_t faults;
 	_Atomic uint32_t nslots; /* slots ever claimed: wake scans these */
 	struct waiter slot[NWAITERS];
 };
@@ -123,7 +122,6 @@ static void wait_resolved(struct uvm_sigcap *c, uintptr_t addr, bool is_store)
 	uint32_t tid = (uint32_t)syscall(SYS_gettid);
 	struct waiter *w = claim(c, tid);
 
-	atomic_fetch_add_explicit(&c->faults, 1, memory_order_relaxed);
 	if (!w) {
 		/* Every slot taken: post, let the others run, and fault again. */
 		struct timespec ts = {0, 50000};
@@ -318,9 +316,4 @@ int uvm_sigcap_wake(struct uvm_sigcap *c, uintptr_t addr, size_t len)
 		futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
 	}
 	return 0;
-}
-
-uint64_t uvm_sigcap_faults(const struct uvm_sigcap *c)
-{
-	return atomic_load_explicit(&c->faults, memory_order_relaxed);
 }

@@ -401,13 +401,6 @@ static int writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_
 {
 	struct uffdio_writeprotect w = {.range = {start, len}, .mode = mode};
 
-	if (u->sig) {
-		bool protect = mode & UFFDIO_WRITEPROTECT_MODE_WP;
-
-		return uvm_sigcap_protect(u->sig, start, len,
-					  protect ? PROT_READ : PROT_READ | PROT_WRITE,
-					  !protect && !(mode & UFFDIO_WRITEPROTECT_MODE_DONTWAKE));
-	}
 	for (;;) {
 		if (ioctl(u->fd, UFFDIO_WRITEPROTECT, &w) == 0)
 			return 0;
@@ -418,12 +411,17 @@ static int writeprotect(struct uvm_uffd *u, uintptr_t start, size_t len, uint64_
 
 int uvm_uffd_protect(struct uvm_uffd *u, uintptr_t start, size_t len)
 {
+	if (u->sig)
+		return uvm_sigcap_protect(u->sig, start, len, PROT_READ, false);
 	/* The kernel refuses DONTWAKE with WP. */
 	return writeprotect(u, start, len, UFFDIO_WRITEPROTECT_MODE_WP);
 }
 
 int uvm_uffd_unprotect(struct uvm_uffd *u, uintptr_t start, size_t len, unsigned flags)
 {
+	if (u->sig)
+		return uvm_sigcap_protect(u->sig, start, len, PROT_READ | PROT_WRITE,
+					  flags & UVM_MAP_WAKE);
 	return writeprotect(u, start, len,
 			    flags & UVM_MAP_WAKE ? 0 : UFFDIO_WRITEPROTECT_MODE_DONTWAKE);
 }
