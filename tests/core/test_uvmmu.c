@@ -29,10 +29,10 @@
 static void pcie3(struct uvm_link *l)
 {
 	memset(l, 0, sizeof(*l));
-	pthread_mutex_init(&l->lock, NULL);
+	uvm_mutex_init(&l->lock, UVM_LOCK_LINK);
 	l->bandwidth = 16e9;
 	l->latency_ns = 1000;
-	l->dilation = DIL;
+	uvm_link_set_dilation(l, DIL);
 }
 
 static void test_critical_page_first(void **state)

@@ -135,11 +135,11 @@ void uvmemu_set_calibration(double measured, double target, const char *target_g
 {
 	struct uvm_session *s = uvm_rt_session();
 
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	s->calib_measured = measured;
 	s->calib_target = target;
 	snprintf(s->calib_gpu, sizeof(s->calib_gpu), "%s", target_gpu ? target_gpu : "");
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 	uvm_rt_calibrated();
 }
 
@@ -164,9 +164,9 @@ double uvmemu_calibration_saved(const char *build)
 		snprintf(source, sizeof(source), "measured in this run: %.300s%s", why,
 			 rc == -ENOENT ? " (uvmemu calibrate writes it)" : "");
 	}
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	memcpy(s->calib_source, source, sizeof(source));
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 	return bw;
 }
 
@@ -215,20 +215,20 @@ void uvmemu_roi_begin(void)
 {
 	struct uvm_session *s = uvm_rt_session();
 
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	if (s->roi_depth++ == 0)
 		s->roi_start_ns = uvm_now_ns();
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 }
 
 void uvmemu_roi_end(void)
 {
 	struct uvm_session *s = uvm_rt_session();
 
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	if (s->roi_depth > 0 && --s->roi_depth == 0)
 		s->roi_ns += uvm_now_ns() - s->roi_start_ns;
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 }
 
 void uvmemu_report_value(const char *key, double value)
@@ -236,7 +236,7 @@ void uvmemu_report_value(const char *key, double value)
 	struct uvm_session *s = uvm_rt_session();
 	int i;
 
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	for (i = 0; i < s->nvalues; i++)
 		if (strcmp(s->values[i].key, key) == 0)
 			break;
@@ -246,5 +246,5 @@ void uvmemu_report_value(const char *key, double value)
 		if (i == s->nvalues)
 			s->nvalues++;
 	}
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 }

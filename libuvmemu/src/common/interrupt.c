@@ -11,12 +11,12 @@ static const int signals[2] = {SIGINT, SIGTERM};
 
 void uvm_interrupt_report_once(struct uvm_interrupt *it, int sig)
 {
-	pthread_mutex_lock(&it->lock);
+	uvm_mutex_lock(&it->lock);
 	if (!it->reported) {
 		it->reported = true;
 		it->report(it->ctx, sig);
 	}
-	pthread_mutex_unlock(&it->lock);
+	uvm_mutex_unlock(&it->lock);
 }
 
 static void *watch(void *arg)
@@ -68,7 +68,7 @@ int uvm_interrupt_start(struct uvm_interrupt *it, void (*handler)(int),
 	it->report = report;
 	it->ctx = ctx;
 	it->handler = handler;
-	pthread_mutex_init(&it->lock, NULL);
+	uvm_mutex_init(&it->lock, UVM_LOCK_INTERRUPT);
 	if (pipe2(it->pipe, O_CLOEXEC))
 		return -errno;
 	rc = -pthread_create(&it->thread, NULL, watch, it);

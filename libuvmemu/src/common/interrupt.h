@@ -18,6 +18,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "lock_order.h"
+
 struct uvm_interrupt {
 	int pipe[2];
 	pthread_t thread;
@@ -27,7 +29,7 @@ struct uvm_interrupt {
 	_Atomic int caught;		    /* the first signal, 0 until one came */
 	void (*report)(void *ctx, int sig); /* sig 0: the run ended normally */
 	void *ctx;
-	pthread_mutex_t lock; /* guards reported */
+	struct uvm_mutex lock; /* guards reported */
 	bool reported;
 };
 

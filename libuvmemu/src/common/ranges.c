@@ -30,13 +30,13 @@ static int cmp(const void *a, const void *b)
 void uvm_ranges_init(struct uvm_ranges *t)
 {
 	memset(t, 0, sizeof(*t));
-	pthread_mutex_init(&t->lock, NULL);
+	uvm_mutex_init(&t->lock, UVM_LOCK_RANGES);
 }
 
 void uvm_ranges_destroy(struct uvm_ranges *t)
 {
 	tdestroy(t->root, free);
-	pthread_mutex_destroy(&t->lock);
+	uvm_mutex_destroy(&t->lock);
 	t->root = NULL;
 	t->n = 0;
 }
@@ -50,7 +50,7 @@ int uvm_ranges_add(struct uvm_ranges *t, const struct uvm_range *r)
 	if (!copy)
 		return -ENOMEM;
 	*copy = *r;
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	node = tsearch(copy, &t->root, cmp);
 	if (!node)
 		err = -ENOMEM;
@@ -58,7 +58,7 @@ int uvm_ranges_add(struct uvm_ranges *t, const struct uvm_range *r)
 		err = -EEXIST;
 	else
 		t->n++;
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 	if (err)
 		free(copy);
 	return err;
@@ -79,9 +79,9 @@ int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out)
 {
 	int err;
 
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	err = uvm_ranges_find_unlocked(t, p, out);
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 	return err;
 }
 
@@ -91,7 +91,7 @@ int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *ou
 	struct uvm_range **node;
 	int err = -ENOENT;
 
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	node = tfind(&key, &t->root, cmp);
 	if (node && (*node)->base == base) {
 		r = *node;
@@ -99,7 +99,7 @@ int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *ou
 		t->n--;
 		err = 0;
 	}
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 	if (r && out)
 		*out = *r;
 	free(r);
@@ -124,11 +124,11 @@ void uvm_ranges_each(struct uvm_ranges *t, int kind,
 {
 	struct collect c = {0};
 
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	c.v = malloc(t->n * sizeof(*c.v) + 1);
 	if (c.v)
 		twalk_r(t->root, collect, &c); /* in-order: address order */
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 	for (size_t i = 0; c.v && i < c.n; i++)
 		if (kind < 0 || c.v[i].kind == kind)
 			fn(&c.v[i], arg);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lock_order.h"
+
 struct uvm_range {
 	uintptr_t base;
 	size_t size;
@@ -20,7 +22,7 @@ struct uvm_range {
 };
 
 struct uvm_ranges {
-	pthread_mutex_t lock;
+	struct uvm_mutex lock;
 	void *root; /* tsearch tree of malloc'd struct uvm_range */
 	size_t n;
 };

@@ -129,12 +129,12 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 #undef UVMEMU_STAT
 #undef UVMEMU_TIME
 	uvm_json_close(&j, '}');
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	uvm_json_object(&j, "workload");
 	for (int i = 0; i < s->nvalues; i++)
 		uvm_json_num(&j, s->values[i].key, s->values[i].value);
 	uvm_json_close(&j, '}');
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 	if (r->json_extra)
 		r->json_extra(r->ctx, &j);
 	uvm_json_end(&j);

@@ -37,7 +37,7 @@ void uvm_session_init(struct uvm_session *s, char *const *envp)
 	char err[UVM_ERRLEN];
 
 	memset(s, 0, sizeof(*s));
-	pthread_mutex_init(&s->lock, NULL);
+	uvm_mutex_init(&s->lock, UVM_LOCK_SESSION);
 	uvm_config_defaults(&s->cfg);
 	if (uvm_config_from_env(&s->cfg, envp, err, sizeof(err)) ||
 	    uvm_report_check(&s->cfg, err, sizeof(err))) {
@@ -51,7 +51,7 @@ void uvm_session_init(struct uvm_session *s, char *const *envp)
 void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg)
 {
 	memset(s, 0, sizeof(*s));
-	pthread_mutex_init(&s->lock, NULL);
+	uvm_mutex_init(&s->lock, UVM_LOCK_SESSION);
 	s->cfg = *cfg;
 	s->host_mem = host_mem(cfg);
 	s->start_ns = uvm_now_ns();
@@ -66,11 +66,11 @@ double uvm_session_roi_s(struct uvm_session *s)
 {
 	uint64_t ns;
 
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	ns = s->roi_ns;
 	if (s->roi_depth > 0)
 		ns += uvm_now_ns() - s->roi_start_ns;
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 	return (double)ns / 1e9;
 }
 

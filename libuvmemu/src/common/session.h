@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "lock_order.h"
 #include "uvmemu.h"
 
 #define UVM_SESSION_VALUES 32
@@ -35,7 +36,7 @@ struct uvm_session {
 	_Atomic bool forked;		 /* a child forked after the runtime started */
 	const struct uvmemu_executor *_Atomic executor;
 
-	pthread_mutex_t lock; /* guards everything below */
+	struct uvm_mutex lock; /* guards everything below */
 	uint64_t roi_ns, roi_start_ns;
 	int roi_depth;
 	int nvalues;

@@ -66,7 +66,7 @@ int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
 		munmap((void *)a->host, 3 * a->size);
 		goto err;
 	}
-	pthread_mutex_init(&a->lock, NULL);
+	uvm_mutex_init(&a->lock, UVM_LOCK_ARENA);
 	a->nslots = a->size / VABLOCK;
 	a->used = calloc((a->nslots + 63) / 64, sizeof(*a->used));
 	/* 8 MB for 4 TiB, zero pages until an allocation opens blocks. */
@@ -93,7 +93,7 @@ void uvm_arena_destroy(struct uvm_arena *a)
 		close(a->memfd);
 	free(a->used);
 	free((void *)a->open);
-	pthread_mutex_destroy(&a->lock);
+	uvm_mutex_destroy(&a->lock);
 	memset(a, 0, sizeof(*a));
 	a->memfd = -1;
 }
@@ -127,7 +127,7 @@ int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off)
 	uint64_t n = len / VABLOCK, s;
 	int err = -ENOMEM;
 
-	pthread_mutex_lock(&a->lock);
+	uvm_mutex_lock(&a->lock);
 	for (s = next_slot(a, a->low, false); s + n <= a->nslots;) {
 		uint64_t end = next_slot(a, s, true);
 
@@ -141,7 +141,7 @@ int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off)
 		}
 		s = next_slot(a, end, false);
 	}
-	pthread_mutex_unlock(&a->lock);
+	uvm_mutex_unlock(&a->lock);
 	return err;
 }
 
@@ -150,14 +150,14 @@ int uvm_arena_take_at(struct uvm_arena *a, uint64_t off, uint64_t len)
 	uint64_t s = off / VABLOCK, n = len / VABLOCK;
 	int err = -EBUSY;
 
-	pthread_mutex_lock(&a->lock);
+	uvm_mutex_lock(&a->lock);
 	if (next_slot(a, s, true) >= s + n) {
 		mark(a, s, n, true);
 		if (s == a->low)
 			a->low = next_slot(a, s + n, false);
 		err = 0;
 	}
-	pthread_mutex_unlock(&a->lock);
+	uvm_mutex_unlock(&a->lock);
 	return err;
 }
 
@@ -165,11 +165,11 @@ void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len)
 {
 	uint64_t s = off / VABLOCK;
 
-	pthread_mutex_lock(&a->lock);
+	uvm_mutex_lock(&a->lock);
 	mark(a, s, len / VABLOCK, false);
 	if (s < a->low)
 		a->low = s;
-	pthread_mutex_unlock(&a->lock);
+	uvm_mutex_unlock(&a->lock);
 }
 
 int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_frames)

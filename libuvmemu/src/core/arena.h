@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lock_order.h"
+
 /*
  * Each view reserves address space (not memory) for the arena: 4 TiB, so
  * that 2,097,152 allocations (one 2 MB slot each at least) fit at once, or,
@@ -40,10 +42,10 @@ struct uvm_arena {
 	uintptr_t host, dev, dma; /* bases of the three views */
 	uint64_t size;		  /* of each view */
 
-	pthread_mutex_t lock; /* guards the slot bitmap */
-	uint64_t nslots;      /* size / 2 MB */
-	uint64_t *used;	      /* one bit per slot: taken */
-	uint64_t low;	      /* every slot below is taken */
+	struct uvm_mutex lock; /* guards the slot bitmap */
+	uint64_t nslots;       /* size / 2 MB */
+	uint64_t *used;	       /* one bit per slot: taken */
+	uint64_t low;	       /* every slot below is taken */
 
 	/* One bit per 64 KB block: open for faults (registered and published,
 	 * until unmapped). The mprotect capture's signal handler reads it. */

@@ -136,8 +136,8 @@ size_t uvm_batch_take(struct uvm_driver *d)
 	if (uvm_batch_fetch(d) == 0)
 		return 0;
 	/* Pairs with the lock around the metadata of new allocations. */
-	pthread_mutex_lock(&d->dep.arena->lock);
-	pthread_mutex_unlock(&d->dep.arena->lock);
+	uvm_mutex_lock(&d->dep.arena->lock);
+	uvm_mutex_unlock(&d->dep.arena->lock);
 	d->st.ns.fetch += uvm_elapsed_ns(t);
 	UVM_TIMED(d->st.ns.preprocess, uvm_batch_preprocess(d));
 	return d->nfault;

@@ -80,9 +80,9 @@ static void publish(struct uvm_driver *d, enum uvm_trace_kind kind, uint64_t sta
 
 	if (memcmp(&d->st, &zero, sizeof(zero)) == 0)
 		return;
-	pthread_mutex_lock(&d->stats_lock);
+	uvm_mutex_lock(&d->stats_lock);
 	uvm_stats_add(&d->totals, &d->st);
-	pthread_mutex_unlock(&d->stats_lock);
+	uvm_mutex_unlock(&d->stats_lock);
 	uvm_trace_batch(d->dep.trace, kind, d->seq, start, d->model_end, &d->st);
 	memset(&d->st, 0, sizeof(d->st));
 }
@@ -284,14 +284,14 @@ static bool run_commands(struct uvm_driver *d)
 
 	if (read(d->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		uvm_driver_bug("reading the command doorbell", 0, errno);
-	pthread_mutex_lock(&d->cmd_lock);
+	uvm_mutex_lock(&d->cmd_lock);
 	while (d->cmd_head) {
 		struct uvm_cmd *c = d->cmd_head;
 
 		d->cmd_head = c->next;
 		if (!d->cmd_head)
 			d->cmd_tail = NULL;
-		pthread_mutex_unlock(&d->cmd_lock);
+		uvm_mutex_unlock(&d->cmd_lock);
 		switch (c->kind) {
 		case UVM_CMD_FREE:
 			cmd_free(d, c);
@@ -325,7 +325,7 @@ static bool run_commands(struct uvm_driver *d)
 			c->result = 0;
 			break;
 		}
-		pthread_mutex_lock(&d->cmd_lock);
+		uvm_mutex_lock(&d->cmd_lock);
 		if (c->async) {
 			free(c);
 			continue;
@@ -333,7 +333,7 @@ static bool run_commands(struct uvm_driver *d)
 		c->done = true;
 		pthread_cond_broadcast(&d->cmd_cond);
 	}
-	pthread_mutex_unlock(&d->cmd_lock);
+	uvm_mutex_unlock(&d->cmd_lock);
 	return stop;
 }
 
@@ -342,27 +342,30 @@ static int enqueue(struct uvm_driver *d, struct uvm_cmd *c)
 {
 	uint64_t one = 1;
 
-	pthread_mutex_lock(&d->cmd_lock);
+	uvm_mutex_lock(&d->cmd_lock);
 	if (d->cmd_tail)
 		d->cmd_tail->next = c;
 	else
 		d->cmd_head = c;
 	d->cmd_tail = c;
-	pthread_mutex_unlock(&d->cmd_lock);
+	uvm_mutex_unlock(&d->cmd_lock);
 	return write(d->evfd, &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
 }
 
 static int submit(struct uvm_driver *d, struct uvm_cmd *cmd)
 {
 	struct uvm_cmd c = *cmd;
-	int rc = enqueue(d, &c);
+	int rc;
 
+	/* The driver thread takes locks of its own while it works. */
+	uvm_lock_assert_handoff(UVM_LOCK_INTERRUPT, "the driver thread");
+	rc = enqueue(d, &c);
 	if (rc)
 		return rc;
-	pthread_mutex_lock(&d->cmd_lock);
+	uvm_mutex_lock(&d->cmd_lock);
 	while (!c.done)
-		pthread_cond_wait(&d->cmd_cond, &d->cmd_lock);
-	pthread_mutex_unlock(&d->cmd_lock);
+		uvm_cond_wait(&d->cmd_cond, &d->cmd_lock);
+	uvm_mutex_unlock(&d->cmd_lock);
 	return c.result;
 }
 
@@ -561,13 +564,13 @@ static void thrash_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
 	struct uvm_thrash_stats *t = &d->thrash_stats;
 
 	(void)b;
-	pthread_mutex_lock(&d->stats_lock);
+	uvm_mutex_lock(&d->stats_lock);
 	if (alloc >= t->nalloc) {
 		size_t n = alloc + 64;
 		struct uvm_alloc_thrash *a = realloc(t->alloc, n * sizeof(*a));
 
 		if (!a) {
-			pthread_mutex_unlock(&d->stats_lock);
+			uvm_mutex_unlock(&d->stats_lock);
 			return; /* the per-allocation breakdown goes; totals stay exact */
 		}
 		memset(a + t->nalloc, 0, (n - t->nalloc) * sizeof(*a));
@@ -580,7 +583,7 @@ static void thrash_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
 		t->trips[trips]--;
 	if (trips + 1 < UVM_MAX_TRIPS)
 		t->trips[trips + 1]++;
-	pthread_mutex_unlock(&d->stats_lock);
+	uvm_mutex_unlock(&d->stats_lock);
 }
 
 /* Residency's observers: the data reuse measurement, the eviction policy,
@@ -617,9 +620,9 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		goto fail;
 	d->dep = *deps;
 	d->evfd = -1;
-	pthread_mutex_init(&d->cmd_lock, NULL);
+	uvm_mutex_init(&d->cmd_lock, UVM_LOCK_DRIVER_CMD);
 	pthread_cond_init(&d->cmd_cond, NULL);
-	pthread_mutex_init(&d->stats_lock, NULL);
+	uvm_mutex_init(&d->stats_lock, UVM_LOCK_DRIVER_STATS);
 	d->max_batch = (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch);
 	d->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
@@ -733,9 +736,9 @@ void uvm_driver_stop(struct uvm_driver *d)
 	free(d->fault);
 	free(d->deferred);
 	free(d->wake);
-	pthread_mutex_destroy(&d->cmd_lock);
+	uvm_mutex_destroy(&d->cmd_lock);
 	pthread_cond_destroy(&d->cmd_cond);
-	pthread_mutex_destroy(&d->stats_lock);
+	uvm_mutex_destroy(&d->stats_lock);
 	free(d);
 }
 
@@ -823,28 +826,28 @@ void uvm_driver_request_halving(struct uvm_driver *d)
 
 void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta)
 {
-	pthread_mutex_lock(&d->stats_lock);
+	uvm_mutex_lock(&d->stats_lock);
 	uvm_stats_add(&d->totals, delta);
-	pthread_mutex_unlock(&d->stats_lock);
+	uvm_mutex_unlock(&d->stats_lock);
 }
 
 void uvm_driver_totals(struct uvm_driver *d, struct uvm_stats *out)
 {
-	pthread_mutex_lock(&d->stats_lock);
+	uvm_mutex_lock(&d->stats_lock);
 	*out = d->totals;
-	pthread_mutex_unlock(&d->stats_lock);
+	uvm_mutex_unlock(&d->stats_lock);
 }
 
 void uvm_driver_thrash_stats(struct uvm_driver *d, struct uvm_thrash_stats *out)
 {
-	pthread_mutex_lock(&d->stats_lock);
+	uvm_mutex_lock(&d->stats_lock);
 	*out = d->thrash_stats;
 	out->alloc = malloc((out->nalloc ? out->nalloc : 1) * sizeof(*out->alloc));
 	if (!out->alloc)
 		out->nalloc = 0;
 	else if (out->nalloc)
 		memcpy(out->alloc, d->thrash_stats.alloc, out->nalloc * sizeof(*out->alloc));
-	pthread_mutex_unlock(&d->stats_lock);
+	uvm_mutex_unlock(&d->stats_lock);
 }
 
 static void sample_now(void *arg)
@@ -882,9 +885,9 @@ void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out)
 {
 	/* A thread woken by a batch may ask before that batch is published. */
 	command(d, UVM_CMD_FLUSH, 0, 0);
-	pthread_mutex_lock(&d->stats_lock);
+	uvm_mutex_lock(&d->stats_lock);
 	*out = d->totals;
-	pthread_mutex_unlock(&d->stats_lock);
+	uvm_mutex_unlock(&d->stats_lock);
 }
 
 const char *uvm_driver_sync_reason(struct uvm_driver *d)

@@ -9,8 +9,8 @@
  *              the state change through the residency module
  *
  * Locking: everything here belongs to the driver thread, except the fields
- * marked otherwise. Lock order: cmd_lock, then stats_lock, then the pool's
- * and the link's own locks (never held while taking another).
+ * marked otherwise. cmd_lock and stats_lock are leaves of the lock order
+ * (docs/architecture.md, "Locks").
  */
 #ifndef UVM_DRIVER_INT_H
 #define UVM_DRIVER_INT_H
@@ -23,6 +23,7 @@
 #include "backend.h"
 #include "bug.h"
 #include "driver.h"
+#include "lock_order.h"
 #include "policy.h"
 #include "residency.h"
 #include "reuse.h"
@@ -135,11 +136,11 @@ struct uvm_driver {
 	/* Written by other threads. */
 	_Atomic bool halve_requested;
 	_Atomic uint64_t launch; /* current kernel launch index + 1 (0: none yet) */
-	pthread_mutex_t cmd_lock;
+	struct uvm_mutex cmd_lock;
 	pthread_cond_t cmd_cond;
 	struct uvm_cmd *cmd_head, *cmd_tail;
 
-	pthread_mutex_t stats_lock; /* guards totals and what follows */
+	struct uvm_mutex stats_lock; /* guards totals and what follows */
 	struct uvm_stats totals;
 	struct uvm_thrash_stats thrash_stats;
 };

@@ -103,7 +103,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	e->session = s;
 	e->uffd.fd = -1;
 	e->arena.memfd = -1;
-	pthread_mutex_init(&e->lock, NULL);
+	uvm_mutex_init(&e->lock, UVM_LOCK_EMU);
 	uvm_ranges_init(&e->ranges);
 	uvm_link_init(&e->link, cfg);
 	if (uvm_cfg_d(cfg, UVM_OPT_dilation) > 0)
@@ -206,7 +206,7 @@ void uvm_emu_destroy(struct uvm_emu *e)
 	uvm_uffd_close(&e->uffd);
 	uvm_link_destroy(&e->link);
 	uvm_ranges_destroy(&e->ranges);
-	pthread_mutex_destroy(&e->lock);
+	uvm_mutex_destroy(&e->lock);
 	free(e->alloc_info);
 	free(e);
 }
@@ -218,13 +218,13 @@ void uvm_emu_destroy(struct uvm_emu *e)
 static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, uint64_t off,
 			    const char *name)
 {
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	if (id >= e->nalloc_info) {
 		size_t n = id + 64;
 		struct uvm_alloc_info *a = realloc(e->alloc_info, n * sizeof(*a));
 
 		if (!a) {
-			pthread_mutex_unlock(&e->lock);
+			uvm_mutex_unlock(&e->lock);
 			return;
 		}
 		memset(a + e->nalloc_info, 0, (n - e->nalloc_info) * sizeof(*a));
@@ -236,7 +236,7 @@ static void note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, uint
 	e->alloc_info[id].live = true;
 	if (*name)
 		snprintf(e->alloc_info[id].name, sizeof(e->alloc_info[id].name), "%s", name);
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 }
 
 /* A forked child inherits none of the views (fork.h): an inherited host view
@@ -298,13 +298,13 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 				       e->backend->register_mode(&e->uffd, true));
 	if (rc)
 		goto unmap;
-	pthread_mutex_lock(&a->lock);
+	uvm_mutex_lock(&a->lock);
 	uvm_space_add(&e->space, off, size, atomic_fetch_add(&e->next_alloc, 1));
 	if (kind == UVM_PTR_HOST_PINNED)
 		for (size_t b = off >> UVM_BLOCK_SHIFT;
 		     b < (off + size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT; b++)
 			e->space.block[b].advice = UVM_ADV_PIN_HOST;
-	pthread_mutex_unlock(&a->lock);
+	uvm_mutex_unlock(&a->lock);
 	rc = uvm_arena_open(a, off, len);
 	if (rc)
 		goto forget;
@@ -337,10 +337,10 @@ static int free_managed(struct uvm_emu *e, const struct uvm_range *r)
 	uint32_t id = e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc;
 	int rc;
 
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	if (id < e->nalloc_info)
 		e->alloc_info[id].live = false;
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	uvm_objuse_forget(e, off, r->mapped);
 	rc = uvm_driver_free_range(e->driver, off, r->size);
 	/* Frames go, mappings stay: holes would exhaust vm.max_map_count
@@ -574,9 +574,9 @@ static void flush_launch(struct uvm_emu *e)
 {
 	uvm_objmgr_flush(e);
 	if (uvm_trace_wants_accesses(e->trace)) {
-		pthread_mutex_lock(&e->lock);
+		uvm_mutex_lock(&e->lock);
 		uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, rebase_allocation, e);
-		pthread_mutex_unlock(&e->lock);
+		uvm_mutex_unlock(&e->lock);
 	}
 }
 
@@ -584,7 +584,7 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 {
 	int rc = 0;
 
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	e->kernel.index = index;
 	e->kernel.begin_ns = uvm_now_ns();
 	e->kernel.launch = *launch;
@@ -611,7 +611,7 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 		}
 		e->oversub = 0;
 	}
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	if (rc)
 		return rc;
 	if (uvm_pool_excess(&e->pool))
@@ -677,7 +677,7 @@ void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 
 	uvm_objuse_reached(e, &e->kernel.objs);
 	uvm_driver_launch_end(e->driver, &reuse);
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	add_reuse(e, &reuse);
 	if (e->trace) {
 		l = e->kernel.launch;
@@ -687,7 +687,7 @@ void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 			uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
 		uvm_trace_kernel(e->trace, index, &l, begin, end, &reuse, &e->kernel.objs);
 	}
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 }
 
 void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
@@ -740,7 +740,7 @@ static void *progress_main(void *arg)
 	bool shown = false;
 
 	pthread_setname_np(pthread_self(), "uvmemu-progress");
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	while (!e->progress_stop) {
 		struct timespec ts;
 		struct uvm_stats st;
@@ -752,10 +752,10 @@ static void *progress_main(void *arg)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000;
 		}
-		pthread_cond_timedwait(&e->progress_cond, &e->lock, &ts);
+		uvm_cond_timedwait(&e->progress_cond, &e->lock, &ts);
 		if (e->progress_stop || uvm_session_wall_s(e->session) < 1)
 			continue;
-		pthread_mutex_unlock(&e->lock);
+		uvm_mutex_unlock(&e->lock);
 		uvm_driver_totals(e->driver, &st);
 		fprintf(stderr, "\r[uvmemu %.0fs] %llu kernels, %llu faults, %s moved   ",
 			uvm_session_wall_s(e->session),
@@ -763,9 +763,9 @@ static void *progress_main(void *arg)
 			(unsigned long long)(st.gpu_faults + st.cpu_faults),
 			uvm_fmt_size(moved, sizeof(moved), st.bytes_h2d + st.bytes_d2h));
 		shown = true;
-		pthread_mutex_lock(&e->lock);
+		uvm_mutex_lock(&e->lock);
 	}
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	if (shown)
 		fputs("\r\033[K", stderr);
 	return NULL;
@@ -775,10 +775,10 @@ void uvm_emu_progress_stop(struct uvm_emu *e)
 {
 	if (!e->progress_on)
 		return;
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	e->progress_stop = true;
 	pthread_cond_signal(&e->progress_cond);
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	pthread_join(e->progress, NULL);
 	e->progress_on = false;
 }
@@ -790,9 +790,9 @@ void uvm_emu_calibrated(struct uvm_emu *e)
 
 	if (uvm_cfg_d(&s->cfg, UVM_OPT_dilation) != 0)
 		return; /* a fixed dilation was asked for */
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	d = s->calib_measured > 0 ? s->calib_target / s->calib_measured : 1;
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 	/* A CPU faster than the target would need time to run slower than
 	 * real; the model cannot speed the machine up. */
 	uvm_link_set_dilation(&e->link, d < 1 ? 1 : d);

@@ -56,8 +56,8 @@ struct uvm_emu {
 	struct uvm_objmgr *objmgr;	  /* NULL unless --objects */
 	char launch_error[UVM_ERRLEN];	  /* why uvm_emu_kernel_begin failed */
 
-	pthread_mutex_t lock; /* guards what follows */
-	double oversub;	      /* 0 unless capacity waits for the first launch */
+	struct uvm_mutex lock; /* guards what follows */
+	double oversub;	       /* 0 unless capacity waits for the first launch */
 	char capacity_note[160];
 	struct {
 		uint64_t index, begin_ns;

@@ -31,12 +31,12 @@ static void model_of(struct uvm_emu *e, struct model *m)
 	m->fault_latency_us =
 	    (double)uvm_cfg_i(&s->cfg, m->uvmmu ? UVM_OPT_uvmmu_latency : UVM_OPT_fault_latency) *
 	    m->dilation / 1e3;
-	pthread_mutex_lock(&s->lock);
+	uvm_mutex_lock(&s->lock);
 	m->measured = s->calib_measured;
 	m->target = s->calib_target;
 	snprintf(m->gpu, sizeof(m->gpu), "%s", s->calib_gpu);
 	snprintf(m->source, sizeof(m->source), "%s", s->calib_source);
-	pthread_mutex_unlock(&s->lock);
+	uvm_mutex_unlock(&s->lock);
 }
 
 /* Round trips per block and thrashing per allocation (the adaptive-migration
@@ -56,7 +56,7 @@ static void json_thrashing(struct uvm_emu *e, struct uvm_json *j)
 	}
 	uvm_json_close(j, '}');
 	uvm_json_array(j, "allocations");
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	for (size_t i = 0; i < e->nalloc_info; i++) {
 		if (!e->alloc_info[i].bytes)
 			continue;
@@ -68,7 +68,7 @@ static void json_thrashing(struct uvm_emu *e, struct uvm_json *j)
 		uvm_json_u64(j, "distinct_blocks_thrashed", i < t.nalloc ? t.alloc[i].blocks : 0);
 		uvm_json_close(j, '}');
 	}
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	uvm_json_close(j, ']');
 	free(t.alloc);
 }
@@ -141,7 +141,7 @@ static double overrun_share(const struct uvm_stats *st)
  * kernels) and over all touched blocks. */
 static void json_reuse(struct uvm_emu *e, struct uvm_json *j)
 {
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	uvm_json_object(j, "data_reuse");
 	uvm_json_str(j, "source", uvm_reuse_source_name(e->reuse.source));
 	uvm_json_u64(j, "launches", e->reuse.launches);
@@ -151,7 +151,7 @@ static void json_reuse(struct uvm_emu *e, struct uvm_json *j)
 	uvm_json_num(j, "overall_rate",
 		     e->reuse.touched ? (double)e->reuse.reused / (double)e->reuse.touched : -1);
 	uvm_json_close(j, '}');
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 }
 
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)
@@ -256,7 +256,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			"candidate queue %llu refills, %llu stalls\n",
 			(unsigned long long)st.uvmmu_faults, (unsigned long long)st.cq_refills,
 			(unsigned long long)st.cq_stalls);
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	if (e->reuse.measured)
 		fprintf(f,
 			"  reuse   %.1f%% of the blocks a launch touched were resident from before "
@@ -271,7 +271,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			"backend, at a real-time cost; a GMMU build counts it exactly)\n",
 			(unsigned long long)(e->reuse.launches - e->reuse.measured),
 			(unsigned long long)e->reuse.launches);
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	if (st.model_overruns && st.batches)
 		fprintf(f,
 			"  note    the model could not be honoured in %llu of %llu %s (%.1f%%): "

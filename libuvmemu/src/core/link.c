@@ -2,6 +2,7 @@
 /* link.c - interconnect presets and the per-direction token bucket. */
 #include "link.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
 	long long lat = uvm_cfg_i(cfg, UVM_OPT_link_latency);
 
 	memset(l, 0, sizeof(*l));
-	pthread_mutex_init(&l->lock, NULL);
+	uvm_mutex_init(&l->lock, UVM_LOCK_LINK);
 	snprintf(l->name, sizeof(l->name), "%.15s", name);
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
 		if (strcmp(presets[i].name, name) == 0) {
@@ -44,66 +45,59 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
 		if (!l->unlimited)
 			snprintf(l->name, sizeof(l->name), "custom");
 	}
-	l->dilation = 1;
+	atomic_init(&l->dilation, 1.0);
 }
 
 void uvm_link_destroy(struct uvm_link *l)
 {
-	pthread_mutex_destroy(&l->lock);
+	uvm_mutex_destroy(&l->lock);
 }
 
+/* Read once per faulted block by the driver, and per batch by the trace: a
+ * relaxed atomic, since the value guards no other data. */
 void uvm_link_set_dilation(struct uvm_link *l, double dilation)
 {
-	pthread_mutex_lock(&l->lock);
-	l->dilation = dilation;
-	pthread_mutex_unlock(&l->lock);
+	atomic_store_explicit(&l->dilation, dilation, memory_order_relaxed);
 }
 
-double uvm_link_dilation(struct uvm_link *l)
+double uvm_link_dilation(const struct uvm_link *l)
 {
-	double d;
-
-	pthread_mutex_lock(&l->lock);
-	d = l->dilation;
-	pthread_mutex_unlock(&l->lock);
-	return d;
+	return atomic_load_explicit(&l->dilation, memory_order_relaxed);
 }
 
 void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx)
 {
-	pthread_mutex_lock(&l->lock);
+	uvm_mutex_lock(&l->lock);
 	l->observer = fn;
 	l->observer_ctx = ctx;
-	pthread_mutex_unlock(&l->lock);
+	uvm_mutex_unlock(&l->lock);
 }
 
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now)
 {
 	uint64_t start, busy, done;
+	double dil;
 
-	pthread_mutex_lock(&l->lock);
+	uvm_mutex_lock(&l->lock);
 	l->bytes[dir] += bytes;
 	if (l->unlimited) {
-		pthread_mutex_unlock(&l->lock);
+		uvm_mutex_unlock(&l->lock);
 		return now;
 	}
+	dil = uvm_link_dilation(l);
 	start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
-	busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * l->dilation);
+	busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * dil);
 	l->busy_until[dir] = start + busy;
-	done = start + busy + (uint64_t)((double)l->latency_ns * l->dilation);
+	done = start + busy + (uint64_t)((double)l->latency_ns * dil);
 	if (l->observer)
 		l->observer(l->observer_ctx, dir, bytes, start, start + busy);
-	pthread_mutex_unlock(&l->lock);
+	uvm_mutex_unlock(&l->lock);
 	return done;
 }
 
-uint64_t uvm_link_busy_ns(struct uvm_link *l, uint64_t bytes)
+uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes)
 {
-	uint64_t busy = 0;
-
-	pthread_mutex_lock(&l->lock);
-	if (!l->unlimited)
-		busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * l->dilation);
-	pthread_mutex_unlock(&l->lock);
-	return busy;
+	if (l->unlimited)
+		return 0;
+	return (uint64_t)((double)bytes / l->bandwidth * 1e9 * uvm_link_dilation(l));
 }

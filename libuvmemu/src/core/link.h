@@ -11,11 +11,12 @@
 #ifndef UVM_LINK_H
 #define UVM_LINK_H
 
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "config.h"
+#include "lock_order.h"
 
 enum uvm_dir { UVM_H2D = 0, UVM_D2H = 1 };
 
@@ -30,8 +31,9 @@ struct uvm_link {
 	uint64_t latency_ns; /* per transfer, undilated */
 	bool unlimited;
 
-	pthread_mutex_t lock; /* guards what follows */
-	double dilation;
+	_Atomic double dilation; /* no lock: read per faulted block */
+
+	struct uvm_mutex lock; /* guards what follows */
 	uint64_t busy_until[2];
 	uint64_t bytes[2];
 	uvm_link_observer observer; /* traces (NULL: none) */
@@ -42,12 +44,12 @@ struct uvm_link {
 void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg);
 void uvm_link_destroy(struct uvm_link *l);
 void uvm_link_set_dilation(struct uvm_link *l, double dilation);
-double uvm_link_dilation(struct uvm_link *l);
+double uvm_link_dilation(const struct uvm_link *l);
 /* Sets (or with NULL removes) the one observer of bookings. */
 void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx);
 /* How long `bytes` occupy one direction at the current dilation (0 when
  * unlimited): the share of a booked transfer that a part of it takes. */
-uint64_t uvm_link_busy_ns(struct uvm_link *l, uint64_t bytes);
+uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes);
 /* Books a transfer of `bytes` issued at `now`; returns when it completes. */
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now);
 

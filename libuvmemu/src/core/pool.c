@@ -8,7 +8,7 @@
 void uvm_pool_init(struct uvm_pool *p, uint64_t capacity_blocks, bool resolved)
 {
 	memset(p, 0, sizeof(*p));
-	pthread_mutex_init(&p->lock, NULL);
+	uvm_mutex_init(&p->lock, UVM_LOCK_POOL);
 	p->capacity = capacity_blocks;
 	p->resolved = resolved;
 }
@@ -24,10 +24,10 @@ uint64_t uvm_pool_free(struct uvm_pool *p)
 {
 	uint64_t lim, f;
 
-	pthread_mutex_lock(&p->lock);
+	uvm_mutex_lock(&p->lock);
 	lim = limit(p);
 	f = lim == UINT64_MAX ? UINT64_MAX : (lim > p->used ? lim - p->used : 0);
-	pthread_mutex_unlock(&p->lock);
+	uvm_mutex_unlock(&p->lock);
 	return f;
 }
 
@@ -35,10 +35,10 @@ uint64_t uvm_pool_excess(struct uvm_pool *p)
 {
 	uint64_t lim, e;
 
-	pthread_mutex_lock(&p->lock);
+	uvm_mutex_lock(&p->lock);
 	lim = limit(p);
 	e = p->used > lim ? p->used - lim : 0;
-	pthread_mutex_unlock(&p->lock);
+	uvm_mutex_unlock(&p->lock);
 	return e;
 }
 
@@ -50,41 +50,41 @@ static void track_peak(struct uvm_pool *p)
 
 void uvm_pool_use(struct uvm_pool *p, int64_t blocks)
 {
-	pthread_mutex_lock(&p->lock);
+	uvm_mutex_lock(&p->lock);
 	p->used = (uint64_t)((int64_t)p->used + blocks);
 	track_peak(p);
-	pthread_mutex_unlock(&p->lock);
+	uvm_mutex_unlock(&p->lock);
 }
 
 int uvm_pool_pin(struct uvm_pool *p, int64_t blocks)
 {
 	int err = 0;
 
-	pthread_mutex_lock(&p->lock);
+	uvm_mutex_lock(&p->lock);
 	if (blocks > 0 && p->resolved && p->capacity && p->pinned + (uint64_t)blocks > p->capacity)
 		err = -ENOMEM;
 	else
 		p->pinned = (uint64_t)((int64_t)p->pinned + blocks);
 	track_peak(p);
-	pthread_mutex_unlock(&p->lock);
+	uvm_mutex_unlock(&p->lock);
 	return err;
 }
 
 void uvm_pool_set_capacity(struct uvm_pool *p, uint64_t blocks)
 {
-	pthread_mutex_lock(&p->lock);
+	uvm_mutex_lock(&p->lock);
 	p->capacity = blocks;
 	p->resolved = true;
-	pthread_mutex_unlock(&p->lock);
+	uvm_mutex_unlock(&p->lock);
 }
 
 void uvm_pool_snapshot(struct uvm_pool *p, struct uvm_pool *out)
 {
-	pthread_mutex_lock(&p->lock);
+	uvm_mutex_lock(&p->lock);
 	out->capacity = p->capacity;
 	out->pinned = p->pinned;
 	out->used = p->used;
 	out->peak = p->peak;
 	out->resolved = p->resolved;
-	pthread_mutex_unlock(&p->lock);
+	uvm_mutex_unlock(&p->lock);
 }

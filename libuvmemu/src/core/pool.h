@@ -15,8 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lock_order.h"
+
 struct uvm_pool {
-	pthread_mutex_t lock;
+	struct uvm_mutex lock;
 	uint64_t capacity; /* blocks; 0 = unlimited */
 	uint64_t pinned;   /* blocks held by cudaMalloc */
 	uint64_t used;	   /* blocks holding managed data on the device */

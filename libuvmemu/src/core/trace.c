@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lock_order.h"
 #include "space.h"
 #include "timeline.h"
 
@@ -77,7 +78,7 @@ struct uvm_trace {
 	_Atomic bool ctas_wanted; /* read by CTA producers without the lock */
 
 	pthread_t writer;
-	pthread_mutex_t lock;
+	struct uvm_mutex lock;
 	pthread_cond_t nonempty;
 	pthread_cond_t drained; /* signalled when the writer emptied the queue */
 	struct rec *q;
@@ -267,12 +268,12 @@ static void finish_timeline(struct uvm_trace *t)
 	else if (*err)
 		fclose(t->tl_file);
 	t->tl_file = NULL;
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	uvm_timeline_counts(t->tl, &t->tl_counts);
 	snprintf(t->tl_error, sizeof(t->tl_error), "%s", err);
 	t->finished = true;
 	pthread_cond_broadcast(&t->drained);
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 }
 
 static void *writer_main(void *arg)
@@ -285,16 +286,16 @@ static void *writer_main(void *arg)
 		size_t n = 0;
 		uint64_t rows = 0;
 
-		pthread_mutex_lock(&t->lock);
+		uvm_mutex_lock(&t->lock);
 		while (t->head == t->tail && !t->closing && !(t->finish && !t->finished))
-			pthread_cond_wait(&t->nonempty, &t->lock);
+			uvm_cond_wait(&t->nonempty, &t->lock);
 		if (t->head == t->tail && t->finish && !t->finished) {
-			pthread_mutex_unlock(&t->lock);
+			uvm_mutex_unlock(&t->lock);
 			finish_timeline(t);
 			continue;
 		}
 		if (t->head == t->tail && t->closing) {
-			pthread_mutex_unlock(&t->lock);
+			uvm_mutex_unlock(&t->lock);
 			break;
 		}
 		/* Take a chunk out, so producers are not held while it is formatted. */
@@ -302,7 +303,7 @@ static void *writer_main(void *arg)
 			out[n++] = t->q[t->head];
 			t->head = (t->head + 1) % QUEUE_RECORDS;
 		}
-		pthread_mutex_unlock(&t->lock);
+		uvm_mutex_unlock(&t->lock);
 		for (size_t i = 0; i < n; i++) {
 			rows += write_rec(t, &out[i]);
 			if (t->tl && !t->finished)
@@ -312,18 +313,18 @@ static void *writer_main(void *arg)
 			atomic_store_explicit(&t->ctas_wanted,
 					      !t->finished && uvm_timeline_wants_ctas(t->tl),
 					      memory_order_relaxed);
-		pthread_mutex_lock(&t->lock);
+		uvm_mutex_lock(&t->lock);
 		t->written += n;
 		t->rows += rows;
 		if (t->head == t->tail) {
-			pthread_mutex_unlock(&t->lock);
+			uvm_mutex_unlock(&t->lock);
 			for (int i = 0; i < F_COUNT; i++)
 				if (t->file[i])
 					fflush(t->file[i]);
-			pthread_mutex_lock(&t->lock);
+			uvm_mutex_lock(&t->lock);
 			pthread_cond_broadcast(&t->drained);
 		}
-		pthread_mutex_unlock(&t->lock);
+		uvm_mutex_unlock(&t->lock);
 	}
 	free(out);
 	return NULL;
@@ -333,7 +334,7 @@ static void push(struct uvm_trace *t, const struct rec *r)
 {
 	size_t next;
 
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	next = (t->tail + 1) % QUEUE_RECORDS;
 	if (next == t->head) {
 		t->dropped++;
@@ -342,7 +343,7 @@ static void push(struct uvm_trace *t, const struct rec *r)
 		t->tail = next;
 		pthread_cond_signal(&t->nonempty);
 	}
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 }
 
 /* ----------------------------------------------------------------- files */
@@ -476,7 +477,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 	}
 	if (*rec && !(t->file[F_RECORD] = open_csv(NULL, rec, access_header, err, errlen)))
 		goto fail;
-	pthread_mutex_init(&t->lock, NULL);
+	uvm_mutex_init(&t->lock, UVM_LOCK_TRACE);
 	pthread_cond_init(&t->nonempty, NULL);
 	pthread_cond_init(&t->drained, NULL);
 	if (pthread_create(&t->writer, NULL, writer_main, t)) {
@@ -505,17 +506,17 @@ void uvm_trace_flush(struct uvm_trace *t)
 
 	if (!t)
 		return;
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	/* Wait for what is queued now, not for rows added while waiting. */
 	target = t->written + (t->tail + QUEUE_RECORDS - t->head) % QUEUE_RECORDS;
 	while (t->written < target || t->head != t->tail)
-		pthread_cond_wait(&t->drained, &t->lock);
+		uvm_cond_wait(&t->drained, &t->lock);
 	/* Then the timeline, from everything so far. */
 	t->finish = true;
 	pthread_cond_signal(&t->nonempty);
 	while (!t->finished)
-		pthread_cond_wait(&t->drained, &t->lock);
-	pthread_mutex_unlock(&t->lock);
+		uvm_cond_wait(&t->drained, &t->lock);
+	uvm_mutex_unlock(&t->lock);
 }
 
 void uvm_trace_close(struct uvm_trace *t)
@@ -525,15 +526,15 @@ void uvm_trace_close(struct uvm_trace *t)
 	if (t->model.link)
 		uvm_link_observe(t->model.link, NULL, NULL);
 	uvm_trace_flush(t);
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	t->closing = true;
 	pthread_cond_signal(&t->nonempty);
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 	pthread_join(t->writer, NULL);
 	for (int i = 0; i < F_COUNT; i++)
 		if (t->file[i])
 			fclose(t->file[i]);
-	pthread_mutex_destroy(&t->lock);
+	uvm_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->nonempty);
 	pthread_cond_destroy(&t->drained);
 	uvm_timeline_free(t->tl);
@@ -669,13 +670,13 @@ bool uvm_trace_timeline(struct uvm_trace *t, struct uvm_tl_counts *out, char *wh
 		snprintf(why, len, "no trace directory");
 		return false;
 	}
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	ok = t->finished && !*t->tl_error;
 	if (ok)
 		*out = t->tl_counts;
 	else
 		snprintf(why, len, "%s", t->finished ? t->tl_error : "not written yet");
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 	return ok;
 }
 
@@ -684,10 +685,10 @@ void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped)
 	*written = *dropped = 0;
 	if (!t)
 		return;
-	pthread_mutex_lock(&t->lock);
+	uvm_mutex_lock(&t->lock);
 	*written = t->rows;
 	*dropped = t->dropped;
-	pthread_mutex_unlock(&t->lock);
+	uvm_mutex_unlock(&t->lock);
 }
 
 const char *uvm_trace_dir(const struct uvm_trace *t)

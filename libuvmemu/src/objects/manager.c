@@ -84,7 +84,7 @@ static int locate(struct uvm_emu *e, const struct uvm_objprof_object *o, uintptr
 {
 	int rc = 0;
 
-	pthread_mutex_lock(&e->lock);
+	uvm_mutex_lock(&e->lock);
 	if (o->id >= e->nalloc_info || !e->alloc_info[o->id].live) {
 		snprintf(err, errlen, "allocation %u is not live in this run", o->id);
 		rc = -EINVAL;
@@ -97,7 +97,7 @@ static int locate(struct uvm_emu *e, const struct uvm_objprof_object *o, uintptr
 	} else {
 		*base = e->arena.host + e->alloc_info[o->id].off;
 	}
-	pthread_mutex_unlock(&e->lock);
+	uvm_mutex_unlock(&e->lock);
 	return rc;
 }
 

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/* lock_order.c - the per-thread record of held locks and its checks
+ * (lock_order.h; the order itself: docs/architecture.md, "Locks"). */
+#include "lock_order.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+_Static_assert(UVM_LOCK_ORDER_COUNT <= 32, "the record is a 32-bit mask");
+
+static const char *const names[UVM_LOCK_ORDER_COUNT] = {
+    [UVM_LOCK_INTERRUPT] = "interrupt",
+    [UVM_LOCK_EMU] = "emulator",
+    [UVM_LOCK_SESSION] = "session",
+    [UVM_LOCK_DRIVER_CMD] = "driver command queue",
+    [UVM_LOCK_RANGES] = "ranges",
+    [UVM_LOCK_ARENA] = "arena",
+    [UVM_LOCK_DRIVER_STATS] = "driver statistics",
+    [UVM_LOCK_POOL] = "pool",
+    [UVM_LOCK_LINK] = "link",
+    [UVM_LOCK_TRACE] = "trace queue",
+};
+
+/* Bit n: this thread holds a lock of order n. No two locks of one order are
+ * ever held together (the check refuses it), so a bit is enough. */
+static _Thread_local uint32_t held;
+
+const char *uvm_lock_name(enum uvm_lock_order order)
+{
+	return order < UVM_LOCK_ORDER_COUNT ? names[order] : "unknown";
+}
+
+/* The innermost lock held, as a mask bit's index (-1: none). */
+static int innermost(uint32_t mask)
+{
+	return mask ? 31 - __builtin_clz(mask) : -1;
+}
+
+static _Noreturn void violated(const char *what, enum uvm_lock_order order, int other)
+{
+	if (other >= 0)
+		fprintf(stderr,
+			"uvmemu: internal error: lock order: %s the %s lock (order %d) while "
+			"holding the %s lock (order %d); docs/architecture.md, \"Locks\"\n",
+			what, uvm_lock_name(order), (int)order,
+			uvm_lock_name((enum uvm_lock_order)other), other);
+	else
+		fprintf(stderr, "uvmemu: internal error: lock order: %s the %s lock (order %d)\n",
+			what, uvm_lock_name(order), (int)order);
+	abort();
+}
+
+void uvm_lock_order_acquire(enum uvm_lock_order order)
+{
+	int in = innermost(held);
+
+	if (in >= (int)order)
+		violated("taking", order, in);
+	held |= 1u << order;
+}
+
+void uvm_lock_order_release(enum uvm_lock_order order)
+{
+	if (!(held & (1u << order)))
+		violated("releasing, without holding it,", order, -1);
+	held &= ~(1u << order);
+}
+
+void uvm_lock_order_wait(enum uvm_lock_order order)
+{
+	int in = innermost(held);
+
+	if (!(held & (1u << order)))
+		violated("waiting, without holding it, on", order, -1);
+	if (in > (int)order)
+		violated("waiting on", order, in);
+}
+
+void uvm_lock_order_handoff(enum uvm_lock_order outermost, const char *whom)
+{
+	int in = innermost(held);
+
+	if (in > (int)outermost) {
+		fprintf(stderr,
+			"uvmemu: internal error: lock order: waiting for %s while holding the %s "
+			"lock (order %d); docs/architecture.md, \"Locks\"\n",
+			whom, uvm_lock_name((enum uvm_lock_order)in), in);
+		abort();
+	}
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lock_order.h - libuvmemu's mutexes, each with its place in the lock order,
+ * and the check of that order.
+ *
+ * The order, and why each lock sits where it does, is written once: in
+ * docs/architecture.md, section "Locks". In short, a thread may take a lock
+ * only while every lock it already holds comes earlier in enum
+ * uvm_lock_order (outermost first).
+ *
+ * With UVMEMU_LOCK_CHECK (CMake option of the same name: on in Debug and
+ * sanitizer builds) each thread keeps a record of the orders it holds;
+ * taking a lock that is not later than one already held, releasing one not
+ * held, or waiting on a condition variable while holding a later lock prints
+ * both locks' names and aborts, as nvidia-uvm's uvm_lock.h does. Without it
+ * the helpers are the plain pthread calls.
+ */
+#ifndef UVM_LOCK_ORDER_H
+#define UVM_LOCK_ORDER_H
+
+#include <pthread.h>
+#include <time.h>
+
+/* Outermost first. docs/architecture.md, "Locks", says what each guards. */
+enum uvm_lock_order {
+	UVM_LOCK_INTERRUPT,    /* interrupt.h: the report is written once */
+	UVM_LOCK_EMU,	       /* emu.h: allocation info, launch record */
+	UVM_LOCK_SESSION,      /* session.h: calibration, ROI, reported values */
+	UVM_LOCK_DRIVER_CMD,   /* driver_int.h: the command queue */
+	UVM_LOCK_RANGES,       /* ranges.h: the table of address ranges */
+	UVM_LOCK_ARENA,	       /* arena.h: slot bitmap, publishing new metadata */
+	UVM_LOCK_DRIVER_STATS, /* driver_int.h: totals and thrashing statistics */
+	UVM_LOCK_POOL,	       /* pool.h: device memory accounting */
+	UVM_LOCK_LINK,	       /* link.h: the token buckets, the observer */
+	UVM_LOCK_TRACE,	       /* trace.c: the record queue */
+	UVM_LOCK_ORDER_COUNT,
+};
+
+struct uvm_mutex {
+	pthread_mutex_t m;
+	enum uvm_lock_order order;
+};
+
+const char *uvm_lock_name(enum uvm_lock_order order);
+
+/* The check (lock_order.c); the helpers below call them only when
+ * UVMEMU_LOCK_CHECK is set, but they are always built, so a test can check
+ * them in any build. */
+void uvm_lock_order_acquire(enum uvm_lock_order order);
+void uvm_lock_order_release(enum uvm_lock_order order);
+/* Before waiting on a condition variable with `order` held: it must be the
+ * innermost lock held, since the wait takes it again. */
+void uvm_lock_order_wait(enum uvm_lock_order order);
+/* Before waiting for another thread (named by `whom`) that takes locks of its
+ * own: no lock later than `outermost` may be held. */
+void uvm_lock_order_handoff(enum uvm_lock_order outermost, const char *whom);
+
+#ifndef UVMEMU_LOCK_CHECK
+#define UVMEMU_LOCK_CHECK 0
+#endif
+
+static inline void uvm_mutex_init(struct uvm_mutex *mu, enum uvm_lock_order order)
+{
+	pthread_mutex_init(&mu->m, NULL);
+	mu->order = order;
+}
+
+static inline void uvm_mutex_destroy(struct uvm_mutex *mu)
+{
+	pthread_mutex_destroy(&mu->m);
+}
+
+/* Checked before the lock is taken, so that a wrong order aborts at once
+ * instead of deadlocking first. */
+static inline void uvm_mutex_lock(struct uvm_mutex *mu)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_lock_order_acquire(mu->order);
+	pthread_mutex_lock(&mu->m);
+}
+
+static inline void uvm_mutex_unlock(struct uvm_mutex *mu)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_lock_order_release(mu->order);
+	pthread_mutex_unlock(&mu->m);
+}
+
+/* The mutex is released and taken again inside the wait; the record keeps it
+ * held throughout, which is right once the wait returns. */
+static inline void uvm_cond_wait(pthread_cond_t *c, struct uvm_mutex *mu)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_lock_order_wait(mu->order);
+	pthread_cond_wait(c, &mu->m);
+}
+
+static inline int uvm_cond_timedwait(pthread_cond_t *c, struct uvm_mutex *mu,
+				     const struct timespec *until)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_lock_order_wait(mu->order);
+	return pthread_cond_timedwait(c, &mu->m, until);
+}
+
+static inline void uvm_lock_assert_handoff(enum uvm_lock_order outermost, const char *whom)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_lock_order_handoff(outermost, whom);
+}
+
+#endif
