@@ -11,6 +11,7 @@
 #include <sched.h>
 
 #include "executor.h"
+#include "uvmemu_options.h"
 
 /*
  * The one executor instance. A process has one GPU and one default stream, and
@@ -24,31 +25,41 @@ struct eg_executor eg = {
     .changed = PTHREAD_COND_INITIALIZER,
 };
 
+static enum eg_order dispatch_order(void)
+{
+	switch ((enum uvm_dispatch_choice)uvmemu_opt_int(UVMEMU_OPT_dispatch)) {
+	case UVM_DISPATCH_DESC:
+		return EG_DESC;
+	case UVM_DISPATCH_SWITCH:
+		return EG_SWITCH;
+	case UVM_DISPATCH_ASC:
+		break;
+	}
+	return EG_ASC;
+}
+
 static void resolve_config(void)
 {
 	struct eg_config *c = &eg.cfg;
-	const char *order = uvmemu_option_str("dispatch");
 
-	c->gpu = eg_gpu_find(uvmemu_option_str("gpu"));
+	c->gpu = eg_gpu_find(uvmemu_opt_str(UVMEMU_OPT_gpu));
 	if (!c->gpu) {
 		/* The runtime validated the value against the same list. */
 		fprintf(stderr, "emu-gpu: internal error: no preset for --gpu %s\n",
-			uvmemu_option_str("gpu"));
+			uvmemu_opt_str(UVMEMU_OPT_gpu));
 		abort();
 	}
-	c->sms = (unsigned)uvmemu_option_int("sms");
+	c->sms = (unsigned)uvmemu_opt_int(UVMEMU_OPT_sms);
 	if (c->sms == 0)
 		c->sms = c->gpu->sms;
-	c->ctas_per_sm = (unsigned)uvmemu_option_int("ctas-per-sm");
+	c->ctas_per_sm = (unsigned)uvmemu_opt_int(UVMEMU_OPT_ctas_per_sm);
 	c->workers = c->sms * c->ctas_per_sm;
-	c->order = strcmp(order, "desc") == 0	  ? EG_DESC
-		   : strcmp(order, "switch") == 0 ? EG_SWITCH
-						  : EG_ASC;
-	c->order_name = c->order == EG_DESC ? "desc" : c->order == EG_SWITCH ? "switch" : "asc";
-	c->pin = strcmp(uvmemu_option_str("pin"), "on") == 0;
-	c->calibrate = uvmemu_option_double("dilation") == 0.0;
-	c->chunk_target_ns = (uint64_t)uvmemu_option_int("cta-chunk-target");
-	c->chunk_max = (uint32_t)uvmemu_option_int("cta-chunk-max");
+	c->order = dispatch_order();
+	c->order_name = uvmemu_opt_str(UVMEMU_OPT_dispatch); /* the value as validated */
+	c->pin = uvmemu_opt_int(UVMEMU_OPT_pin) == UVM_PIN_ON;
+	c->calibrate = uvmemu_opt_double(UVMEMU_OPT_dilation) == 0.0;
+	c->chunk_target_ns = (uint64_t)uvmemu_opt_int(UVMEMU_OPT_cta_chunk_target);
+	c->chunk_max = (uint32_t)uvmemu_opt_int(UVMEMU_OPT_cta_chunk_max);
 }
 
 const struct eg_config *eg_config(void)

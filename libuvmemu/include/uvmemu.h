@@ -186,7 +186,8 @@ double uvmemu_calibration_saved(const char *build);
  * Resolved run-time options (UVMEMU_* variables, or `uvmemu run` options),
  * by option name as in `uvmemu --help` ("sms", "dispatch", "device-mem" ...).
  * Values were validated when the runtime started; asking for a name that does
- * not exist is a programming error and aborts with a message.
+ * not exist is a programming error and aborts with a message. By id, with the
+ * ENUM options' values by name: uvmemu_options.h.
  */
 long long uvmemu_option_int(const char *name);
 double uvmemu_option_double(const char *name);

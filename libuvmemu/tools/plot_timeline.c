@@ -200,7 +200,7 @@ int plot_timeline(const char *dir, const char *out, char *err, size_t len)
 		}
 		out = path;
 	}
-	/* The same bound as a run's, from options.def's default. */
+	/* The same bound as a run's, from uvmemu_options.def's default. */
 	uvm_parse_int(uvm_options[UVM_OPT_trace_events].def, &max_events);
 	tl = uvm_timeline_new((uint64_t)max_events);
 	if (!tl) {

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "uvmemu.h"
+#include "uvmemu_options.h"
 
 static void test_managed_sizes_and_views(void **state)
 {
@@ -117,6 +118,22 @@ static void test_device_memory_shrinks_pool(void **state)
 	assert_int_equal(cudaFree(m), cudaSuccess);
 }
 
+/* Every option read by id is the option read by name (one table, so one
+ * index), and an ENUM option reads as its value's name: the test's
+ * environment sets UVMEMU_DISPATCH=switch and leaves --pin at its default. */
+static void test_options_by_id(void **state)
+{
+#define UVMEMU_OPTION(id, name, type, def, min, max, choices, help)                                \
+	assert_int_equal(uvmemu_opt_int(UVMEMU_OPT_##id), uvmemu_option_int(name));                \
+	assert_true(uvmemu_opt_double(UVMEMU_OPT_##id) == uvmemu_option_double(name));             \
+	assert_string_equal(uvmemu_opt_str(UVMEMU_OPT_##id), uvmemu_option_str(name));
+#include "uvmemu_options.def"
+#undef UVMEMU_OPTION
+	assert_int_equal(uvmemu_opt_int(UVMEMU_OPT_dispatch), UVM_DISPATCH_SWITCH);
+	assert_string_equal(uvmemu_opt_str(UVMEMU_OPT_dispatch), "switch");
+	assert_int_equal(uvmemu_opt_int(UVMEMU_OPT_pin), UVM_PIN_OFF);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +141,7 @@ int main(void)
 	    cmocka_unit_test(test_memcpy_and_memset),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_device_memory_shrinks_pool),
+	    cmocka_unit_test(test_options_by_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include "calibration.h"
 #include "rt.h"
 #include "uvmemu.h"
+#include "uvmemu_options.h"
 
 /* A child forked from a process using the runtime cannot use it (cuda_api.c). */
 static bool forked(void)
@@ -195,6 +196,21 @@ double uvmemu_option_double(const char *name)
 const char *uvmemu_option_str(const char *name)
 {
 	return option(name)->s;
+}
+
+long long uvmemu_opt_int(enum uvmemu_option id)
+{
+	return uvm_rt_session()->cfg.v[id].i;
+}
+
+double uvmemu_opt_double(enum uvmemu_option id)
+{
+	return uvm_rt_session()->cfg.v[id].d;
+}
+
+const char *uvmemu_opt_str(enum uvmemu_option id)
+{
+	return uvm_rt_session()->cfg.v[id].s;
 }
 
 void uvmemu_set_verify(enum uvmemu_verify verdict)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* config.c - parse and validate the tunables of options.def. */
+/* config.c - parse and validate the tunables of uvmemu_options.def. */
 #include "config.h"
 
 #include <ctype.h>
@@ -76,7 +76,7 @@ const struct uvm_option_desc uvm_options[UVM_OPT_COUNT] = {
 #define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
 	[UVM_OPT_##id_] = {                                                                        \
 	    #id_, name_, UVM_T_##type_, def_, min_, max_, UVM_CHOICES_##type_(choices_), help_},
-#include "options.def"
+#include "uvmemu_options.def"
 #undef UVMEMU_OPTION
 };
 #undef UVMEMU_NAMES
@@ -98,7 +98,7 @@ const struct uvm_option_desc uvm_options[UVM_OPT_COUNT] = {
 #define UVMEMU_NAMES(table)
 #define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
 	UVM_NAMES_##type_(id_, choices_)
-#include "options.def"
+#include "uvmemu_options.def"
 #undef UVMEMU_OPTION
 #undef UVM_NAMES_ENUM
 
@@ -110,7 +110,7 @@ static const struct {
 } choice_names[UVM_OPT_COUNT] = {
 #define UVMEMU_OPTION(id_, name_, type_, def_, min_, max_, choices_, help_)                        \
 	UVM_NAMES_##type_(id_, choices_)
-#include "options.def"
+#include "uvmemu_options.def"
 #undef UVMEMU_OPTION
 };
 #undef UVM_NAMES_ENUM
@@ -424,9 +424,9 @@ void uvm_config_defaults(struct uvm_config *cfg)
 		int rc = uvm_config_set(cfg, uvm_options[i].name, uvm_options[i].def, "default",
 					err, sizeof(err));
 
-		/* A default that does not parse is a bug in options.def. */
+		/* A default that does not parse is a bug in uvmemu_options.def. */
 		if (rc) {
-			fprintf(stderr, "uvmemu: internal error in options.def: %s\n", err);
+			fprintf(stderr, "uvmemu: internal error in uvmemu_options.def: %s\n", err);
 			abort();
 		}
 		cfg->v[i].given = false;

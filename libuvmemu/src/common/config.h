@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * config.h - run-time configuration, derived from the table in options.def.
+ * config.h - run-time configuration, derived from the table in uvmemu_options.def.
  *
  * One table gives each tunable's variable (UVMEMU_NAME), its `uvmemu run`
  * option (--name), its parsing and bounds, its --help line and its entry in
@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "uvmemu_options.h"
+
 enum uvm_opt_type {
 	UVM_T_SIZE,
 	UVM_T_BANDWIDTH,
@@ -27,36 +29,19 @@ enum uvm_opt_type {
 	UVM_T_DILATION,
 };
 
+/* The public ids under the library's names: uvm_options[] and a
+ * configuration's values are indexed by either. */
 enum uvm_opt_id {
-#define UVMEMU_OPTION(id, name, type, def, min, max, choices, help) UVM_OPT_##id,
-#include "options.def"
+#define UVMEMU_OPTION(id, name, type, def, min, max, choices, help) UVM_OPT_##id = UVMEMU_OPT_##id,
+#include "uvmemu_options.def"
 #undef UVMEMU_OPTION
-	UVM_OPT_COUNT
+	UVM_OPT_COUNT = UVMEMU_OPT_COUNT
 };
 
-/*
- * The values of each ENUM option by name, from the CHOICE()s of its row:
- * enum uvm_<id>_choice. uvm_cfg_i(cfg, UVM_OPT_<id>) is one of them; code
- * compares with the names, so reordering a row's choices changes nothing.
- */
-#define UVM_CHOICE_ENUM_ENUM(id, ...) enum uvm_##id##_choice{__VA_ARGS__};
-#define UVM_CHOICE_ENUM_NAME(id, ...)
-#define UVM_CHOICE_ENUM_SIZE(id, ...)
-#define UVM_CHOICE_ENUM_BANDWIDTH(id, ...)
-#define UVM_CHOICE_ENUM_DURATION(id, ...)
-#define UVM_CHOICE_ENUM_DOUBLE(id, ...)
-#define UVM_CHOICE_ENUM_UINT(id, ...)
-#define UVM_CHOICE_ENUM_INT(id, ...)
-#define UVM_CHOICE_ENUM_PATH(id, ...)
-#define UVM_CHOICE_ENUM_DILATION(id, ...)
-#define CHOICE(name, text) name,
-#define UVMEMU_NAMES(table)
-#define UVMEMU_OPTION(id, name, type, def, min, max, choices, help)                                \
-	UVM_CHOICE_ENUM_##type(id, choices)
-#include "options.def"
-#undef UVMEMU_OPTION
-#undef UVMEMU_NAMES
-#undef CHOICE
+/* The values of each ENUM option by name, enum uvm_<id>_choice, come with
+ * the option ids in the public uvmemu_options.h. uvm_cfg_i(cfg,
+ * UVM_OPT_<id>) is one of them; code compares with the names, so reordering
+ * a row's choices changes nothing. */
 
 struct uvm_option_desc {
 	const char *id;	  /* snake_case: the report's key */

@@ -60,7 +60,7 @@ struct uvm_uffd {
 };
 
 /*
- * --fault-capture is enum uvm_fault_capture_choice (options.def): AUTO (the
+ * --fault-capture is enum uvm_fault_capture_choice (uvmemu_options.def): AUTO (the
  * first of the three below that works), UFFD (full userfaultfd, else stop
  * with the reason), USER_MODE_ONLY (accepted: system calls need the
  * wrappers), MPROTECT (mprotect and SIGSEGV, capture.h).

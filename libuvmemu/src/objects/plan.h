@@ -26,7 +26,7 @@
 #include "profile.h"
 
 /*
- * --objects is enum uvm_objects_choice (options.def):
+ * --objects is enum uvm_objects_choice (uvmemu_options.def):
  *   UVM_OBJ_NONE  no manager: page-level demand paging
  *   UVM_OBJ_HOST  every object remote (Sec. 2.3, "Host")
  *   UVM_OBJ_LRU   object-level LRU, explicit transfers (Sec. 5.2, "LRU")
