@@ -10,16 +10,9 @@
 _Static_assert(UVM_LOCK_ORDER_COUNT <= 32, "the record is a 32-bit mask");
 
 static const char *const names[UVM_LOCK_ORDER_COUNT] = {
-    [UVM_LOCK_INTERRUPT] = "interrupt",
-    [UVM_LOCK_EMU] = "emulator",
-    [UVM_LOCK_SESSION] = "session",
-    [UVM_LOCK_DRIVER_CMD] = "driver command queue",
-    [UVM_LOCK_RANGES] = "ranges",
-    [UVM_LOCK_ARENA] = "arena",
-    [UVM_LOCK_DRIVER_STATS] = "driver statistics",
-    [UVM_LOCK_POOL] = "pool",
-    [UVM_LOCK_LINK] = "link",
-    [UVM_LOCK_TRACE] = "trace queue",
+#define UVM_LOCK_NAME(id, name) [UVM_LOCK_##id] = name,
+    UVM_LOCKS(UVM_LOCK_NAME)
+#undef UVM_LOCK_NAME
 };
 
 /* Bit n: this thread holds a lock of order n. No two locks of one order are

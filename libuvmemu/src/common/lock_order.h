@@ -21,20 +21,31 @@
 #include <pthread.h>
 #include <time.h>
 
-/* Outermost first. docs/architecture.md, "Locks", says what each guards. */
+/*
+ * The locks, outermost first: UVM_LOCK_<ID> in enum uvm_lock_order, and the
+ * name the check prints. docs/architecture.md, "Locks", says what each
+ * guards and which nestings exist.
+ */
+#define UVM_LOCKS(X)                                                                               \
+	X(INTERRUPT, "interrupt")	      /* interrupt.h: the report is written once */        \
+	X(EMU, "emulator")		      /* emu.h: allocation info, launch record */          \
+	X(SESSION, "session")		      /* session.h: calibration, ROI, reported values */   \
+	X(DRIVER_CMD, "driver command queue") /* driver_int.h: the command queue */                \
+	X(RANGES, "ranges")		      /* ranges.h: the table of address ranges */          \
+	X(ARENA, "arena")		      /* arena.h: slot bitmap, publishing new metadata */  \
+	X(DRIVER_STATS, "driver statistics")  /* driver_int.h: totals, thrashing statistics */     \
+	X(POOL, "pool")			      /* pool.h: device memory accounting */               \
+	X(LINK, "link")			      /* link.h: the token buckets, the observer */        \
+	X(TRACE, "trace queue")		      /* trace.c: the record queue */
+
+/* clang-format off */
 enum uvm_lock_order {
-	UVM_LOCK_INTERRUPT,    /* interrupt.h: the report is written once */
-	UVM_LOCK_EMU,	       /* emu.h: allocation info, launch record */
-	UVM_LOCK_SESSION,      /* session.h: calibration, ROI, reported values */
-	UVM_LOCK_DRIVER_CMD,   /* driver_int.h: the command queue */
-	UVM_LOCK_RANGES,       /* ranges.h: the table of address ranges */
-	UVM_LOCK_ARENA,	       /* arena.h: slot bitmap, publishing new metadata */
-	UVM_LOCK_DRIVER_STATS, /* driver_int.h: totals and thrashing statistics */
-	UVM_LOCK_POOL,	       /* pool.h: device memory accounting */
-	UVM_LOCK_LINK,	       /* link.h: the token buckets, the observer */
-	UVM_LOCK_TRACE,	       /* trace.c: the record queue */
-	UVM_LOCK_ORDER_COUNT,
+#define UVM_LOCK_ENUM(id, name) UVM_LOCK_##id,
+	UVM_LOCKS(UVM_LOCK_ENUM)
+#undef UVM_LOCK_ENUM
+	UVM_LOCK_ORDER_COUNT
 };
+/* clang-format on */
 
 struct uvm_mutex {
 	pthread_mutex_t m;
