@@ -98,11 +98,14 @@ void uvm_arena_destroy(struct uvm_arena *a)
 	a->memfd = -1;
 }
 
-/* The first slot at or after s whose bit equals `used` (nslots if none). */
-static uint64_t next_slot(const struct uvm_arena *a, uint64_t s, bool used)
+/* A slot's bit in the bitmap. */
+enum slot { SLOT_FREE, SLOT_USED };
+
+/* The first slot at or after s in state `want` (nslots if none). */
+static uint64_t next_slot(const struct uvm_arena *a, uint64_t s, enum slot want)
 {
 	while (s < a->nslots) {
-		uint64_t w = used ? a->used[s / 64] : ~a->used[s / 64];
+		uint64_t w = want == SLOT_USED ? a->used[s / 64] : ~a->used[s / 64];
 
 		w &= ~0ull << (s % 64);
 		if (w)
@@ -112,10 +115,10 @@ static uint64_t next_slot(const struct uvm_arena *a, uint64_t s, bool used)
 	return a->nslots;
 }
 
-static void mark(struct uvm_arena *a, uint64_t s, uint64_t n, bool used)
+static void mark(struct uvm_arena *a, uint64_t s, uint64_t n, enum slot to)
 {
 	for (uint64_t i = s; i < s + n; i++) {
-		if (used)
+		if (to == SLOT_USED)
 			a->used[i / 64] |= 1ull << (i % 64);
 		else
 			a->used[i / 64] &= ~(1ull << (i % 64));
@@ -128,18 +131,18 @@ int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off)
 	int err = -ENOMEM;
 
 	uvm_mutex_lock(&a->lock);
-	for (s = next_slot(a, a->low, false); s + n <= a->nslots;) {
-		uint64_t end = next_slot(a, s, true);
+	for (s = next_slot(a, a->low, SLOT_FREE); s + n <= a->nslots;) {
+		uint64_t end = next_slot(a, s, SLOT_USED);
 
 		if (end >= s + n) {
-			mark(a, s, n, true);
+			mark(a, s, n, SLOT_USED);
 			if (s == a->low)
-				a->low = next_slot(a, s + n, false);
+				a->low = next_slot(a, s + n, SLOT_FREE);
 			*off = s * VABLOCK;
 			err = 0;
 			break;
 		}
-		s = next_slot(a, end, false);
+		s = next_slot(a, end, SLOT_FREE);
 	}
 	uvm_mutex_unlock(&a->lock);
 	return err;
@@ -151,10 +154,10 @@ int uvm_arena_take_at(struct uvm_arena *a, uint64_t off, uint64_t len)
 	int err = -EBUSY;
 
 	uvm_mutex_lock(&a->lock);
-	if (next_slot(a, s, true) >= s + n) {
-		mark(a, s, n, true);
+	if (next_slot(a, s, SLOT_USED) >= s + n) {
+		mark(a, s, n, SLOT_USED);
 		if (s == a->low)
-			a->low = next_slot(a, s + n, false);
+			a->low = next_slot(a, s + n, SLOT_FREE);
 		err = 0;
 	}
 	uvm_mutex_unlock(&a->lock);
@@ -166,7 +169,7 @@ void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len)
 	uint64_t s = off / VABLOCK;
 
 	uvm_mutex_lock(&a->lock);
-	mark(a, s, len / VABLOCK, false);
+	mark(a, s, len / VABLOCK, SLOT_FREE);
 	if (s < a->low)
 		a->low = s;
 	uvm_mutex_unlock(&a->lock);

@@ -62,20 +62,25 @@ const struct uvm_backend_ops *uvm_backend_choose(const char *name, const struct 
 	return &uvm_backend_remap;
 }
 
+/* Block b's address in the host view. */
+static uintptr_t host(const struct uvm_backend *be, size_t b)
+{
+	return uvm_host_addr(be->arena, uvm_be_off(b));
+}
+
 void uvm_be_host_fill(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
 	UVM_TIMED(be->st->ns.map,
-		  rc = uvm_uffd_zeropage(be->uffd, uvm_host_addr(be->arena, uvm_be_off(first)),
-					 uvm_be_off(n), be->wake));
+		  rc = uvm_uffd_zeropage(be->uffd, host(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_driver_bug("populating fresh host memory", first, rc);
 }
 
 void uvm_be_host_map(struct uvm_backend *be, size_t first, size_t n, unsigned flags)
 {
-	uintptr_t addr = uvm_host_addr(be->arena, uvm_be_off(first));
+	uintptr_t addr = host(be, first);
 	uint64_t t = uvm_now_ns(), len = uvm_be_off(n);
 	int rc;
 
@@ -102,24 +107,27 @@ void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
-	UVM_TIMED(be->st->ns.unmap,
-		  rc = uvm_uffd_zap(be->uffd, uvm_host_addr(be->arena, uvm_be_off(first)),
-				    uvm_be_off(n)));
+	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zap(be->uffd, host(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_driver_bug("unmapping blocks from the host view", first, rc);
 }
 
-void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n, bool protect)
+void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
-	uintptr_t addr = uvm_host_addr(be->arena, uvm_be_off(first));
+	UVM_TIMED(be->st->ns.unmap,
+		  rc = uvm_uffd_protect(be->uffd, host(be, first), uvm_be_off(n)));
+	if (rc)
+		uvm_driver_bug("write-protecting host pages", first, rc);
+}
+
+void uvm_be_unprotect_host(struct uvm_backend *be, size_t first, size_t n)
+{
+	int rc;
 
 	UVM_TIMED(be->st->ns.unmap,
-		  rc = protect ? uvm_uffd_protect(be->uffd, addr, uvm_be_off(n))
-			       : uvm_uffd_unprotect(be->uffd, addr, uvm_be_off(n), 0));
+		  rc = uvm_uffd_unprotect(be->uffd, host(be, first), uvm_be_off(n), 0));
 	if (rc)
-		uvm_driver_bug(protect ? "write-protecting host pages"
-				       : "lifting write protection from host pages",
-			       first, rc);
+		uvm_driver_bug("lifting write protection from host pages", first, rc);
 }

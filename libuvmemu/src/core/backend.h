@@ -113,8 +113,10 @@ void uvm_be_host_fill(struct uvm_backend *be, size_t first, size_t n);
 void uvm_be_host_map(struct uvm_backend *be, size_t first, size_t n, unsigned flags);
 /* Unmaps the host view (the host unmap: a CPU touch now faults). */
 void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n);
-/* Write-protects the host view's pages, or lifts the protection. */
-void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n, bool protect);
+/* Write-protects the host view's pages (a CPU write faults; reads go on). */
+void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n);
+/* Lifts that protection. */
+void uvm_be_unprotect_host(struct uvm_backend *be, size_t first, size_t n);
 
 /* The arena offset of a block, and the bytes of n blocks. */
 static inline uint64_t uvm_be_off(size_t block)

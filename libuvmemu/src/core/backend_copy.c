@@ -48,13 +48,17 @@ static void punch(struct uvm_backend *be, size_t first, size_t n)
 				    first, n, *be->seq));
 }
 
-/* Device frames go; with wait, they are gone before this returns. */
-static void drop_device(struct uvm_backend *be, size_t first, size_t n, bool wait)
+/* Whether drop_device returns before the frames are gone (the tracker
+ * completes the unmap, and a later operation on the blocks settles first) or
+ * after. */
+enum drop { DROP_ASYNC, DROP_WAIT };
+
+static void drop_device(struct uvm_backend *be, size_t first, size_t n, enum drop drop)
 {
 	UVM_TIMED(be->st->ns.unmap, {
 		uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n,
 				     *be->seq);
-		if (wait)
+		if (drop == DROP_WAIT)
 			uvm_tracker_settle(be->tracker, first, n);
 	});
 }
@@ -131,7 +135,7 @@ static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_hos
 	/* A CPU thread waits on this block: its pages map once the device copy
 	 * is gone (an eviction's map at the CPU's next fault, which settles
 	 * first as well). */
-	drop_device(be, first, n, map_host);
+	drop_device(be, first, n, map_host ? DROP_WAIT : DROP_ASYNC);
 	if (map_host)
 		uvm_be_host_map(be, first, n, 0);
 }
@@ -147,7 +151,7 @@ static void unmap_remote(struct uvm_backend *be, size_t first, size_t n)
 {
 	/* Waited for: a GPU load must not read a stale copy once the CPU,
 	 * woken at replay, writes the host data. */
-	drop_device(be, first, n, true);
+	drop_device(be, first, n, DROP_WAIT);
 }
 
 static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, bool mapped)
@@ -173,7 +177,7 @@ static void duplicate(struct uvm_backend *be, size_t first, size_t n)
 	uvm_tracker_settle(be->tracker, first, n);
 	/* CPU reads go on; a CPU write takes a write-protect fault. */
 	if (be->uffd->shmem_wp)
-		uvm_be_protect_host(be, first, n, true);
+		uvm_be_protect_host(be, first, n);
 	else
 		uvm_be_zap_host(be, first, n);
 	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "mapping a read-only copy on the device");
@@ -197,9 +201,9 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 	/* Nothing to write back: the host copy is valid. The device copy goes
 	 * before the host pages become writable again. */
 	uvm_tracker_settle(be->tracker, first, n);
-	drop_device(be, first, n, true);
+	drop_device(be, first, n, DROP_WAIT);
 	if (be->uffd->shmem_wp)
-		uvm_be_protect_host(be, first, n, false);
+		uvm_be_unprotect_host(be, first, n);
 }
 
 static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)

@@ -63,15 +63,12 @@ static void map_device(struct uvm_backend *be, size_t first, size_t n, unsigned 
 		uvm_driver_bug(what, first, rc);
 }
 
-static void protect_device(struct uvm_backend *be, size_t first, size_t n, bool protect,
-			   const char *what)
+static void unprotect_device(struct uvm_backend *be, size_t first, size_t n, const char *what)
 {
 	int rc;
 
 	UVM_TIMED(be->st->ns.map,
-		  rc = protect
-			   ? uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n))
-			   : uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
+		  rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_driver_bug(what, first, rc);
 }
@@ -119,21 +116,21 @@ static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, boo
 static void duplicate(struct uvm_backend *be, size_t first, size_t n)
 {
 	/* CPU reads go on; a CPU write takes a write-protect fault. */
-	uvm_be_protect_host(be, first, n, true);
+	uvm_be_protect_host(be, first, n);
 	map_device(be, first, n, UVM_MAP_WP, "mapping a read-only copy on the device");
 }
 
 static void dup_to_device(struct uvm_backend *be, size_t first, size_t n)
 {
 	uvm_be_zap_host(be, first, n);
-	protect_device(be, first, n, false, "collapsing a duplicated block to the device");
+	unprotect_device(be, first, n, "collapsing a duplicated block to the device");
 }
 
 static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 {
 	/* The device mapping goes before the host pages become writable. */
 	zap_device(be, first, n);
-	uvm_be_protect_host(be, first, n, false);
+	uvm_be_unprotect_host(be, first, n);
 }
 
 static bool refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
