@@ -73,6 +73,72 @@ static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
 	uvm_wait_until(uvm_uvmmu_direct(e->driver, dev_addr - e->arena.dev, write));
 }
 
+/* The table the executor's GMMU accessors read (uvmemu_gmmu.h), once the
+ * arena, the space and the backend exist. */
+static void gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
+{
+	e->gmmu = (struct uvmemu_gmmu){
+	    .dev_lo = e->arena.dev,
+	    .dev_hi = e->arena.dev + e->arena.size,
+	    /* Where host data lives: the DMA view's copy, or under remap the
+	     * shared frames the host view maps. */
+	    .dma_offset = (intptr_t)((e->backend->shared_frames ? e->arena.host : e->arena.dma) -
+				     e->arena.dev),
+	    .counters = e->space.counters,
+	    .state = e->space.gmmu_state,
+	    .remote_stores = e->backend->shared_frames,
+	    .ctx = e,
+	    .remote_access = gmmu_remote_access,
+	    .halve = gmmu_halve,
+	    .resolve =
+		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,
+	};
+}
+
+/* The fault capture, and the backend it and the options allow. */
+static int open_capture(struct uvm_emu *e, const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	int rc = uvm_uffd_open_capture(
+	    &e->uffd, (enum uvm_fault_capture_choice)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err,
+	    errlen);
+
+	if (rc)
+		return rc;
+	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,
+					(int)uvm_cfg_i(cfg, UVM_OPT_device_node), e->backend_why,
+					sizeof(e->backend_why));
+	if (!e->backend) {
+		snprintf(err, errlen, "%s", e->backend_why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Per-block metadata over the whole arena, reserved (the kernel backs only
+ * what is touched); uvm_emu_destroy frees what was made. */
+static int reserve_metadata(struct uvm_emu *e, char *err, size_t errlen)
+{
+	int rc = uvm_space_init(&e->space, e->arena.size);
+
+	if (rc) {
+		snprintf(err, errlen, "reserving block metadata: %s", strerror(-rc));
+		return rc;
+	}
+	e->access_seen =
+	    mmap(NULL, e->space.nblocks * sizeof(*e->access_seen), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (e->access_seen == MAP_FAILED) {
+		e->access_seen = NULL;
+		snprintf(err, errlen, "reserving access-trace metadata: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	rc = uvm_objuse_init(e);
+	if (rc)
+		snprintf(err, errlen, "reserving the launches' allocation marks: %s",
+			 strerror(-rc));
+	return rc;
+}
+
 static void *progress_main(void *arg);
 
 static bool progress_wanted(const struct uvm_config *cfg)
@@ -114,44 +180,17 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)
 		goto fail;
-	rc = uvm_uffd_open_capture(
-	    &e->uffd, (enum uvm_fault_capture_choice)uvm_cfg_i(cfg, UVM_OPT_fault_capture), err,
-	    errlen);
+	rc = open_capture(e, cfg, err, errlen);
 	if (rc)
 		goto fail;
-	e->backend = uvm_backend_choose(uvm_cfg_s(cfg, UVM_OPT_backend), &e->uffd,
-					(int)uvm_cfg_i(cfg, UVM_OPT_device_node), e->backend_why,
-					sizeof(e->backend_why));
-	if (!e->backend) {
-		snprintf(err, errlen, "%s", e->backend_why);
-		rc = -EINVAL;
-		goto fail;
-	}
 	rc = uvm_arena_init(&e->arena, err, errlen);
 	if (rc)
 		goto fail;
 	if (e->uffd.sig)
 		uvm_sigcap_attach(e->uffd.sig, &e->arena);
-	rc = uvm_space_init(&e->space, e->arena.size);
-	if (rc) {
-		snprintf(err, errlen, "reserving block metadata: %s", strerror(-rc));
+	rc = reserve_metadata(e, err, errlen);
+	if (rc)
 		goto fail;
-	}
-	e->access_seen =
-	    mmap(NULL, e->space.nblocks * sizeof(*e->access_seen), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (e->access_seen == MAP_FAILED) {
-		e->access_seen = NULL;
-		snprintf(err, errlen, "reserving access-trace metadata: %s", strerror(errno));
-		rc = -ENOMEM;
-		goto fail;
-	}
-	rc = uvm_objuse_init(e);
-	if (rc) {
-		snprintf(err, errlen, "reserving the launches' allocation marks: %s",
-			 strerror(-rc));
-		goto fail;
-	}
 	rc = uvm_objmgr_create(&e->objmgr, cfg, err, errlen);
 	if (rc)
 		goto fail;
@@ -164,22 +203,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_driver_start(&e->driver, &deps, err, errlen);
 	if (rc)
 		goto fail;
-	e->gmmu = (struct uvmemu_gmmu){
-	    .dev_lo = e->arena.dev,
-	    .dev_hi = e->arena.dev + e->arena.size,
-	    /* Where host data lives: the DMA view's copy, or under remap the
-	     * shared frames the host view maps. */
-	    .dma_offset = (intptr_t)((e->backend->shared_frames ? e->arena.host : e->arena.dma) -
-				     e->arena.dev),
-	    .counters = e->space.counters,
-	    .state = e->space.gmmu_state,
-	    .remote_stores = e->backend->shared_frames,
-	    .ctx = e,
-	    .remote_access = gmmu_remote_access,
-	    .halve = gmmu_halve,
-	    .resolve =
-		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,
-	};
+	gmmu_init(e, cfg);
 	pthread_cond_init(&e->progress_cond, NULL);
 	if (progress_wanted(cfg) && pthread_create(&e->progress, NULL, progress_main, e) == 0)
 		e->progress_on = true;
