@@ -11,9 +11,10 @@
  * With UVMEMU_LOCK_CHECK (CMake option of the same name: on in Debug and
  * sanitizer builds) each thread keeps a record of the orders it holds;
  * taking a lock that is not later than one already held, releasing one not
- * held, or waiting on a condition variable while holding a later lock prints
- * both locks' names and aborts, as nvidia-uvm's uvm_lock.h does. Without it
- * the helpers are the plain pthread calls.
+ * held, waiting on a condition variable while holding a later lock, or
+ * waiting for the driver thread while holding a lock it may need prints the
+ * locks' names and aborts, as nvidia-uvm's uvm_lock.h does. Without it the
+ * helpers are the plain pthread calls.
  */
 #ifndef UVM_LOCK_ORDER_H
 #define UVM_LOCK_ORDER_H
