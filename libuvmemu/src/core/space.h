@@ -24,6 +24,10 @@
 #define UVM_BLOCKS_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_BLOCK_SIZE)
 #define UVM_PAGE_SIZE	       4096ull
 
+/* A mask over a vablock's blocks (struct uvm_vbmask) has this many bits. */
+#define UVM_VBMASK_BITS ((unsigned)UVM_BLOCKS_PER_VABLOCK)
+#include "vbmask.h"
+
 /*
  * Residency of a 64 KB block (docs/architecture.md, "The block state machine"). One valid copy at a
  * time except DUPLICATED. UNALLOCATED blocks belong to no allocation.
