@@ -163,18 +163,55 @@ static inline unsigned emu_block_dim_(unsigned v, unsigned max)
 	return v;
 }
 
-#define EMU_FOR_THREADS                                                                            \
+/* Threads [0, n) of a CTA along one axis, the first of them at global index
+ * `base`: the first thread whose global index is at least `bound` (n if none). */
+static inline unsigned emu_first_at_(int64_t bound, int64_t base, unsigned n)
+{
+	if (bound <= base)
+		return 0;
+	return bound - base >= (int64_t)n ? n : (unsigned)(bound - base);
+}
+
+/* The thread loop over x in [x0, x1), y in [y0, y1) and every z; the bounds may
+ * name emu_nx_ and emu_ny_ (the block's x and y) and are evaluated once. */
+#define EMU_FOR_THREADS_RANGE_(x0, x1, y0, y1)                                                     \
 	for (unsigned emu_tz_ = 0, emu_nx_ = emu_block_dim_(blockDim.x, 1024),                     \
 		      emu_ny_ = emu_block_dim_(blockDim.y, 1024),                                  \
-		      emu_nz_ = emu_block_dim_(blockDim.z, 64) EMU_GMMU_LOOP_;                     \
+		      emu_nz_ = emu_block_dim_(blockDim.z, 64), emu_x0_ = (x0), emu_x1_ = (x1),    \
+		      emu_y0_ = (y0), emu_y1_ = (y1)EMU_GMMU_LOOP_;                                \
 	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
-		for (unsigned emu_ty_ = 0; emu_ty_ < emu_ny_; emu_ty_++)                           \
-			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < emu_nx_;               \
+		for (unsigned emu_ty_ = emu_y0_; emu_ty_ < emu_y1_; emu_ty_++)                     \
+			for (unsigned emu_tx_ = emu_x0_, emu_once_ = 1; emu_tx_ < emu_x1_;         \
 			     emu_tx_++, emu_once_ = 1)                                             \
 				for (const dim3 threadIdx                                          \
 				     __attribute__((unused)) = {emu_tx_, emu_ty_, emu_tz_};        \
 				     emu_once_ EMU_GMMU_THREAD_; emu_once_ = 0)
-#define EMU_RETURN continue
+
+#define EMU_FOR_THREADS EMU_FOR_THREADS_RANGE_(0, emu_nx_, 0, emu_ny_)
+
+/*
+ * EMU_FOR_THREADS_IN(x_lo, x_hi, y_lo, y_hi) { body } is EMU_FOR_THREADS run
+ * by only the threads whose global index (blockIdx.x * blockDim.x +
+ * threadIdx.x, and the same along y) lies in [x_lo, x_hi) x [y_lo, y_hi):
+ * what a CUDA thread does that starts with
+ *
+ *	if (x < x_lo || x >= x_hi || y < y_lo || y >= y_hi) return;
+ *
+ * EMU_FOR_THREADS_BELOW(n) is the one-dimensional `if (i >= n) return;`. The
+ * bounds are int64_t values the same for every thread of the CTA (they are
+ * evaluated once per loop, before any thread runs). The loop's own range is
+ * cut to those threads, so the check is not inside the loop: a body without
+ * other control flow vectorizes across threads, which it cannot with the check
+ * inside (x86-64's baseline SSE2 has no masked stores). The other threads
+ * skip the body, as after an EMU_RETURN; threadIdx and emu_tid are unchanged.
+ */
+#define EMU_FOR_THREADS_IN(x_lo, x_hi, y_lo, y_hi)                                                 \
+	EMU_FOR_THREADS_RANGE_(emu_first_at_((x_lo), (int64_t)blockIdx.x *emu_nx_, emu_nx_),       \
+			       emu_first_at_((x_hi), (int64_t)blockIdx.x *emu_nx_, emu_nx_),       \
+			       emu_first_at_((y_lo), (int64_t)blockIdx.y *emu_ny_, emu_ny_),       \
+			       emu_first_at_((y_hi), (int64_t)blockIdx.y *emu_ny_, emu_ny_))
+#define EMU_FOR_THREADS_BELOW(n) EMU_FOR_THREADS_IN(0, (n), 0, INT64_MAX)
+#define EMU_RETURN		 continue
 
 /* Linear thread index inside the CTA, for per-thread arrays. */
 #define emu_tid ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)
