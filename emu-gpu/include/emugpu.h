@@ -78,6 +78,7 @@ struct emu_kernel {
 	const char *name;
 	emu_kernel_fn fn;
 	size_t args_size;
+	dim3 block; /* the one block shape it runs in (EMU_KERNEL_BLOCK); 0s: any */
 };
 
 /*
@@ -98,17 +99,37 @@ struct emu_kernel {
 	typedef args_type name##_args_t;                                                           \
 	extern const struct emu_kernel name
 
-#define EMU_KERNEL(name, args_type)                                                                \
+#define EMU_KERNEL(name, args_type) EMU_KERNEL_DEFINE_(name, args_type, 0, 0, 0)
+
+/*
+ * EMU_KERNEL_BLOCK(name, args_type, bx, by, bz) { body } defines a kernel that
+ * runs only in CTAs of bx x by x bz threads (constants), as OpenCL's
+ * reqd_work_group_size: a launch with another block shape fails with
+ * cudaErrorInvalidConfiguration. In the body blockDim is then a constant, so
+ * the thread loops have counts known at compile time, as a CUDA kernel written
+ * for one BLOCK_SIZE compiles: bounds checks on threadIdx fold away, and small
+ * loops unroll and vectorize as the same loops over constants do.
+ */
+#define EMU_KERNEL_BLOCK(name, args_type, bx, by, bz)                                              \
+	EMU_KERNEL_DEFINE_(name, args_type, bx, by, bz)
+
+/* A shape of 0 x 0 x 0 is any shape. */
+#define EMU_KERNEL_DEFINE_(name, args_type, bx, by, bz)                                            \
 	typedef args_type name##_args_t;                                                           \
 	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
 				const args_type *__restrict args);                                 \
 	static void name##_entry(const struct emu_cta *cta, const void *a)                         \
 	{                                                                                          \
-		const struct emu_cta cta_copy_ = *cta;                                             \
+		struct emu_cta cta_copy_ = *cta;                                                   \
 		const args_type args_copy_ = *(const args_type *)a;                                \
+		if ((bx) != 0) {                                                                   \
+			cta_copy_.block_dim = (dim3){(bx), (by), (bz)};                            \
+			cta_copy_.nthreads = (bx) * (by) * (bz);                                   \
+		}                                                                                  \
 		name##_body(&cta_copy_, &args_copy_);                                              \
 	}                                                                                          \
-	const struct emu_kernel name = {#name, name##_entry, sizeof(args_type)};                   \
+	const struct emu_kernel name = {                                                           \
+	    #name, name##_entry, sizeof(args_type), {(bx), (by), (bz)}};                           \
 	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
 				const args_type *__restrict args)
 
