@@ -19,6 +19,9 @@
  *				EMU_RETURN;
  *			args->c[i] = args->a[i] + args->b[i];
  *		}
+ *
+ * (EMU_FOR_THREADS_BELOW(args->n) { ... } says the same without the check in
+ * the loop, and vectorizes.)
  *	}
  *
  *	EMU_LAUNCH(vecadd, emu_dim3(n / 256, 1, 1), emu_dim3(256, 1, 1), 0, a, b, c, n);
@@ -152,7 +155,8 @@ struct emu_kernel {
  * and the compiler removes it, so a body without per-thread control flow
  * (no early return, no conditional store) vectorizes across threads. A bounds
  * check such as `if (i >= n) EMU_RETURN;` keeps the loop scalar on x86-64's
- * baseline SSE2, which has no masked stores.
+ * baseline SSE2, which has no masked stores: write it as the loop's range
+ * with EMU_FOR_THREADS_BELOW or EMU_FOR_THREADS_IN (below).
  *
  * The compiler is told CUDA's limits on the bounds (x, y <= 1024, z <= 64;
  * launches check them): `(int)threadIdx.x` then cannot wrap, so it stays an
