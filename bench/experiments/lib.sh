@@ -2,13 +2,19 @@
 # its options, running its matrix through bench/sweep, and reading the
 # results back as JSON for its table. Sourced, not run.
 #
-#   run [--full | --quick] [--out DIR] [--build DIR] [--jobs N] [--repeat N] [--table-only]
+#   run [--full | --quick] [--out DIR] [--build DIR] [--jobs N] [--repeat N]
+#       [--timeout SECONDS] [--set 'KEY: VALUE']... [--table-only]
 #
 # --full runs matrix.full (sizes closer to the paper's; long) instead of
 # matrix; --quick runs matrix.quick (tiny sizes, seconds: what the smoke
 # test tests/bench runs, to show the script and its table work; its
 # figures mean nothing); --repeat overrides the matrix's repeat count; --table-only makes
-# the table again from the results already in DIR, running nothing. Results go to DIR
+# the table again from the results already in DIR, running nothing;
+# --timeout stops a run after that many seconds (its status is then
+# "timeout", and a table may use the limit as a bound on its time); --set
+# replaces the matrix's KEY line with 'KEY: VALUE' for this sweep (e.g.
+# --set 'workloads: cfd' --set 'oversub: 1.5 2': a slice of the matrix with
+# its own --repeat or --timeout). Results go to DIR
 # (default bench-out/EXPERIMENT under the current directory). Runs are
 # timed one at a time (--jobs 1) unless asked otherwise: this is a 2-core
 # machine and concurrent runs would measure each other.
@@ -24,6 +30,8 @@ exp_out=
 exp_jobs=1
 exp_repeat=
 exp_table_only=0
+exp_timeout=
+exp_sets=()
 
 exp_die() { echo "$exp_name: $*" >&2; exit 2; }
 
@@ -36,9 +44,15 @@ exp_init() {
 		--build) [ $# -ge 2 ] || exp_die "--build needs a directory"; exp_build=$2; shift 2 ;;
 		--jobs) [ $# -ge 2 ] || exp_die "--jobs needs a number"; exp_jobs=$2; shift 2 ;;
 		--repeat) [ $# -ge 2 ] || exp_die "--repeat needs a number"; exp_repeat=$2; shift 2 ;;
+		--timeout)
+			[ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || exp_die "--timeout needs a whole number of seconds"
+			exp_timeout=$2; shift 2 ;;
+		--set)
+			[ $# -ge 2 ] && [[ $2 =~ ^[a-z][a-z0-9_.]*:\  ]] || exp_die "--set needs 'KEY: VALUE' (e.g. --set 'oversub: 1.5 2')"
+			exp_sets+=("$2"); shift 2 ;;
 		--table-only) exp_table_only=1; shift ;;
 		-h|--help) sed -n '2,/^set -eu/p' "$exp_dir/run" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-		*) exp_die "unknown option '$1' (--full, --quick, --out DIR, --build DIR, --jobs N, --repeat N, --table-only)" ;;
+		*) exp_die "unknown option '$1' (--full, --quick, --out DIR, --build DIR, --jobs N, --repeat N, --timeout SECONDS, --set 'KEY: VALUE', --table-only)" ;;
 		esac
 	done
 	[ "$exp_full$exp_quick" != 11 ] || exp_die "--full and --quick: one or the other"
@@ -72,14 +86,42 @@ exp_sweep() {
 	else
 		cp "$matrix" "$exp_out/matrix"
 	fi
+	exp_matrix_set "$exp_out/matrix"
 	sed -i "s|{out}|$exp_out|g" "$exp_out/matrix"
 	exp_calibration "$exp_out/matrix"
 	if declare -F exp_matrix_hook >/dev/null; then exp_matrix_hook "$exp_out/matrix"; fi
+	# A slice (--set) adds to what DIR holds: the table covers every slice
+	# run into it, and the time is their sum.
+	local before=() spent=0
+	if [ ${#exp_sets[@]} -gt 0 ] && [ -f "$exp_out/runs.txt" ]; then
+		mapfile -t before <"$exp_out/runs.txt"
+		spent=$(cat "$exp_out/seconds.txt" 2>/dev/null || echo 0)
+	fi
+	[ -z "$exp_timeout" ] || echo "$exp_timeout" >"$exp_out/timeout.txt"
 	SECONDS=0
 	"$exp_src/bench/sweep" "$exp_out/matrix" --build "$exp_build" --out "$exp_out" \
-		--jobs "$exp_jobs" || exp_sweep_status=$?
-	exp_seconds=$SECONDS
+		--jobs "$exp_jobs" ${exp_timeout:+--timeout "$exp_timeout"} || exp_sweep_status=$?
+	exp_seconds=$((spent + SECONDS))
 	echo "$exp_seconds" >"$exp_out/seconds.txt"
+	if [ ${#before[@]} -gt 0 ]; then
+		{ printf '%s\n' "${before[@]}"; cat "$exp_out/runs.txt"; } | awk '!seen[$0]++' >"$exp_out/runs.all"
+		mv "$exp_out/runs.all" "$exp_out/runs.txt"
+	fi
+}
+
+# Applies the --set lines to the copy MATRIX: each replaces the line of its
+# key, with the lines that continue it ('\' at the end), in place; a key the
+# matrix lacks is an error, so a typo cannot run the whole matrix.
+exp_matrix_set() {
+	local m=$1 set key
+	for set in "${exp_sets[@]}"; do
+		key=${set%%:*}
+		grep -q "^$key:" "$m" || exp_die "--set '$set': the matrix has no '$key:' line"
+		awk -v key="$key" -v line="$set" '
+			cont { cont = /\\$/; next }
+			index($0, key ":") == 1 { print line; cont = /\\$/; next }
+			{ print }' "$m" >"$m.set" && mv "$m.set" "$m"
+	done
 }
 
 # --dilation auto in a matrix: the dilation comes from the executor's
@@ -133,10 +175,15 @@ exp_profile() {
 # Every run as one JSON object: the sweep's parameters, its status, and the
 # report's fields (an empty report when it has none), in one array.
 exp_rows() {
-	local run st
+	local run st rc tmo=$exp_timeout
+	[ -n "$tmo" ] || tmo=$(cat "$exp_out/timeout.txt" 2>/dev/null || true)
 	while IFS= read -r run; do
-		st=passed
-		[ -f "$exp_out/runs/$run.rc" ] && [ "$(cat "$exp_out/runs/$run.rc")" = 0 ] || st=failed
+		rc=$(cat "$exp_out/runs/$run.rc" 2>/dev/null || echo none)
+		case $rc in
+		0) st=passed ;;
+		124) [ -n "$tmo" ] && st=timeout || st=failed ;;
+		*) st=failed ;;
+		esac
 		if jq -e . "$exp_out/runs/$run.json" >/dev/null 2>&1; then
 			jq -c --arg st "$st" --slurpfile p "$exp_out/runs/$run.params.json" \
 				'$p[0] + {exit: $st, r: .}' "$exp_out/runs/$run.json"
@@ -154,8 +201,10 @@ exp_rows() {
 #   med(f)      the median of f over a group's passing runs
 #   spread(f)   " (min-max)" of f over them, "" for fewer than two
 #   backend     the backend that ran (remap, copy), from the report
+#   timedout    the run was stopped by --timeout
 exp_jq_lib='
 def ok: .exit == "passed" and .r.verify == "pass";
+def timedout: .exit == "timeout";
 def backend: .r.backend // ((.uvmemu + " " + .policy) | capture("--backend (?<b>[a-z]+)").b? // "-");
 def best(f): map(select(ok) | f) | min;
 def med(f): map(select(ok) | f) | sort | if length == 0 then null else .[(length - 1) / 2 | floor] end;
@@ -175,7 +224,8 @@ exp_table() {
 	rows=$(exp_rows)
 	printf '%s\n' "$rows" >"$exp_out/rows.json"
 	{
-		printf '%s\n' "$rows" | jq -r "$@" "$exp_jq_lib $filter" || exp_table_status=$?
+		printf '%s\n' "$rows" | jq -r --argjson timeout "$(cat "$exp_out/timeout.txt" 2>/dev/null || echo null)" \
+			"$@" "$exp_jq_lib $filter" || exp_table_status=$?
 		echo
 		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty | . * 10 | round / 10] | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
 		echo
