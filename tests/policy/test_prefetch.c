@@ -27,6 +27,29 @@
 /* Blocks [lo, hi) of a vablock as a mask (lo < 32), usable in initialisers. */
 #define RUN(lo, hi) (((hi) >= 32 ? ALL : (1u << (hi)) - 1) & ~((1u << (lo)) - 1))
 
+/* Glue: the cases are 32-bit words, one bit per block of a 32-block vablock;
+ * the interface passes struct uvm_vbmask. */
+_Static_assert(UVM_BLOCKS_PER_VABLOCK == 32, "the cases are written for 32-block vablocks");
+
+static struct uvm_vbmask mask_of(uint32_t bits)
+{
+	struct uvm_vbmask m = uvm_vbmask_zero();
+
+	for (unsigned i = 0; i < 32; i++)
+		if (bits >> i & 1)
+			uvm_vbmask_set(&m, i);
+	return m;
+}
+
+static uint32_t bits_of(struct uvm_vbmask m)
+{
+	uint32_t bits = 0;
+
+	uvm_vbmask_for_each(i, m)
+		bits |= 1u << i;
+	return bits;
+}
+
 struct pcase {
 	const char *what;
 	unsigned nvalid;
@@ -97,7 +120,8 @@ static uint32_t run_pick(const char *name, unsigned threshold, unsigned nvalid, 
 {
 	const struct uvm_prefetch_ops *ops = uvm_prefetch_find(name);
 	struct uvm_config cfg;
-	struct uvm_prefetch_ctx ctx = {&space, 3, faulted, resident, uvm_mask_below(nvalid)};
+	struct uvm_prefetch_ctx ctx = {&space, 3, mask_of(faulted), mask_of(resident),
+				       mask_of(RUN(0, nvalid))};
 	char err[UVM_ERRLEN], value[16];
 	uint32_t got;
 	void *p;
@@ -109,7 +133,7 @@ static uint32_t run_pick(const char *name, unsigned threshold, unsigned nvalid, 
 		fail_msg("%s", err);
 	p = ops->create(&space, &cfg);
 	assert_non_null(p);
-	got = ops->pick(p, &ctx);
+	got = bits_of(ops->pick(p, &ctx));
 	ops->destroy(p);
 	return got;
 }
@@ -128,7 +152,7 @@ static void test_tree_cases(void **state)
 		}
 		/* Whatever it returns stays inside the allocation and adds only
 		 * blocks that are neither resident nor faulted. */
-		assert_int_equal(got & ~uvm_mask_below(c->nvalid), 0);
+		assert_int_equal(got & ~RUN(0, c->nvalid), 0);
 		assert_int_equal(got & (c->faulted | c->resident), 0);
 	}
 	assert_int_equal(bad, 0);
@@ -140,13 +164,13 @@ static void test_tree_default_threshold(void **state)
 	const struct uvm_prefetch_ops *ops = uvm_prefetch_find("tree");
 	struct uvm_config cfg;
 	/* 17/32 = 53.1% > 51: the rest; a threshold of 54 would give nothing. */
-	struct uvm_prefetch_ctx ctx = {&space, 0, RUN(0, 17), 0, ALL};
+	struct uvm_prefetch_ctx ctx = {&space, 0, mask_of(RUN(0, 17)), mask_of(0), mask_of(ALL)};
 	void *p;
 
 	uvm_config_defaults(&cfg);
 	assert_int_equal(uvm_cfg_i(&cfg, UVM_OPT_prefetch_threshold), 51);
 	p = ops->create(&space, &cfg);
-	assert_int_equal(ops->pick(p, &ctx), RUN(17, 32));
+	assert_int_equal(bits_of(ops->pick(p, &ctx)), RUN(17, 32));
 	ops->destroy(p);
 }
 

@@ -12,7 +12,7 @@
 /* The arena's geometry and the access counters' layout are stated in the
  * public headers too; they must agree with the metadata's. */
 _Static_assert(UVM_BLOCK_SHIFT == UVMEMU_BLOCK_SHIFT, "block size: space.h vs uvmemu.h");
-_Static_assert(UVM_BLOCKS_PER_VABLOCK == 32, "a vablock mask is a uint32_t");
+_Static_assert(UVM_BLOCKS_PER_VABLOCK <= UINT16_MAX, "struct uvm_vablock counts blocks in 16 bits");
 _Static_assert(UVMEMU_COUNTER_ACCESS_BITS == 27 && UVMEMU_COUNTER_TRIPS_SHIFT == 27,
 	       "access counters: 27 access bits, 5 round-trip bits");
 

@@ -31,15 +31,17 @@ enum action {
 	ACT_N
 };
 
+/* Masks over one vablock's blocks, indexed from its first block. */
 struct decisions {
-	uint32_t mask[ACT_N];
-	uint32_t probed;    /* resident blocks a reuse probe had unmapped: mapped again */
-	uint64_t until[32]; /* throttled blocks: when they may go */
+	struct uvm_vbmask mask[ACT_N];
+	struct uvm_vbmask probed; /* resident blocks a reuse probe had unmapped: mapped again */
+	uint64_t until[UVM_BLOCKS_PER_VABLOCK]; /* throttled blocks: when they may go */
 };
 
-static uint32_t bit_of(size_t b, size_t first)
+/* Block b's index in its vablock's masks; first is the vablock's first block. */
+static unsigned index_in(size_t b, size_t first)
 {
-	return 1u << (b - first);
+	return (unsigned)(b - first);
 }
 
 /* ------------------------------------------------------------- room */
@@ -181,15 +183,15 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 }
 
 /* Prefetch only plain blocks (no advice) that a migration would move. */
-static uint32_t prefetchable(const struct uvm_space *s, size_t first, unsigned nvalid)
+static struct uvm_vbmask prefetchable(const struct uvm_space *s, size_t first, unsigned nvalid)
 {
-	uint32_t m = 0;
+	struct uvm_vbmask m = uvm_vbmask_zero();
 
 	for (unsigned i = 0; i < nvalid; i++) {
 		const struct uvm_block *blk = &s->block[first + i];
 
 		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST) && blk->advice == 0)
-			m |= 1u << i;
+			uvm_vbmask_set(&m, i);
 	}
 	return m;
 }
@@ -219,42 +221,46 @@ static unsigned run_key(const struct uvm_space *s, size_t b)
 	return (unsigned)s->block[b].state << 8 | (s->block[b].flags & UVM_BF_DEV_MAPPED);
 }
 
-/* Runs the action on each run of blocks of `mask` that share a state. */
-static void run_action(struct uvm_driver *d, size_t first, uint32_t mask, enum action act)
+static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n, uint8_t st)
 {
-	const struct uvm_space *s = d->dep.space;
-
-	while (mask) {
-		unsigned i = (unsigned)__builtin_ctz(mask), j = i;
-		uint8_t st = s->block[first + i].state;
-
-		while (j + 1 < 32 && (mask >> (j + 1) & 1) &&
-		       run_key(s, first + j + 1) == run_key(s, first + i))
-			j++;
-		switch (act) {
-		case ACT_MIGRATE:
-			migrate_run(d, first + i, j - i + 1, st);
-			break;
-		case ACT_REMOTE:
-			remote_run(d, first + i, j - i + 1, st);
-			break;
-		case ACT_DUPLICATE:
-			uvm_op_duplicate(d, first + i, j - i + 1);
-			break;
-		case ACT_DUP_COLLAPSE:
-			uvm_op_dup_to_device(d, first + i, j - i + 1);
-			break;
-		default:
-			break;
-		}
-		mask &= ~(uvm_mask_below(j + 1) & ~uvm_mask_below(i));
+	switch (act) {
+	case ACT_MIGRATE:
+		migrate_run(d, b, n, st);
+		break;
+	case ACT_REMOTE:
+		remote_run(d, b, n, st);
+		break;
+	case ACT_DUPLICATE:
+		uvm_op_duplicate(d, b, n);
+		break;
+	case ACT_DUP_COLLAPSE:
+		uvm_op_dup_to_device(d, b, n);
+		break;
+	default:
+		break;
 	}
 }
 
-static void record_migrations(struct uvm_driver *d, size_t first, uint32_t mask, enum uvm_side side)
+/* Runs the action on each run of blocks of `mask` that share a state. */
+static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
 {
-	for (; mask; mask &= mask - 1)
-		uvm_res_migrated(&d->res, first + (size_t)__builtin_ctz(mask), side);
+	const struct uvm_space *s = d->dep.space;
+
+	uvm_vbmask_for_each_run(lo, hi, mask) {
+		for (unsigned i = lo, j; i < hi; i = j) {
+			for (j = i + 1; j < hi && run_key(s, first + j) == run_key(s, first + i);
+			     j++)
+				;
+			act_on_run(d, act, first + i, j - i, s->block[first + i].state);
+		}
+	}
+}
+
+static void record_migrations(struct uvm_driver *d, size_t first, struct uvm_vbmask mask,
+			      enum uvm_side side)
+{
+	uvm_vbmask_for_each(i, mask)
+		uvm_res_migrated(&d->res, first + i, side);
 }
 
 /* ------------------------------------------------------------ GPU side */
@@ -276,75 +282,76 @@ static void retire_tail(struct uvm_driver *d, size_t vab)
 		uvm_driver_bug("unmapping past an allocation's end", uvm_vablock_first(vab), rc);
 }
 
-static void service_gpu(struct uvm_driver *d, size_t vab, uint32_t faulted, uint32_t written,
-			struct decisions *dec)
+static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faulted,
+			struct uvm_vbmask written, struct decisions *dec)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
-	uint32_t valid = uvm_mask_below(nvalid);
-	uint32_t resident = uvm_vablock_device_mask(s, vab), extra = 0, room;
-	struct uvm_prefetch_ctx pctx = {s, vab, 0, resident, valid};
+	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
+	struct uvm_vbmask resident = uvm_vablock_device_mask(s, vab), extra = uvm_vbmask_zero();
+	struct uvm_vbmask room;
+	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
 	uint64_t t = uvm_now_ns();
 
-	if (faulted & ~valid)
+	if (!uvm_vbmask_empty(uvm_vbmask_andnot(faulted, valid)))
 		retire_tail(d, vab);
-	for (uint32_t m = faulted & valid; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctz(m);
+	uvm_vbmask_for_each(i, uvm_vbmask_and(faulted, valid)) {
+		enum action act =
+		    decide_gpu(d, first + i, uvm_vbmask_test(written, i), &dec->until[i]);
 
-		dec->mask[decide_gpu(d, first + i, written >> i & 1, &dec->until[i])] |= 1u << i;
+		uvm_vbmask_set(&dec->mask[act], i);
 	}
-	for (uint32_t m = dec->mask[ACT_NONE] & resident; m; m &= m - 1) {
-		size_t b = first + (size_t)__builtin_ctz(m);
-
-		if (s->block[b].flags & UVM_BF_PROBED) {
-			uvm_op_unprobe(d, b, 1);
-			dec->probed |= bit_of(b, first);
+	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_NONE], resident)) {
+		if (s->block[first + i].flags & UVM_BF_PROBED) {
+			uvm_op_unprobe(d, first + i, 1);
+			uvm_vbmask_set(&dec->probed, i);
 		}
-		uvm_res_touched(&d->res, b, written & bit_of(b, first));
+		uvm_res_touched(&d->res, first + i, uvm_vbmask_test(written, i));
 	}
-	d->st.stale_faults += (uint64_t)__builtin_popcount(dec->mask[ACT_NONE]);
+	d->st.stale_faults += uvm_vbmask_count(dec->mask[ACT_NONE]);
 	/* The prefetcher sees the faults that migrate: blocks read remotely
-	 * or duplicated start no tree walk. */
+	 * or duplicated start no tree walk. Prefetchable blocks are valid ones. */
 	pctx.faulted = dec->mask[ACT_MIGRATE];
-	if (dec->mask[ACT_MIGRATE])
-		extra = d->prefetch->pick(d->prefetch_p, &pctx) & valid & ~resident & ~faulted &
-			prefetchable(s, first, nvalid);
+	if (!uvm_vbmask_empty(dec->mask[ACT_MIGRATE])) {
+		extra = uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx),
+				       prefetchable(s, first, nvalid));
+		extra = uvm_vbmask_andnot(extra, uvm_vbmask_or(resident, faulted));
+	}
 	d->st.ns.policy += uvm_elapsed_ns(t);
 
-	room = dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUPLICATE];
-	if (room | extra) {
-		if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(room | extra), vab)) {
+	room = uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]);
+	if (!uvm_vbmask_empty(uvm_vbmask_or(room, extra))) {
+		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(room, extra)), vab)) {
 			/* No room for the prefetch: bring the faulted blocks alone. */
-			extra = 0;
-			if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(room), vab))
+			extra = uvm_vbmask_zero();
+			if (uvm_service_make_room(d, uvm_vbmask_count(room), vab))
 				uvm_driver_bug("no device memory for one vablock's faults", first,
 					       ENOSPC);
 		}
 	}
-	run_action(d, first, dec->mask[ACT_MIGRATE] | extra, ACT_MIGRATE);
+	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_MIGRATE], extra), ACT_MIGRATE);
 	run_action(d, first, dec->mask[ACT_REMOTE], ACT_REMOTE);
 	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
 	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
-	for (uint32_t m = dec->mask[ACT_MIGRATE] & written; m; m &= m - 1)
-		uvm_res_written(&d->res, first + (size_t)__builtin_ctz(m));
-	for (uint32_t m = extra; m; m &= m - 1) {
+	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_MIGRATE], written))
+		uvm_res_written(&d->res, first + i);
+	uvm_vbmask_for_each(i, extra) {
 		/* A row per prefetched block, so traces show what came unasked. */
-		struct uvm_fault row = {.page = (first + (size_t)__builtin_ctz(m))
-						<< UVM_BLOCK_SHIFT,
+		struct uvm_fault row = {.page = (first + i) << UVM_BLOCK_SHIFT,
 					.gpu = 1,
 					.outcome = UVM_OUT_PREFETCHED};
 
-		uvm_res_prefetched(&d->res, first + (size_t)__builtin_ctz(m));
+		uvm_res_prefetched(&d->res, first + i);
 		uvm_driver_trace_fault(d, &row);
 	}
-	d->st.blocks_prefetched += (uint64_t)__builtin_popcount(extra);
-	record_migrations(d, first, dec->mask[ACT_MIGRATE] | dec->mask[ACT_DUP_COLLAPSE],
+	d->st.blocks_prefetched += uvm_vbmask_count(extra);
+	record_migrations(d, first,
+			  uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
 			  UVM_SIDE_DEVICE);
-	for (uint32_t m = faulted & ~dec->mask[ACT_THROTTLE]; m; m &= m - 1)
-		uvm_batch_add_wake(
-		    d, d->dep.arena->dev + ((first + (size_t)__builtin_ctz(m)) << UVM_BLOCK_SHIFT),
-		    UVM_BLOCK_SIZE);
+	uvm_vbmask_for_each(i, uvm_vbmask_andnot(faulted, dec->mask[ACT_THROTTLE]))
+		uvm_batch_add_wake(d, d->dep.arena->dev + ((first + i) << UVM_BLOCK_SHIFT),
+				   UVM_BLOCK_SIZE);
 }
 
 /* ------------------------------------------------------------ CPU side */
@@ -450,18 +457,18 @@ static void count_access(struct uvm_driver *d, const struct uvm_fault *f)
 		d->halve_accesses = true;
 }
 
-static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, uint32_t bit,
+static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, unsigned i,
 					  uint8_t state_before)
 {
-	if (dec->probed & bit)
+	if (uvm_vbmask_test(dec->probed, i))
 		return UVM_OUT_PROBED;
-	if (dec->mask[ACT_NONE] & bit)
+	if (uvm_vbmask_test(dec->mask[ACT_NONE], i))
 		return UVM_OUT_STALE;
-	if (dec->mask[ACT_REMOTE] & bit)
+	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i))
 		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
-	if (dec->mask[ACT_DUPLICATE] & bit)
+	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i))
 		return UVM_OUT_READ_DUP;
-	if (dec->mask[ACT_THROTTLE] & bit)
+	if (uvm_vbmask_test(dec->mask[ACT_THROTTLE], i))
 		return UVM_OUT_THROTTLED;
 	return state_before == UVM_EMPTY ? UVM_OUT_ZERO_FILL : UVM_OUT_MIGRATED;
 }
@@ -505,33 +512,34 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t vfirst = uvm_vablock_first(vab);
-	uint32_t faulted = 0, written = 0;
-	uint8_t before[32];
+	struct uvm_vbmask faulted = uvm_vbmask_zero(), written = uvm_vbmask_zero();
+	uint8_t before[UVM_BLOCKS_PER_VABLOCK];
 	struct decisions dec = {0};
 
 	for (size_t k = i; k < j; k++) {
-		uint32_t bit = bit_of(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
+		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
 
-		faulted |= bit;
+		uvm_vbmask_set(&faulted, idx);
 		if (d->fault[k].write)
-			written |= bit;
+			uvm_vbmask_set(&written, idx);
 		if (!(s->block[d->fault[k].page >> UVM_BLOCK_SHIFT].flags & UVM_BF_PROBED))
 			count_access(d, &d->fault[k]);
 	}
-	for (unsigned b = 0; b < 32; b++)
+	for (unsigned b = 0; b < UVM_BLOCKS_PER_VABLOCK; b++)
 		before[b] = s->block[vfirst + b].state;
 	service_gpu(d, vab, faulted, written, &dec);
 	for (size_t k = i; k < j; k++) {
-		unsigned idx = (unsigned)((d->fault[k].page >> UVM_BLOCK_SHIFT) - vfirst);
+		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
 
-		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, 1u << idx, before[idx]);
+		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, idx, before[idx]);
 		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh &&
 		    d->backend.ops->refresh(&d->backend, d->fault[k].page,
 					    s->block[vfirst + idx].state == UVM_DUPLICATED))
 			d->fault[k].outcome = UVM_OUT_REFRESHED;
 		account_emulated(d, &d->fault[k]);
-		uvm_reuse_fault(&d->reuse, vfirst + idx, before[idx], dec.probed & (1u << idx));
-		if (dec.mask[ACT_THROTTLE] & (1u << idx))
+		uvm_reuse_fault(&d->reuse, vfirst + idx, before[idx],
+				uvm_vbmask_test(dec.probed, idx));
+		if (uvm_vbmask_test(dec.mask[ACT_THROTTLE], idx))
 			defer(d, &d->fault[k], UVM_OUT_THROTTLED, dec.until[idx]);
 	}
 }
@@ -566,7 +574,7 @@ void uvm_service_batch(struct uvm_driver *d)
 	while (i < d->nfault) {
 		size_t vab = d->fault[i].page >> UVM_VABLOCK_SHIFT;
 		size_t vfirst = uvm_vablock_first(vab);
-		uint32_t gpu_blocks = 0;
+		struct uvm_vbmask gpu_blocks = uvm_vbmask_zero();
 		size_t j = i;
 
 		if (s->vablock[vab].nvalid == 0) {
@@ -589,13 +597,15 @@ void uvm_service_batch(struct uvm_driver *d)
 		d->st.vablocks_serviced++;
 		while (j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
 		       d->fault[j].gpu) {
-			gpu_blocks |= bit_of(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst);
+			uvm_vbmask_set(&gpu_blocks,
+				       index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst));
 			j++;
 		}
 		if (j > i)
 			gpu_faults(d, vab, i, j);
 		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
-			if (gpu_blocks & bit_of(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst))
+			if (uvm_vbmask_test(gpu_blocks,
+					    index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst)))
 				defer(d, &d->fault[j], UVM_OUT_DEFERRED, 0);
 			else
 				service_cpu(d, &d->fault[j]);
@@ -668,7 +678,7 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 
 	for (size_t v = 0; v < s->used_vablocks && seen < d->res.remote_blocks; v++) {
 		size_t first = uvm_vablock_first(v);
-		uint32_t want = 0;
+		struct uvm_vbmask want = uvm_vbmask_zero();
 
 		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
 			if (s->block[b].state != UVM_REMOTE)
@@ -679,15 +689,15 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 			 * selects residency with the preferred location first). */
 			if (!(s->block[b].advice & (UVM_ADV_PIN_HOST | UVM_ADV_PREFER_HOST)) &&
 			    migrate_or_remote(d, b, false) == ACT_MIGRATE)
-				want |= bit_of(b, first);
+				uvm_vbmask_set(&want, index_in(b, first));
 		}
-		if (!want)
+		if (uvm_vbmask_empty(want))
 			continue;
 		s->vablock[v].in_batch = d->seq;
-		if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), v))
+		if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
 			continue; /* nothing may be evicted now: try again at the next scan */
 		run_action(d, first, want, ACT_MIGRATE);
-		d->st.blocks_counter_migrated += (uint64_t)__builtin_popcount(want);
+		d->st.blocks_counter_migrated += uvm_vbmask_count(want);
 	}
 }
 
@@ -696,8 +706,8 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
 	struct uvm_space *s = d->dep.space;
 
 	for (size_t v = uvm_vablock_of(first); v <= uvm_vablock_of(first + n - 1); v++) {
-		size_t lo = uvm_vablock_first(v), hi = lo + s->vablock[v].nvalid;
-		uint32_t want = 0;
+		size_t vfirst = uvm_vablock_first(v), lo = vfirst, hi = lo + s->vablock[v].nvalid;
+		struct uvm_vbmask want = uvm_vbmask_zero();
 
 		lo = lo < first ? first : lo;
 		hi = hi > first + n ? first + n : hi;
@@ -708,21 +718,21 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
 			uint8_t st = s->block[b].state;
 
 			if (to_device && st != UVM_DEVICE && st != UVM_DUPLICATED)
-				want |= bit_of(b, uvm_vablock_first(v));
+				uvm_vbmask_set(&want, index_in(b, vfirst));
 			if (!to_device && st != UVM_HOST)
-				want |= bit_of(b, uvm_vablock_first(v));
+				uvm_vbmask_set(&want, index_in(b, vfirst));
 		}
-		if (!want)
+		if (uvm_vbmask_empty(want))
 			continue;
-		d->st.blocks_prefetch_api += (uint64_t)__builtin_popcount(want);
+		d->st.blocks_prefetch_api += uvm_vbmask_count(want);
 		if (to_device) {
-			if (uvm_service_make_room(d, (uint64_t)__builtin_popcount(want), v))
+			if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
 				uvm_driver_bug("no device memory for a prefetch of one vablock", lo,
 					       ENOSPC);
-			run_action(d, uvm_vablock_first(v), want, ACT_MIGRATE);
+			run_action(d, vfirst, want, ACT_MIGRATE);
 			continue;
 		}
-		for (uint32_t m = want; m; m &= m - 1)
-			to_host(d, uvm_vablock_first(v) + (size_t)__builtin_ctz(m));
+		uvm_vbmask_for_each(i, want)
+			to_host(d, vfirst + i);
 	}
 }

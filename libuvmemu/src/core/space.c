@@ -93,7 +93,7 @@ void uvm_space_add(struct uvm_space *s, uint64_t off, uint64_t len, uint32_t all
 
 		if (hi > first + n)
 			hi = first + n;
-		s->vablock[v] = (struct uvm_vablock){.nvalid = (uint8_t)(hi - lo), .alloc = alloc};
+		s->vablock[v] = (struct uvm_vablock){.nvalid = (uint16_t)(hi - lo), .alloc = alloc};
 		if (v + 1 > s->used_vablocks)
 			s->used_vablocks = v + 1;
 	}

@@ -24,6 +24,10 @@
 #define UVM_BLOCKS_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_BLOCK_SIZE)
 #define UVM_PAGE_SIZE	       4096ull
 
+/* A mask over a vablock's blocks (struct uvm_vbmask) has this many bits. */
+#define UVM_VBMASK_BITS ((unsigned)UVM_BLOCKS_PER_VABLOCK)
+#include "vbmask.h"
+
 /*
  * Residency of a 64 KB block (docs/architecture.md, "The block state machine"). One valid copy at a
  * time except DUPLICATED. UNALLOCATED blocks belong to no allocation.
@@ -70,9 +74,8 @@ struct uvm_block {
 };
 
 struct uvm_vablock {
-	uint8_t nvalid;	  /* blocks of this vablock inside its allocation */
-	uint8_t resident; /* blocks with a device copy */
-	uint16_t spare;
+	uint16_t nvalid;   /* blocks of this vablock inside its allocation */
+	uint16_t resident; /* blocks with a device copy */
 	uint32_t alloc;	   /* allocation id (for per-allocation statistics) */
 	uint64_t in_batch; /* sequence of the last batch that serviced it */
 };
@@ -134,17 +137,17 @@ static inline size_t uvm_vablock_first(size_t vablock)
 	return vablock * UVM_BLOCKS_PER_VABLOCK;
 }
 
-/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED), as a mask. */
-static inline uint32_t uvm_vablock_device_mask(const struct uvm_space *s, size_t v)
+/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED). */
+static inline struct uvm_vbmask uvm_vablock_device_mask(const struct uvm_space *s, size_t v)
 {
 	size_t first = uvm_vablock_first(v);
-	uint32_t m = 0;
+	struct uvm_vbmask m = uvm_vbmask_zero();
 
 	for (unsigned i = 0; i < s->vablock[v].nvalid; i++) {
 		uint8_t st = s->block[first + i].state;
 
 		if (st == UVM_DEVICE || st == UVM_DUPLICATED)
-			m |= 1u << i;
+			uvm_vbmask_set(&m, i);
 	}
 	return m;
 }

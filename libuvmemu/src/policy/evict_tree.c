@@ -54,16 +54,17 @@ static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
 	size_t v = uvm_vablock_of(b), first = uvm_vablock_first(v);
 	unsigned nvalid = s->vablock[v].nvalid, leaf = (unsigned)(b - first);
 	unsigned levels = uvm_tree_levels(nvalid);
-	uint32_t left = uvm_vablock_device_mask(s, v) & ~(1u << leaf);
-	uint32_t region = 1u << leaf;
+	struct uvm_vbmask left = uvm_vablock_device_mask(s, v);
+	struct uvm_vbmask region = uvm_vbmask_run(leaf, leaf + 1);
 
+	uvm_vbmask_clear(&left, leaf);
 	for (unsigned level = 1; level < levels; level++) {
-		uint32_t node = uvm_tree_node(leaf, level, nvalid);
+		struct uvm_vbmask node = uvm_tree_node(leaf, level, nvalid);
 
 		if (uvm_tree_count(node, left) * 2 < uvm_tree_size(node))
 			region = node;
 	}
-	return (struct uvm_victim){first + (size_t)__builtin_ctz(region), uvm_tree_size(region)};
+	return (struct uvm_victim){first + uvm_vbmask_first(region), uvm_tree_size(region)};
 }
 
 static int tree_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)

@@ -64,12 +64,13 @@ struct uvm_evict_ops {
 
 /* --------------------------------------------------------------- prefetch */
 
+/* Masks over the vablock's blocks (vbmask.h). */
 struct uvm_prefetch_ctx {
 	const struct uvm_space *space;
 	size_t vablock;
-	uint32_t faulted;  /* blocks of the vablock with a GPU fault in this batch */
-	uint32_t resident; /* blocks already on the device (before this batch) */
-	uint32_t valid;	   /* blocks that belong to the allocation */
+	struct uvm_vbmask faulted;  /* blocks with a GPU fault in this batch */
+	struct uvm_vbmask resident; /* blocks already on the device (before this batch) */
+	struct uvm_vbmask valid;    /* blocks that belong to the allocation: [0, nvalid) */
 };
 
 struct uvm_prefetch_ops {
@@ -77,8 +78,8 @@ struct uvm_prefetch_ops {
 	const char *help;
 	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
 	void (*destroy)(void *p);
-	/* Extra blocks (a mask over the vablock) to bring with the faulted ones. */
-	uint32_t (*pick)(void *p, const struct uvm_prefetch_ctx *ctx);
+	/* Extra blocks of the vablock to bring with the faulted ones. */
+	struct uvm_vbmask (*pick)(void *p, const struct uvm_prefetch_ctx *ctx);
 };
 
 /* ---------------------------------------------------------------- migrate */
@@ -129,10 +130,6 @@ static inline void *uvm_policy_nomem(char *err, size_t errlen)
 {
 	snprintf(err, errlen, "out of memory creating a policy");
 	return NULL;
-}
-static inline uint32_t uvm_mask_below(unsigned n)
-{
-	return n >= 32 ? 0xffffffffu : ((1u << n) - 1);
 }
 
 #endif

@@ -11,9 +11,9 @@ static void none_destroy(void *p)
 {
 }
 
-static uint32_t none_pick(void *p, const struct uvm_prefetch_ctx *ctx)
+static struct uvm_vbmask none_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 {
-	return 0;
+	return uvm_vbmask_zero();
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_none = {

@@ -21,9 +21,9 @@ static void seq64k_destroy(void *p)
 {
 }
 
-static uint32_t seq64k_pick(void *p, const struct uvm_prefetch_ctx *ctx)
+static struct uvm_vbmask seq64k_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 {
-	return 0; /* the faulted blocks themselves are the 64 KB chunks */
+	return uvm_vbmask_zero(); /* the faulted blocks themselves are the 64 KB chunks */
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_seq64k = {

@@ -50,15 +50,15 @@ static void tree_destroy(void *p)
 	free(p);
 }
 
-/* The largest ancestor of `leaf` more than the threshold occupied, or 0. */
-static uint32_t region_of(const struct prefetch_tree *t, unsigned leaf, unsigned nvalid,
-			  uint32_t occupied)
+/* The largest ancestor of `leaf` more than the threshold occupied, or none. */
+static struct uvm_vbmask region_of(const struct prefetch_tree *t, unsigned leaf, unsigned nvalid,
+				   struct uvm_vbmask occupied)
 {
 	unsigned levels = uvm_tree_levels(nvalid);
-	uint32_t region = 0;
+	struct uvm_vbmask region = uvm_vbmask_zero();
 
 	for (unsigned level = 1; level < levels; level++) {
-		uint32_t node = uvm_tree_node(leaf, level, nvalid);
+		struct uvm_vbmask node = uvm_tree_node(leaf, level, nvalid);
 
 		if (uvm_tree_count(node, occupied) * 100 > uvm_tree_size(node) * t->threshold)
 			region = node;
@@ -66,21 +66,24 @@ static uint32_t region_of(const struct prefetch_tree *t, unsigned leaf, unsigned
 	return region;
 }
 
-static uint32_t tree_pick(void *p, const struct uvm_prefetch_ctx *ctx)
+static struct uvm_vbmask tree_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 {
 	const struct prefetch_tree *t = p;
-	unsigned nvalid = ctx->valid ? 32u - (unsigned)__builtin_clz(ctx->valid) : 0;
-	uint32_t occupied = (ctx->faulted | ctx->resident) & ctx->valid;
-	uint32_t region = 0;
-
+	unsigned nvalid = uvm_vbmask_count(ctx->valid); /* valid is [0, nvalid) */
+	struct uvm_vbmask occupied =
+	    uvm_vbmask_and(uvm_vbmask_or(ctx->faulted, ctx->resident), ctx->valid);
 	/* A stale fault (block already resident) starts no walk: the driver
 	 * skips faults the GPU already has permission for. */
-	for (uint32_t m = ctx->faulted & ~ctx->resident & ctx->valid; m; m &= m - 1) {
-		region |= region_of(t, (unsigned)__builtin_ctz(m), nvalid, occupied);
-		if ((region | occupied) == ctx->valid)
+	struct uvm_vbmask walk =
+	    uvm_vbmask_andnot(uvm_vbmask_and(ctx->faulted, ctx->valid), ctx->resident);
+	struct uvm_vbmask region = uvm_vbmask_zero();
+
+	uvm_vbmask_for_each(leaf, walk) {
+		region = uvm_vbmask_or(region, region_of(t, leaf, nvalid, occupied));
+		if (uvm_vbmask_equal(uvm_vbmask_or(region, occupied), ctx->valid))
 			break; /* nothing left to add */
 	}
-	return region & ctx->valid & ~occupied;
+	return uvm_vbmask_andnot(uvm_vbmask_and(region, ctx->valid), occupied);
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_tree = {

@@ -19,9 +19,9 @@ static void vablock_destroy(void *p)
 {
 }
 
-static uint32_t vablock_pick(void *p, const struct uvm_prefetch_ctx *ctx)
+static struct uvm_vbmask vablock_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 {
-	return ctx->valid & ~ctx->resident & ~ctx->faulted;
+	return uvm_vbmask_andnot(ctx->valid, uvm_vbmask_or(ctx->resident, ctx->faulted));
 }
 
 const struct uvm_prefetch_ops uvm_prefetch_vablock = {

@@ -3,16 +3,17 @@
  * vablock_tree.h - the full binary tree over a vablock's 64 KB blocks that
  * the tree prefetcher and tree eviction share.
  *
- * The leaves are the vablock's nvalid blocks (a whole vablock has 32; the
- * tail of an allocation fewer), so the tree has nvalid rounded up to 2^i
- * leaves and i + 1 levels, level 0 being the leaves. The node at level k over
- * leaf j covers leaves [j & ~(2^k - 1), that + 2^k), cut at nvalid: the
- * NVIDIA driver cuts a node's range at the block's leaf count too
- * (uvm_perf_tree_iter_leaf_range), so a node's size counts only leaves that
- * exist, and nothing outside the allocation is ever part of a region. A
- * node's occupancy is the number of its leaves that are set in a mask (the
- * caller decides what counts as occupied). Nodes are masks over the vablock:
- * contiguous runs, so a node is also a run [ctz, ctz + popcount).
+ * The leaves are the vablock's nvalid blocks (a whole vablock has
+ * UVM_BLOCKS_PER_VABLOCK; the tail of an allocation fewer), so the tree has
+ * nvalid rounded up to 2^i leaves and i + 1 levels, level 0 being the leaves.
+ * The node at level k over leaf j covers leaves [j & ~(2^k - 1), that + 2^k),
+ * cut at nvalid: the NVIDIA driver cuts a node's range at the block's leaf
+ * count too (uvm_perf_tree_iter_leaf_range), so a node's size counts only
+ * leaves that exist, and nothing outside the allocation is ever part of a
+ * region. A node's occupancy is the number of its leaves that are set in a
+ * mask (the caller decides what counts as occupied). Nodes are masks over the
+ * vablock (vbmask.h) holding one run, so a node is also the run
+ * [first, first + count).
  */
 #ifndef UVM_VABLOCK_TREE_H
 #define UVM_VABLOCK_TREE_H
@@ -30,23 +31,21 @@ static inline unsigned uvm_tree_levels(unsigned nvalid)
 }
 
 /* The leaves of the node at `level` above `leaf`, cut at nvalid. */
-static inline uint32_t uvm_tree_node(unsigned leaf, unsigned level, unsigned nvalid)
+static inline struct uvm_vbmask uvm_tree_node(unsigned leaf, unsigned level, unsigned nvalid)
 {
 	unsigned lo = leaf & ~((1u << level) - 1), hi = lo + (1u << level);
 
-	if (hi > nvalid)
-		hi = nvalid;
-	return uvm_mask_below(hi) & ~uvm_mask_below(lo);
+	return uvm_vbmask_run(lo, hi > nvalid ? nvalid : hi);
 }
 
-static inline unsigned uvm_tree_count(uint32_t node, uint32_t occupied)
+static inline unsigned uvm_tree_count(struct uvm_vbmask node, struct uvm_vbmask occupied)
 {
-	return (unsigned)__builtin_popcount(node & occupied);
+	return uvm_vbmask_count(uvm_vbmask_and(node, occupied));
 }
 
-static inline unsigned uvm_tree_size(uint32_t node)
+static inline unsigned uvm_tree_size(struct uvm_vbmask node)
 {
-	return (unsigned)__builtin_popcount(node);
+	return uvm_vbmask_count(node);
 }
 
 #endif
