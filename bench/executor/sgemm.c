@@ -52,7 +52,7 @@ static inline void sgemm_thread(const float *a, const float *b, float *c, size_t
 			c[(row + (size_t)i) * n + col + (size_t)j] = acc[i][j];
 }
 
-EMU_KERNEL(bench_sgemm_kernel, struct sgemm_args)
+EMU_KERNEL_BLOCK(bench_sgemm_kernel, struct sgemm_args, SG_BX, SG_BY, 1)
 {
 	EMU_FOR_THREADS {
 		size_t row = ((size_t)blockIdx.y * blockDim.y + threadIdx.y) * SG_TM;

@@ -96,7 +96,7 @@ static inline void st_store(const struct st_tile *s, const struct stencil_args *
 	a->dst[(size_t)(y0 + ty) * (size_t)a->cols + (size_t)(x0 + tx)] = s->t[ty][tx];
 }
 
-EMU_KERNEL(bench_stencil_kernel, struct stencil_args)
+EMU_KERNEL_BLOCK(bench_stencil_kernel, struct stencil_args, ST_B, ST_B, 1)
 {
 	struct st_tile s;
 	const int y0 = (int)blockIdx.y * ST_INNER - ST_STEPS;

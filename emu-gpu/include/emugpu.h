@@ -19,6 +19,9 @@
  *				EMU_RETURN;
  *			args->c[i] = args->a[i] + args->b[i];
  *		}
+ *
+ * (EMU_FOR_THREADS_BELOW(args->n) { ... } says the same without the check in
+ * the loop, and vectorizes.)
  *	}
  *
  *	EMU_LAUNCH(vecadd, emu_dim3(n / 256, 1, 1), emu_dim3(256, 1, 1), 0, a, b, c, n);
@@ -78,6 +81,7 @@ struct emu_kernel {
 	const char *name;
 	emu_kernel_fn fn;
 	size_t args_size;
+	dim3 block; /* the one block shape it runs in (EMU_KERNEL_BLOCK); 0s: any */
 };
 
 /*
@@ -98,17 +102,37 @@ struct emu_kernel {
 	typedef args_type name##_args_t;                                                           \
 	extern const struct emu_kernel name
 
-#define EMU_KERNEL(name, args_type)                                                                \
+#define EMU_KERNEL(name, args_type) EMU_KERNEL_DEFINE_(name, args_type, 0, 0, 0)
+
+/*
+ * EMU_KERNEL_BLOCK(name, args_type, bx, by, bz) { body } defines a kernel that
+ * runs only in CTAs of bx x by x bz threads (constants), as OpenCL's
+ * reqd_work_group_size: a launch with another block shape fails with
+ * cudaErrorInvalidConfiguration. In the body blockDim is then a constant, so
+ * the thread loops have counts known at compile time, as a CUDA kernel written
+ * for one BLOCK_SIZE compiles: bounds checks on threadIdx fold away, and small
+ * loops unroll and vectorize as the same loops over constants do.
+ */
+#define EMU_KERNEL_BLOCK(name, args_type, bx, by, bz)                                              \
+	EMU_KERNEL_DEFINE_(name, args_type, bx, by, bz)
+
+/* A shape of 0 x 0 x 0 is any shape. */
+#define EMU_KERNEL_DEFINE_(name, args_type, bx, by, bz)                                            \
 	typedef args_type name##_args_t;                                                           \
 	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
 				const args_type *__restrict args);                                 \
 	static void name##_entry(const struct emu_cta *cta, const void *a)                         \
 	{                                                                                          \
-		const struct emu_cta cta_copy_ = *cta;                                             \
+		struct emu_cta cta_copy_ = *cta;                                                   \
 		const args_type args_copy_ = *(const args_type *)a;                                \
+		if ((bx) != 0) {                                                                   \
+			cta_copy_.block_dim = (dim3){(bx), (by), (bz)};                            \
+			cta_copy_.nthreads = (bx) * (by) * (bz);                                   \
+		}                                                                                  \
 		name##_body(&cta_copy_, &args_copy_);                                              \
 	}                                                                                          \
-	const struct emu_kernel name = {#name, name##_entry, sizeof(args_type)};                   \
+	const struct emu_kernel name = {                                                           \
+	    #name, name##_entry, sizeof(args_type), {(bx), (by), (bz)}};                           \
 	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
 				const args_type *__restrict args)
 
@@ -131,7 +155,8 @@ struct emu_kernel {
  * and the compiler removes it, so a body without per-thread control flow
  * (no early return, no conditional store) vectorizes across threads. A bounds
  * check such as `if (i >= n) EMU_RETURN;` keeps the loop scalar on x86-64's
- * baseline SSE2, which has no masked stores.
+ * baseline SSE2, which has no masked stores: write it as the loop's range
+ * with EMU_FOR_THREADS_BELOW or EMU_FOR_THREADS_IN (below).
  *
  * The compiler is told CUDA's limits on the bounds (x, y <= 1024, z <= 64;
  * launches check them): `(int)threadIdx.x` then cannot wrap, so it stays an
@@ -163,18 +188,55 @@ static inline unsigned emu_block_dim_(unsigned v, unsigned max)
 	return v;
 }
 
-#define EMU_FOR_THREADS                                                                            \
+/* Threads [0, n) of a CTA along one axis, the first of them at global index
+ * `base`: the first thread whose global index is at least `bound` (n if none). */
+static inline unsigned emu_first_at_(int64_t bound, int64_t base, unsigned n)
+{
+	if (bound <= base)
+		return 0;
+	return bound - base >= (int64_t)n ? n : (unsigned)(bound - base);
+}
+
+/* The thread loop over x in [x0, x1), y in [y0, y1) and every z; the bounds may
+ * name emu_nx_ and emu_ny_ (the block's x and y) and are evaluated once. */
+#define EMU_FOR_THREADS_RANGE_(x0, x1, y0, y1)                                                     \
 	for (unsigned emu_tz_ = 0, emu_nx_ = emu_block_dim_(blockDim.x, 1024),                     \
 		      emu_ny_ = emu_block_dim_(blockDim.y, 1024),                                  \
-		      emu_nz_ = emu_block_dim_(blockDim.z, 64) EMU_GMMU_LOOP_;                     \
+		      emu_nz_ = emu_block_dim_(blockDim.z, 64), emu_x0_ = (x0), emu_x1_ = (x1),    \
+		      emu_y0_ = (y0), emu_y1_ = (y1)EMU_GMMU_LOOP_;                                \
 	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
-		for (unsigned emu_ty_ = 0; emu_ty_ < emu_ny_; emu_ty_++)                           \
-			for (unsigned emu_tx_ = 0, emu_once_ = 1; emu_tx_ < emu_nx_;               \
+		for (unsigned emu_ty_ = emu_y0_; emu_ty_ < emu_y1_; emu_ty_++)                     \
+			for (unsigned emu_tx_ = emu_x0_, emu_once_ = 1; emu_tx_ < emu_x1_;         \
 			     emu_tx_++, emu_once_ = 1)                                             \
 				for (const dim3 threadIdx                                          \
 				     __attribute__((unused)) = {emu_tx_, emu_ty_, emu_tz_};        \
 				     emu_once_ EMU_GMMU_THREAD_; emu_once_ = 0)
-#define EMU_RETURN continue
+
+#define EMU_FOR_THREADS EMU_FOR_THREADS_RANGE_(0, emu_nx_, 0, emu_ny_)
+
+/*
+ * EMU_FOR_THREADS_IN(x_lo, x_hi, y_lo, y_hi) { body } is EMU_FOR_THREADS run
+ * by only the threads whose global index (blockIdx.x * blockDim.x +
+ * threadIdx.x, and the same along y) lies in [x_lo, x_hi) x [y_lo, y_hi):
+ * what a CUDA thread does that starts with
+ *
+ *	if (x < x_lo || x >= x_hi || y < y_lo || y >= y_hi) return;
+ *
+ * EMU_FOR_THREADS_BELOW(n) is the one-dimensional `if (i >= n) return;`. The
+ * bounds are int64_t values the same for every thread of the CTA (they are
+ * evaluated once per loop, before any thread runs). The loop's own range is
+ * cut to those threads, so the check is not inside the loop: a body without
+ * other control flow vectorizes across threads, which it cannot with the check
+ * inside (x86-64's baseline SSE2 has no masked stores). The other threads
+ * skip the body, as after an EMU_RETURN; threadIdx and emu_tid are unchanged.
+ */
+#define EMU_FOR_THREADS_IN(x_lo, x_hi, y_lo, y_hi)                                                 \
+	EMU_FOR_THREADS_RANGE_(emu_first_at_((x_lo), (int64_t)blockIdx.x *emu_nx_, emu_nx_),       \
+			       emu_first_at_((x_hi), (int64_t)blockIdx.x *emu_nx_, emu_nx_),       \
+			       emu_first_at_((y_lo), (int64_t)blockIdx.y *emu_ny_, emu_ny_),       \
+			       emu_first_at_((y_hi), (int64_t)blockIdx.y *emu_ny_, emu_ny_))
+#define EMU_FOR_THREADS_BELOW(n) EMU_FOR_THREADS_IN(0, (n), 0, INT64_MAX)
+#define EMU_RETURN		 continue
 
 /* Linear thread index inside the CTA, for per-thread arrays. */
 #define emu_tid ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)

@@ -45,6 +45,10 @@ cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block, s
 	    (kernel->args_size && !args))
 		return fail(cudaErrorInvalidValue);
 	e = check_shape(grid, block);
+	if (e == cudaSuccess && kernel->block.x &&
+	    (block.x != kernel->block.x || block.y != kernel->block.y ||
+	     block.z != kernel->block.z))
+		e = cudaErrorInvalidConfiguration; /* EMU_KERNEL_BLOCK's shape only */
 	if (e != cudaSuccess)
 		return fail(e);
 	if (shared_bytes > EG_MAX_SHARED)

@@ -4,7 +4,10 @@
  * (and cudaGetLastError reports them once); launches are asynchronous and run
  * in stream order, also past the depth of the launch queue; dynamic shared
  * memory is there when asked for; the default configuration is the gtx1080ti
- * preset's 28 SMs x 4 CTAs.
+ * preset's 28 SMs x 4 CTAs. A kernel defined for one block shape
+ * (EMU_KERNEL_BLOCK) runs every thread of that shape, once, with blockDim
+ * and emu_tid right, and a launch with any other shape fails with
+ * cudaErrorInvalidConfiguration.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,6 +62,43 @@ static void test_configuration_errors(void **state)
 	assert_int_equal(emuLaunchKernel(&nop, one, emu_dim3(1, 16, 64), &a, 0, NULL), cudaSuccess);
 	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
 	assert_int_equal(cudaGetLastError(), cudaSuccess);
+}
+
+struct shaped_args {
+	unsigned *visits; /* per CTA and thread */
+	unsigned *bad;	  /* blockDim or emu_tid were wrong */
+};
+
+EMU_KERNEL_BLOCK(shaped, struct shaped_args, 8, 4, 2)
+{
+	unsigned cta = blockIdx.y * gridDim.x + blockIdx.x, n = 0;
+
+	if (blockDim.x != 8 || blockDim.y != 4 || blockDim.z != 2 || emu_cta_->nthreads != 64)
+		atomicAdd(args->bad, 1u);
+	EMU_FOR_THREADS {
+		if (emu_tid != n++ || threadIdx.x >= 8 || threadIdx.y >= 4 || threadIdx.z >= 2)
+			atomicAdd(args->bad, 1u);
+		atomicAdd(&args->visits[cta * 64 + emu_tid], 1u);
+	}
+}
+
+static void test_fixed_block_shape(void **state)
+{
+	const dim3 grid = {3, 2, 1};
+	unsigned visits[6 * 64] = {0}, bad = 0;
+	struct shaped_args a = {visits, &bad};
+
+	expect_error(emu_launch(&shaped, grid, emu_dim3(4, 8, 2), 0, &a),
+		     cudaErrorInvalidConfiguration);
+	expect_error(emu_launch(&shaped, grid, emu_dim3(8, 4, 1), 0, &a),
+		     cudaErrorInvalidConfiguration);
+	expect_error(emu_launch(&shaped, grid, emu_dim3(8, 8, 2), 0, &a),
+		     cudaErrorInvalidConfiguration);
+	assert_int_equal(emu_launch(&shaped, grid, emu_dim3(8, 4, 2), 0, &a), cudaSuccess);
+	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+	assert_int_equal(bad, 0);
+	for (unsigned i = 0; i < 6 * 64; i++)
+		assert_int_equal(visits[i], 1);
 }
 
 static void test_default_configuration(void **state)
@@ -225,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(test_synchronize_when_idle),
 	    cmocka_unit_test(test_default_configuration),
 	    cmocka_unit_test(test_configuration_errors),
+	    cmocka_unit_test(test_fixed_block_shape),
 	    cmocka_unit_test(test_launch_is_asynchronous),
 	    cmocka_unit_test(test_stream_order),
 	    cmocka_unit_test(test_kernels_see_previous_results),

@@ -6,7 +6,11 @@
  * thread runs the next loop. Kernels whose threads leave at different points
  * - out of range in a partial last CTA, on a data-dependent condition before
  * a shared-memory write, inside a switch - compute exactly what a CPU
- * reference with the same rules computes, for 1-D and 3-D CTAs.
+ * reference with the same rules computes, for 1-D and 3-D CTAs. A thread
+ * loop cut to a window of global indices (EMU_FOR_THREADS_IN, _BELOW) runs
+ * the threads inside it only, between barriers and thread loops that run
+ * every thread, with early returns inside the window, for windows that cut
+ * CTAs, start before the grid, reach past it or are empty.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,11 +132,119 @@ static void test_return_3d(void **state)
 	check(emu_dim3(5, 3, 2), emu_dim3(8, 4, 3), 29 * 96 + 37);
 }
 
+/*
+ * A 2-D grid of 3-D CTAs over a W x H x Z array (x, y global; z the thread's
+ * z). sh[] starts at -1 for every thread; threads inside the window whose
+ * input is not a multiple of 3 store it; after the barrier every thread
+ * writes its value and its right neighbour's in the CTA. Then the threads
+ * below `below` (in x) add 1 to their outputs.
+ */
+#define WIN_W 40
+#define WIN_H 12
+#define WIN_Z 2
+
+struct window_args {
+	const int *in;
+	long long *out;
+	int64_t x_lo, x_hi, y_lo, y_hi, below;
+};
+
+static size_t win_index(size_t x, size_t y, size_t z)
+{
+	return (z * WIN_H + y) * WIN_W + x;
+}
+
+EMU_KERNEL(window, struct window_args)
+{
+	int *sh = emu_shared(int);
+
+	EMU_FOR_THREADS {
+		sh[emu_tid] = -1;
+	}
+	__syncthreads();
+	EMU_FOR_THREADS_IN(args->x_lo, args->x_hi, args->y_lo, args->y_hi)
+	{
+		size_t x = blockIdx.x * blockDim.x + threadIdx.x;
+		size_t y = blockIdx.y * blockDim.y + threadIdx.y;
+		int v = args->in[win_index(x, y, threadIdx.z)];
+
+		if (v % 3 == 0)
+			EMU_RETURN;
+		sh[emu_tid] = v;
+	}
+	__syncthreads();
+	EMU_FOR_THREADS {
+		size_t x = blockIdx.x * blockDim.x + threadIdx.x;
+		size_t y = blockIdx.y * blockDim.y + threadIdx.y;
+
+		args->out[win_index(x, y, threadIdx.z)] =
+		    (long long)sh[emu_tid] * 1000 + sh[(emu_tid + 1) % emu_cta_->nthreads];
+	}
+	__syncthreads();
+	EMU_FOR_THREADS_BELOW(args->below)
+	{
+		size_t x = blockIdx.x * blockDim.x + threadIdx.x;
+		size_t y = blockIdx.y * blockDim.y + threadIdx.y;
+
+		args->out[win_index(x, y, threadIdx.z)] += 1;
+	}
+}
+
+static bool in_window(const struct window_args *a, int64_t x, int64_t y)
+{
+	return x >= a->x_lo && x < a->x_hi && y >= a->y_lo && y < a->y_hi;
+}
+
+static void check_window(int64_t x_lo, int64_t x_hi, int64_t y_lo, int64_t y_hi, int64_t below)
+{
+	const dim3 block = {8, 4, WIN_Z}, grid = {WIN_W / 8, WIN_H / 4, 1};
+	const unsigned nt = block.x * block.y * block.z;
+	static int in[WIN_W * WIN_H * WIN_Z];
+	static long long out[WIN_W * WIN_H * WIN_Z];
+	struct window_args a = {in, out, x_lo, x_hi, y_lo, y_hi, below};
+	int sh[8 * 4 * WIN_Z];
+
+	for (size_t i = 0; i < WIN_W * WIN_H * WIN_Z; i++) {
+		in[i] = (int)((i * 2654435761u) >> 22) + 1;
+		out[i] = UNSET;
+	}
+	assert_int_equal(emu_launch(&window, grid, block, sizeof(sh), &a), cudaSuccess);
+	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+	/* The reference, CTA by CTA, threads in emu_tid order. */
+	for (unsigned by = 0; by < grid.y; by++)
+		for (unsigned bx = 0; bx < grid.x; bx++) {
+			for (unsigned t = 0; t < nt; t++) {
+				unsigned x = bx * 8 + t % 8, y = by * 4 + t / 8 % 4, z = t / 32;
+				int v = in[win_index(x, y, z)];
+
+				sh[t] = in_window(&a, x, y) && v % 3 != 0 ? v : -1;
+			}
+			for (unsigned t = 0; t < nt; t++) {
+				unsigned x = bx * 8 + t % 8, y = by * 4 + t / 8 % 4, z = t / 32;
+				long long want = (long long)sh[t] * 1000 + sh[(t + 1) % nt];
+
+				if ((int64_t)x < below)
+					want += 1;
+				assert_int_equal(out[win_index(x, y, z)], want);
+			}
+		}
+}
+
+static void test_return_window(void **state)
+{
+	check_window(3, 37, 1, 9, 13);	    /* cuts CTAs on every side */
+	check_window(-5, 100, -2, 6, 1000); /* starts before the grid, reaches past it */
+	check_window(9, 9, 0, WIN_H, 0);    /* empty in x */
+	check_window(0, WIN_W, 7, 3, -4);   /* empty in y */
+	check_window(16, 24, 4, 8, WIN_W);  /* exactly one CTA */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_return_1d),
 	    cmocka_unit_test(test_return_3d),
+	    cmocka_unit_test(test_return_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

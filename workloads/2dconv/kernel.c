@@ -20,15 +20,17 @@ struct convolution2d_args {
 
 EMU_KERNEL(convolution2d_kernel, struct convolution2d_args)
 {
-	EMU_FOR_THREADS {
-		const size_t ni = (size_t)args->ni, nj = (size_t)args->nj;
-		size_t j = blockIdx.x * blockDim.x + threadIdx.x;
-		size_t i = blockIdx.y * blockDim.y + threadIdx.y;
+	/* Only the inner elements, 0 < j < nj - 1 and 0 < i < ni - 1, have
+	 * threads that do something (the original returns at once in the
+	 * others); the loop over them vectorizes. */
+	EMU_FOR_THREADS_IN(1, (int64_t)args->nj - 1, 1, (int64_t)args->ni - 1)
+	{
+		const size_t nj = (size_t)args->nj;
+		size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		size_t i = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
 
 		const float *up, *mid, *down;
 
-		if (!(i < ni - 1 && j < nj - 1 && i > 0 && j > 0))
-			EMU_RETURN;
 		up = args->a + (i - 1) * nj;
 		mid = args->a + i * nj;
 		down = args->a + (i + 1) * nj;

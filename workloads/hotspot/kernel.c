@@ -29,7 +29,9 @@ static inline bool in_range(int x, int lo, int hi)
 	return x >= lo && x <= hi;
 }
 
-EMU_KERNEL(calculate_temp, struct calculate_temp_args)
+/* Written for 16 x 16 CTAs, as the original's BLOCK_SIZE: the compiler knows
+ * the thread loops' counts. */
+EMU_KERNEL_BLOCK(calculate_temp, struct calculate_temp_args, HS_BLOCK, HS_BLOCK, 1)
 {
 	float temp_on_cuda[HS_BLOCK][HS_BLOCK];
 	float power_on_cuda[HS_BLOCK][HS_BLOCK];

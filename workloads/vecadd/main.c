@@ -22,11 +22,12 @@ struct vecadd_args {
 
 EMU_KERNEL(vecadd_kernel, struct vecadd_args)
 {
-	EMU_FOR_THREADS {
+	/* Threads past n do nothing (CUDA's `if (i >= n) return;`), and the
+	 * loop over the others vectorizes. */
+	EMU_FOR_THREADS_BELOW(args->n)
+	{
 		int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 
-		if (i >= args->n)
-			EMU_RETURN;
 		st_global(&args->c[i], ld_global(&args->a[i]) + ld_global(&args->b[i]));
 	}
 }
