@@ -11,14 +11,8 @@ build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 exp=$3
 run=$src/bench/experiments/$exp/run
-for tool in parallel jq; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-"$build/bin/uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=sweep_prelude.sh
+. "$(dirname "$0")/sweep_prelude.sh"
 
 if ! "$run" --quick --build "$build" --out "$dir/out" >"$dir/log" 2>&1; then
 	fail "run --quick exited non-zero: $(tail -20 "$dir/log")"

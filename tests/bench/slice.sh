@@ -10,14 +10,8 @@ set -u
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 run=$src/bench/experiments/01-oversub/run
-for tool in parallel jq; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-"$build/bin/uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=sweep_prelude.sh
+. "$(dirname "$0")/sweep_prelude.sh"
 footer_runs() { sed -n 's/^runs: \([0-9]*\), passing: \([0-9]*\);.*/\1 \2/p' "$dir/$1/table.md"; }
 
 for os in 1.0 1.25; do

@@ -10,14 +10,8 @@ set -u
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 sweep=$src/bench/sweep
-for tool in parallel jq; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-"$build/bin/uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=../bench/sweep_prelude.sh
+. "$(dirname "$0")/../bench/sweep_prelude.sh"
 col() { # CSV COLUMN-NAME ROW: a field of results.csv (no commas inside the fields read)
 	awk -F, -v name="\"$2\"" -v row="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
 		NR == row + 1 && c { gsub(/"/, "", $c); print $c }' "$1"
