@@ -98,20 +98,29 @@ out:
 }
 
 /*
+ * The calibration kernel's code generation, part of the build id: bump it
+ * when the kernel or the thread-loop expansion changes how fast the same
+ * build runs it, so that figures saved before are not applied after. 2: the
+ * triad's thread loop vectorizes (EMU_FOR_THREADS_BELOW, GCC's dynamic vector
+ * cost model), which raised the measured bandwidth.
+ */
+#define CALIB_KERNEL_VERSION "2"
+
+/*
  * What a saved calibration must match: the executor's speed depends on how
  * it was compiled (optimisation, sanitizers, accessors that count every
  * access), so a figure saved for one build says nothing about another.
  */
 const char *eg_build_id(void)
 {
-	return EMUGPU_BUILD_TYPE
+	return EMUGPU_BUILD_TYPE "+k" CALIB_KERNEL_VERSION
 #ifdef EMUGPU_GMMU
-	    "+gmmu"
+				 "+gmmu"
 #endif
 #if defined(__SANITIZE_ADDRESS__)
-	    "+asan"
+				 "+asan"
 #elif defined(__SANITIZE_THREAD__)
-	    "+tsan"
+				 "+tsan"
 #endif
 	    ;
 }
