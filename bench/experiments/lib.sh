@@ -172,11 +172,15 @@ exp_profile() {
 		exp_die "profiling $w failed (see $exp_out/profiles/$w.log)"
 }
 
+# The --timeout the runs in DIR had (exp_sweep records it there, so a later
+# slice or --table-only knows it), or nothing.
+exp_limit() { cat "$exp_out/timeout.txt" 2>/dev/null || true; }
+
 # Every run as one JSON object: the sweep's parameters, its status, and the
 # report's fields (an empty report when it has none), in one array.
 exp_rows() {
-	local run st rc tmo=$exp_timeout
-	[ -n "$tmo" ] || tmo=$(cat "$exp_out/timeout.txt" 2>/dev/null || true)
+	local run st rc tmo
+	tmo=$(exp_limit)
 	while IFS= read -r run; do
 		rc=$(cat "$exp_out/runs/$run.rc" 2>/dev/null || echo none)
 		case $rc in
@@ -224,7 +228,7 @@ exp_table() {
 	rows=$(exp_rows)
 	printf '%s\n' "$rows" >"$exp_out/rows.json"
 	{
-		printf '%s\n' "$rows" | jq -r --argjson timeout "$(cat "$exp_out/timeout.txt" 2>/dev/null || echo null)" \
+		printf '%s\n' "$rows" | jq -r --argjson timeout "$(exp_limit | grep . || echo null)" \
 			"$@" "$exp_jq_lib $filter" || exp_table_status=$?
 		echo
 		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty | . * 10 | round / 10] | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
