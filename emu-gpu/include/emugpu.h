@@ -294,6 +294,9 @@ cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 grid, dim3 block
 /* The resolved executor configuration, for reports and tests. */
 struct emu_info {
 	unsigned sms, ctas_per_sm, workers;
+	/* Workers that run every kernel, one per core the process may use (its
+	 * affinity mask); the others join only kernels whose CTAs block. */
+	unsigned main_workers;
 	const char *dispatch; /* "asc", "desc" or "switch" */
 	bool pinned;
 	bool gmmu; /* accessors built in */

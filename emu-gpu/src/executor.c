@@ -82,7 +82,7 @@ static void stop_workers(unsigned started)
  * core pinning uses), at most all of them. The others are spares that join
  * only while CTAs block (worker.c).
  */
-static unsigned main_workers(const struct eg_config *cfg)
+unsigned eg_main_workers(const struct eg_config *cfg)
 {
 	cpu_set_t set;
 	int cores = cfg->pin ? eg_pin_cores() : 0;
@@ -108,7 +108,7 @@ static void start_pool(void)
 		goto err;
 	memset(eg.slots, 0, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
 	/* Before the workers start: it says which futex word each sleeps on. */
-	eg.nmain = main_workers(cfg);
+	eg.nmain = eg_main_workers(cfg);
 	err = eg_fault_install();
 	if (err)
 		goto err;
