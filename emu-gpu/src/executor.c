@@ -284,7 +284,13 @@ void eg_complete_kernel(struct eg_kernel *k)
 	eg.completed++;
 	if (eg.completed < eg.submitted)
 		next = slot_of(eg.completed);
-	pthread_cond_broadcast(&eg.changed);
+	/* Wake only a waiter this completion releases: synchronize() when the
+	 * stream is idle, a launcher when the queue was full (eg_submit). Waking
+	 * the synchronizing thread at every kernel of a queued sequence cost a
+	 * context switch per launch, and on a core the workers share, their
+	 * time. */
+	if (eg.completed == eg.submitted || eg.completed + EG_QUEUE_DEPTH == eg.submitted + 1)
+		pthread_cond_broadcast(&eg.changed);
 	pthread_mutex_unlock(&eg.lock);
 	if (next)
 		start_kernel(next);
