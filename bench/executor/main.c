@@ -18,17 +18,27 @@
  * medians (medians, because a best time can be one lucky repetition). Both
  * sides' results are checked exactly before and after the timed part.
  *
+ * Each repetition also takes the CPU time the whole process used (every
+ * thread, getrusage): on a machine shared with other work, wall time mostly
+ * measures the others, while CPU time still says how much work each variant
+ * did; its median ratio is printed beside the wall-time one.
+ *
+ * "One thread per core" counts the cores this process may run on (its
+ * affinity mask, as emu-gpu counts its main workers), so that a run under
+ * `taskset -c 0,1` compares two threads with two workers.
+ *
  * Runs natively only (under libuvmemu.so the arrays would still be ordinary
  * memory, but the runtime's own threads would share the cores).
  *
  * The last line is executor_overhead=<the largest of the kernels' figures>.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "pool.h"
@@ -46,6 +56,27 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU time of every thread of the process so far, user and system. */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* The cores this process may run on. */
+static long usable_cores(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return 1;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -55,16 +86,23 @@ static int cmp_double(const void *a, const void *b)
 
 struct series {
 	char name[40];
-	double *t;
-	double best, median;
+	double *t, *cpu; /* wall and CPU time of each repetition */
+	double best, median, cpu_median;
 };
+
+static double median_of(double *v, long n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 static void summarise(struct series *s, long reps)
 {
-	qsort(s->t, (size_t)reps, sizeof(double), cmp_double);
+	s->median = median_of(s->t, reps);
 	s->best = s->t[0];
-	s->median = reps % 2 ? s->t[reps / 2] : (s->t[reps / 2 - 1] + s->t[reps / 2]) / 2;
-	printf("  %-20s best %9.3f ms  median %9.3f ms\n", s->name, s->best * 1e3, s->median * 1e3);
+	s->cpu_median = median_of(s->cpu, reps);
+	printf("  %-20s best %9.3f ms  median %9.3f ms  cpu median %9.3f ms\n", s->name,
+	       s->best * 1e3, s->median * 1e3, s->cpu_median * 1e3);
 }
 
 bool bench_same_matrix(const float *got, const float *want, size_t n, const char *what)
@@ -144,7 +182,8 @@ static int bench_kernel(const struct bench_kernel *k, long reps, long cores, str
 	}
 	for (int v = 0; v < 3; v++) {
 		s[v].t = calloc((size_t)reps, sizeof(double));
-		if (!s[v].t) {
+		s[v].cpu = calloc((size_t)reps, sizeof(double));
+		if (!s[v].t || !s[v].cpu) {
 			fprintf(stderr, "bench-executor: out of memory\n");
 			goto out;
 		}
@@ -164,17 +203,22 @@ static int bench_kernel(const struct bench_kernel *k, long reps, long cores, str
 	if (!k->check(state))
 		goto out;
 	for (long r = 0; r < reps; r++) {
-		double t0 = now_s();
+		double t0 = now_s(), c0 = cpu_s();
 
 		if (k->emu(state) != cudaSuccess)
 			goto out;
 		s[0].t[r] = now_s() - t0;
+		s[0].cpu[r] = cpu_s() - c0;
 		t0 = now_s();
+		c0 = cpu_s();
 		plain_one(k, state);
 		s[1].t[r] = now_s() - t0;
+		s[1].cpu[r] = cpu_s() - c0;
 		t0 = now_s();
+		c0 = cpu_s();
 		plain_all(k, state, pool);
 		s[2].t[r] = now_s() - t0;
+		s[2].cpu[r] = cpu_s() - c0;
 	}
 	if (!emu_checked(k, state))
 		goto out;
@@ -185,12 +229,15 @@ static int bench_kernel(const struct bench_kernel *k, long reps, long cores, str
 
 		*ratio = s[0].median / s[better].median;
 		*versus = better == 1 ? "plain C, 1 thread" : "plain C, one thread per core";
-		printf("  median ratio %.3f (emu-gpu / %s)\n", *ratio, *versus);
+		printf("  median ratio %.3f (emu-gpu / %s), cpu median ratio %.3f\n", *ratio,
+		       *versus, s[0].cpu_median / s[better].cpu_median);
 	}
 	rc = 0;
 out:
-	for (int v = 0; v < 3; v++)
+	for (int v = 0; v < 3; v++) {
 		free(s[v].t);
+		free(s[v].cpu);
+	}
 	k->teardown(state);
 	return rc;
 }
@@ -232,7 +279,7 @@ static const struct bench_kernel *parse_kernel(const char *s)
 
 int main(int argc, char **argv)
 {
-	long reps = DEFAULT_REPS, cores = sysconf(_SC_NPROCESSORS_ONLN);
+	long reps = DEFAULT_REPS, cores = usable_cores();
 	const struct bench_kernel *only = NULL;
 	double worst = 0;
 	const char *worst_name = NULL, *worst_versus = NULL;
@@ -252,17 +299,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-executor: run it natively, not under uvmemu run\n");
 		return 2;
 	}
-	if (cores < 1)
-		cores = 1;
 	if (pool_create(&pool, (unsigned)cores)) {
 		fprintf(stderr, "bench-executor: cannot start %ld threads\n", cores);
 		return 1;
 	}
 	emu_get_info(&info);
 	printf("bench-executor: %ld cores, %ld alternating repetitions; emu-gpu: %u SMs x %u "
-	       "CTAs/SM = %u workers, dispatch %s%s\n",
-	       cores, reps, info.sms, info.ctas_per_sm, info.workers, info.dispatch,
-	       info.pinned ? ", pinned" : "");
+	       "CTAs/SM = %u workers (%u run every kernel), dispatch %s%s\n",
+	       cores, reps, info.sms, info.ctas_per_sm, info.workers, info.main_workers,
+	       info.dispatch, info.pinned ? ", pinned" : "");
 	for (size_t i = 0; i < NKERNELS; i++) {
 		double ratio;
 		const char *versus;

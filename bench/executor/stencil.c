@@ -10,8 +10,8 @@
  * ST_LAUNCHES launches, each reading the previous one's output.
  *
  * The plain-C variant runs the same per-thread code over the same tiles in the
- * same order, with ordinary loops over the 16 x 16 threads; a global
- * step-by-step sweep checks both at setup.
+ * same order, with ordinary loops over the same windows of the 16 x 16
+ * threads; a global step-by-step sweep checks both at setup.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,55 +44,85 @@ static inline float st_cell(float c, float n, float s, float e, float w, float p
 	return c + ST_DIFFUSION * (n + s + e + w - 4.0f * c) + ST_SOURCE * p;
 }
 
-static inline bool st_in_grid(const struct stencil_args *a, int y, int x)
+/*
+ * Which threads do what is the same for the whole CTA: a window of the tile,
+ * [x0, x1) x [y0, y1) in tile coordinates. Each part of the kernel runs its
+ * per-thread code, without checks, over its window - the emu-gpu side with
+ * EMU_FOR_THREADS_IDX_IN, plain C with two loops - so that the loop over x
+ * vectorizes on both sides (a check inside it would keep it scalar).
+ */
+struct st_window {
+	int x0, x1, y0, y1;
+};
+
+static inline int st_max(int a, int b)
 {
-	return y >= 0 && y < a->rows && x >= 0 && x < a->cols;
+	return a > b ? a : b;
 }
 
-/* The per-thread parts of the kernel; (y0, x0) is the tile's first cell in
- * the grid, (ty, tx) the thread's cell in the tile. */
+static inline int st_min(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* The tile's cells inside the grid; (y0, x0) is the tile's first cell in the
+ * grid. */
+static inline struct st_window st_in_grid(const struct stencil_args *a, int y0, int x0)
+{
+	return (struct st_window){st_max(0, -x0), st_min(ST_B, a->cols - x0), st_max(0, -y0),
+				  st_min(ST_B, a->rows - y0)};
+}
+
+/* ...and of those, the ones at least `margin` cells from the tile's edge. */
+static inline struct st_window st_inner(const struct stencil_args *a, int y0, int x0, int margin)
+{
+	struct st_window g = st_in_grid(a, y0, x0);
+
+	return (struct st_window){st_max(g.x0, margin), st_min(g.x1, ST_B - margin),
+				  st_max(g.y0, margin), st_min(g.y1, ST_B - margin)};
+}
+
+/* Does the tile reach past the grid (cells held at 0)? */
+static inline bool st_crosses_edge(const struct stencil_args *a, int y0, int x0)
+{
+	struct st_window g = st_in_grid(a, y0, x0);
+
+	return g.x0 != 0 || g.x1 != ST_B || g.y0 != 0 || g.y1 != ST_B;
+}
+
+/* The per-thread parts of the kernel; (ty, tx) is the thread's cell in the
+ * tile. Cells outside the grid are 0 (st_zero), those inside are loaded. */
+static inline void st_zero(struct st_tile *s, int ty, int tx)
+{
+	s->t[ty][tx] = 0.0f;
+}
+
 static inline void st_load(struct st_tile *s, const struct stencil_args *a, int y0, int x0, int ty,
 			   int tx)
 {
 	size_t i = (size_t)(y0 + ty) * (size_t)a->cols + (size_t)(x0 + tx);
 
-	if (!st_in_grid(a, y0 + ty, x0 + tx)) {
-		s->t[ty][tx] = 0.0f;
-		s->p[ty][tx] = 0.0f;
-		return;
-	}
 	s->t[ty][tx] = a->src[i];
 	s->p[ty][tx] = a->power[i];
 }
 
-/* Step `step` updates the band [step + 1, ST_B - 2 - step] on both axes. */
-static inline bool st_in_band(int step, int ty, int tx)
+/* Step `step` updates the cells of st_inner(step + 1): those whose
+ * neighbours are still exact. */
+static inline void st_step(struct st_tile *s, int ty, int tx)
 {
-	return ty > step && ty < ST_B - 1 - step && tx > step && tx < ST_B - 1 - step;
-}
-
-static inline void st_step(struct st_tile *s, const struct stencil_args *a, int y0, int x0,
-			   int step, int ty, int tx)
-{
-	if (!st_in_band(step, ty, tx) || !st_in_grid(a, y0 + ty, x0 + tx))
-		return;
 	s->next[ty][tx] = st_cell(s->t[ty][tx], s->t[ty - 1][tx], s->t[ty + 1][tx],
 				  s->t[ty][tx + 1], s->t[ty][tx - 1], s->p[ty][tx]);
 }
 
-static inline void st_copy(struct st_tile *s, const struct stencil_args *a, int y0, int x0,
-			   int step, int ty, int tx)
+static inline void st_copy(struct st_tile *s, int ty, int tx)
 {
-	if (st_in_band(step, ty, tx) && st_in_grid(a, y0 + ty, x0 + tx))
-		s->t[ty][tx] = s->next[ty][tx];
+	s->t[ty][tx] = s->next[ty][tx];
 }
 
+/* The tile writes its inner cells, st_inner(ST_STEPS). */
 static inline void st_store(const struct st_tile *s, const struct stencil_args *a, int y0, int x0,
 			    int ty, int tx)
 {
-	if (ty < ST_STEPS || ty >= ST_B - ST_STEPS || tx < ST_STEPS || tx >= ST_B - ST_STEPS ||
-	    !st_in_grid(a, y0 + ty, x0 + tx))
-		return;
 	a->dst[(size_t)(y0 + ty) * (size_t)a->cols + (size_t)(x0 + tx)] = s->t[ty][tx];
 }
 
@@ -101,45 +131,64 @@ EMU_KERNEL_BLOCK(bench_stencil_kernel, struct stencil_args, ST_B, ST_B, 1)
 	struct st_tile s;
 	const int y0 = (int)blockIdx.y * ST_INNER - ST_STEPS;
 	const int x0 = (int)blockIdx.x * ST_INNER - ST_STEPS;
+	const struct st_window grid = st_in_grid(args, y0, x0);
 
-	EMU_FOR_THREADS {
+	if (st_crosses_edge(args, y0, x0)) {
+		EMU_FOR_THREADS {
+			st_zero(&s, (int)threadIdx.y, (int)threadIdx.x);
+		}
+	}
+	EMU_FOR_THREADS_IDX_IN(grid.x0, grid.x1, grid.y0, grid.y1) {
 		st_load(&s, args, y0, x0, (int)threadIdx.y, (int)threadIdx.x);
 	}
 	__syncthreads();
 	for (int step = 0; step < ST_STEPS; step++) {
-		EMU_FOR_THREADS {
-			st_step(&s, args, y0, x0, step, (int)threadIdx.y, (int)threadIdx.x);
+		const struct st_window band = st_inner(args, y0, x0, step + 1);
+
+		EMU_FOR_THREADS_IDX_IN(band.x0, band.x1, band.y0, band.y1) {
+			st_step(&s, (int)threadIdx.y, (int)threadIdx.x);
 		}
 		__syncthreads();
-		EMU_FOR_THREADS {
-			st_copy(&s, args, y0, x0, step, (int)threadIdx.y, (int)threadIdx.x);
+		EMU_FOR_THREADS_IDX_IN(band.x0, band.x1, band.y0, band.y1) {
+			st_copy(&s, (int)threadIdx.y, (int)threadIdx.x);
 		}
 		__syncthreads();
 	}
-	EMU_FOR_THREADS {
+	const struct st_window out = st_inner(args, y0, x0, ST_STEPS);
+
+	EMU_FOR_THREADS_IDX_IN(out.x0, out.x1, out.y0, out.y1) {
 		st_store(&s, args, y0, x0, (int)threadIdx.y, (int)threadIdx.x);
 	}
 }
 
-/* The same CTA as plain C. */
+/* The same CTA as plain C, the windows as loop bounds. */
 static void st_tile_plain(const struct stencil_args *a, int by, int bx)
 {
 	struct st_tile s;
 	const int y0 = by * ST_INNER - ST_STEPS, x0 = bx * ST_INNER - ST_STEPS;
+	const struct st_window grid = st_in_grid(a, y0, x0);
 
-	for (int ty = 0; ty < ST_B; ty++)
-		for (int tx = 0; tx < ST_B; tx++)
+	if (st_crosses_edge(a, y0, x0))
+		for (int ty = 0; ty < ST_B; ty++)
+			for (int tx = 0; tx < ST_B; tx++)
+				st_zero(&s, ty, tx);
+	for (int ty = grid.y0; ty < grid.y1; ty++)
+		for (int tx = grid.x0; tx < grid.x1; tx++)
 			st_load(&s, a, y0, x0, ty, tx);
 	for (int step = 0; step < ST_STEPS; step++) {
-		for (int ty = 0; ty < ST_B; ty++)
-			for (int tx = 0; tx < ST_B; tx++)
-				st_step(&s, a, y0, x0, step, ty, tx);
-		for (int ty = 0; ty < ST_B; ty++)
-			for (int tx = 0; tx < ST_B; tx++)
-				st_copy(&s, a, y0, x0, step, ty, tx);
+		const struct st_window band = st_inner(a, y0, x0, step + 1);
+
+		for (int ty = band.y0; ty < band.y1; ty++)
+			for (int tx = band.x0; tx < band.x1; tx++)
+				st_step(&s, ty, tx);
+		for (int ty = band.y0; ty < band.y1; ty++)
+			for (int tx = band.x0; tx < band.x1; tx++)
+				st_copy(&s, ty, tx);
 	}
-	for (int ty = 0; ty < ST_B; ty++)
-		for (int tx = 0; tx < ST_B; tx++)
+	const struct st_window out = st_inner(a, y0, x0, ST_STEPS);
+
+	for (int ty = out.y0; ty < out.y1; ty++)
+		for (int tx = out.x0; tx < out.x1; tx++)
 			st_store(&s, a, y0, x0, ty, tx);
 }
 

@@ -206,10 +206,10 @@ static inline unsigned emu_first_at_(int64_t bound, int64_t base, unsigned n)
 		      emu_y0_ = (y0), emu_y1_ = (y1)EMU_GMMU_LOOP_;                                \
 	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
 		for (unsigned emu_ty_ = emu_y0_; emu_ty_ < emu_y1_; emu_ty_++)                     \
-			for (unsigned emu_tx_ = emu_x0_, emu_once_ = 1; emu_tx_ < emu_x1_;         \
+			for (int emu_tx_ = (int)emu_x0_, emu_once_ = 1; emu_tx_ < (int)emu_x1_;    \
 			     emu_tx_++, emu_once_ = 1)                                             \
-				for (const dim3 threadIdx                                          \
-				     __attribute__((unused)) = {emu_tx_, emu_ty_, emu_tz_};        \
+				for (const dim3 threadIdx __attribute__((                          \
+					 unused)) = {(unsigned)emu_tx_, emu_ty_, emu_tz_};         \
 				     emu_once_ EMU_GMMU_THREAD_; emu_once_ = 0)
 
 #define EMU_FOR_THREADS EMU_FOR_THREADS_RANGE_(0, emu_nx_, 0, emu_ny_)
@@ -236,7 +236,24 @@ static inline unsigned emu_first_at_(int64_t bound, int64_t base, unsigned n)
 			       emu_first_at_((y_lo), (int64_t)blockIdx.y *emu_ny_, emu_ny_),       \
 			       emu_first_at_((y_hi), (int64_t)blockIdx.y *emu_ny_, emu_ny_))
 #define EMU_FOR_THREADS_BELOW(n) EMU_FOR_THREADS_IN(0, (n), 0, INT64_MAX)
-#define EMU_RETURN		 continue
+
+/*
+ * EMU_FOR_THREADS_IDX_IN(x_lo, x_hi, y_lo, y_hi) { body } is the same window
+ * on threadIdx itself, [x_lo, x_hi) x [y_lo, y_hi) of the CTA's threads: a
+ * thread that starts with
+ *
+ *	if (threadIdx.x < x_lo || threadIdx.x >= x_hi || ...) return;
+ *
+ * on bounds the whole CTA shares (a tile's band, the part of a tile inside
+ * the grid, as a shared-memory stencil computes them). Bounds are int64_t,
+ * clipped to the block, evaluated once per loop; an empty window runs no
+ * thread.
+ */
+#define EMU_FOR_THREADS_IDX_IN(x_lo, x_hi, y_lo, y_hi)                                             \
+	EMU_FOR_THREADS_RANGE_(                                                                    \
+	    emu_first_at_((x_lo), 0, emu_nx_), emu_first_at_((x_hi), 0, emu_nx_),                  \
+	    emu_first_at_((y_lo), 0, emu_ny_), emu_first_at_((y_hi), 0, emu_ny_))
+#define EMU_RETURN continue
 
 /* Linear thread index inside the CTA, for per-thread arrays. */
 #define emu_tid ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)
@@ -294,6 +311,9 @@ cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 grid, dim3 block
 /* The resolved executor configuration, for reports and tests. */
 struct emu_info {
 	unsigned sms, ctas_per_sm, workers;
+	/* Workers that run every kernel, one per core the process may use (its
+	 * affinity mask); the others join only kernels whose CTAs block. */
+	unsigned main_workers;
 	const char *dispatch; /* "asc", "desc" or "switch" */
 	bool pinned;
 	bool gmmu; /* accessors built in */

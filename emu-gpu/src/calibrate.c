@@ -34,8 +34,7 @@ struct calib_args {
 
 EMU_KERNEL(emu_calibration_triad, struct calib_args)
 {
-	EMU_FOR_THREADS_BELOW((int64_t)args->n)
-	{
+	EMU_FOR_THREADS_BELOW((int64_t)args->n) {
 		uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 
 		args->z[i] = 3.0f * args->x[i] + args->y[i];

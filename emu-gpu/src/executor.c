@@ -82,7 +82,7 @@ static void stop_workers(unsigned started)
  * core pinning uses), at most all of them. The others are spares that join
  * only while CTAs block (worker.c).
  */
-static unsigned main_workers(const struct eg_config *cfg)
+unsigned eg_main_workers(const struct eg_config *cfg)
 {
 	cpu_set_t set;
 	int cores = cfg->pin ? eg_pin_cores() : 0;
@@ -108,7 +108,7 @@ static void start_pool(void)
 		goto err;
 	memset(eg.slots, 0, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
 	/* Before the workers start: it says which futex word each sleeps on. */
-	eg.nmain = main_workers(cfg);
+	eg.nmain = eg_main_workers(cfg);
 	err = eg_fault_install();
 	if (err)
 		goto err;
@@ -284,7 +284,13 @@ void eg_complete_kernel(struct eg_kernel *k)
 	eg.completed++;
 	if (eg.completed < eg.submitted)
 		next = slot_of(eg.completed);
-	pthread_cond_broadcast(&eg.changed);
+	/* Wake only a waiter this completion releases: synchronize() when the
+	 * stream is idle, a launcher when the queue was full (eg_submit). Waking
+	 * the synchronizing thread at every kernel of a queued sequence cost a
+	 * context switch per launch, and on a core the workers share, their
+	 * time. */
+	if (eg.completed == eg.submitted || eg.completed + EG_QUEUE_DEPTH == eg.submitted + 1)
+		pthread_cond_broadcast(&eg.changed);
 	pthread_mutex_unlock(&eg.lock);
 	if (next)
 		start_kernel(next);

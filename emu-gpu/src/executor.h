@@ -160,6 +160,9 @@ cudaError_t eg_pool_start(void);
 /* Queues a validated launch; `args` has kernel->args_size bytes. */
 cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
 		      const void *args, bool internal);
+/* The workers that run every kernel: one per core the process may use (its
+ * affinity mask, or the cores --pin uses), at most cfg->workers. */
+unsigned eg_main_workers(const struct eg_config *cfg);
 /* Waits until the stream is idle; returns and clears the pending error. */
 cudaError_t eg_wait_idle(void);
 void eg_complete_kernel(struct eg_kernel *k);

@@ -84,6 +84,7 @@ void emu_get_info(struct emu_info *info)
 	info->sms = cfg->sms;
 	info->ctas_per_sm = cfg->ctas_per_sm;
 	info->workers = cfg->workers;
+	info->main_workers = atomic_load(&eg.ready) ? eg.nmain : eg_main_workers(cfg);
 	info->dispatch = cfg->order_name;
 	/* Before the first launch the pool does not exist yet: report the request. */
 	info->pinned = atomic_load(&eg.ready) ? eg.pinned : cfg->pin;

@@ -318,12 +318,17 @@ static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
  * normal thread, still preempts workers at once. Without it, each spare woken
  * during a kernel preempted a running worker in mid hand-out. Unprivileged
  * threads may always choose it; if refused, the default policy is only slower.
+ * Only from the default policy: a process started under SCHED_IDLE (`chrt
+ * --idle 0`, a background job) must not have its workers raise themselves
+ * above its other threads and the rest of the machine, and a real-time one
+ * keeps its class.
  */
 static void set_batch_policy(void)
 {
 	struct sched_param none = {0};
 
-	pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
+	if (sched_getscheduler(0) == SCHED_OTHER)
+		pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
 }
 
 static void *worker_main(void *arg)

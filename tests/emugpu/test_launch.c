@@ -7,13 +7,18 @@
  * preset's 28 SMs x 4 CTAs. A kernel defined for one block shape
  * (EMU_KERNEL_BLOCK) runs every thread of that shape, once, with blockDim
  * and emu_tid right, and a launch with any other shape fails with
- * cudaErrorInvalidConfiguration.
+ * cudaErrorInvalidConfiguration. One main worker runs per core of the
+ * process's affinity mask, before and after the pool starts; run as
+ * `emugpu_launch one-core` the test first limits itself to one core, so the
+ * count differs from the machine's.
  */
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
@@ -101,11 +106,23 @@ static void test_fixed_block_shape(void **state)
 		assert_int_equal(visits[i], 1);
 }
 
+/* One per core the process may run on, at most one per worker. */
+static unsigned expected_main_workers(unsigned workers)
+{
+	cpu_set_t set;
+	unsigned cores;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	cores = (unsigned)CPU_COUNT(&set);
+	return cores < workers ? cores : workers;
+}
+
 static void test_default_configuration(void **state)
 {
 	struct emu_info info;
 
 	emu_get_info(&info);
+	assert_int_equal(info.main_workers, expected_main_workers(info.workers));
 	assert_int_equal(info.sms, 28);
 	assert_int_equal(info.ctas_per_sm, 4);
 	assert_int_equal(info.workers, 112);
@@ -119,6 +136,28 @@ static void test_default_configuration(void **state)
 	assert_false(info.gmmu);
 #endif
 	assert_int_equal(info.max_shared_bytes, 48 << 10);
+	/* The same count once the pool runs. */
+	assert_int_equal(EMU_LAUNCH(nop, emu_dim3(1, 1, 1), emu_dim3(1, 1, 1), 0, 0), cudaSuccess);
+	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+	emu_get_info(&info);
+	assert_int_equal(info.main_workers, expected_main_workers(info.workers));
+}
+
+/* Keeps only the first core of the affinity mask. */
+static void limit_to_one_core(void)
+{
+	cpu_set_t set, one;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		abort();
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	if (sched_setaffinity(0, sizeof(one), &one) != 0)
+		abort();
 }
 
 /* The kernel waits for the host to raise a flag that it raises only after
@@ -259,7 +298,7 @@ static void test_synchronize_when_idle(void **state)
 	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synchronize_when_idle),
@@ -272,5 +311,7 @@ int main(void)
 	    cmocka_unit_test(test_dynamic_shared_memory),
 	};
 
+	if (argc > 1 && strcmp(argv[1], "one-core") == 0)
+		limit_to_one_core();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,9 @@
  * loop cut to a window of global indices (EMU_FOR_THREADS_IN, _BELOW) runs
  * the threads inside it only, between barriers and thread loops that run
  * every thread, with early returns inside the window, for windows that cut
- * CTAs, start before the grid, reach past it or are empty.
+ * CTAs, start before the grid, reach past it or are empty. A loop cut to a
+ * window of threadIdx (EMU_FOR_THREADS_IDX_IN) runs exactly the threads of
+ * the CTA inside it, for windows inside the block, past it and empty.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,6 +149,7 @@ struct window_args {
 	const int *in;
 	long long *out;
 	int64_t x_lo, x_hi, y_lo, y_hi, below;
+	int64_t tx_lo, tx_hi, ty_lo, ty_hi; /* a window of threadIdx */
 };
 
 static size_t win_index(size_t x, size_t y, size_t z)
@@ -162,8 +165,7 @@ EMU_KERNEL(window, struct window_args)
 		sh[emu_tid] = -1;
 	}
 	__syncthreads();
-	EMU_FOR_THREADS_IN(args->x_lo, args->x_hi, args->y_lo, args->y_hi)
-	{
+	EMU_FOR_THREADS_IN(args->x_lo, args->x_hi, args->y_lo, args->y_hi) {
 		size_t x = blockIdx.x * blockDim.x + threadIdx.x;
 		size_t y = blockIdx.y * blockDim.y + threadIdx.y;
 		int v = args->in[win_index(x, y, threadIdx.z)];
@@ -181,12 +183,18 @@ EMU_KERNEL(window, struct window_args)
 		    (long long)sh[emu_tid] * 1000 + sh[(emu_tid + 1) % emu_cta_->nthreads];
 	}
 	__syncthreads();
-	EMU_FOR_THREADS_BELOW(args->below)
-	{
+	EMU_FOR_THREADS_BELOW(args->below) {
 		size_t x = blockIdx.x * blockDim.x + threadIdx.x;
 		size_t y = blockIdx.y * blockDim.y + threadIdx.y;
 
 		args->out[win_index(x, y, threadIdx.z)] += 1;
+	}
+	__syncthreads();
+	EMU_FOR_THREADS_IDX_IN(args->tx_lo, args->tx_hi, args->ty_lo, args->ty_hi) {
+		size_t x = blockIdx.x * blockDim.x + threadIdx.x;
+		size_t y = blockIdx.y * blockDim.y + threadIdx.y;
+
+		args->out[win_index(x, y, threadIdx.z)] += 10;
 	}
 }
 
@@ -195,13 +203,15 @@ static bool in_window(const struct window_args *a, int64_t x, int64_t y)
 	return x >= a->x_lo && x < a->x_hi && y >= a->y_lo && y < a->y_hi;
 }
 
-static void check_window(int64_t x_lo, int64_t x_hi, int64_t y_lo, int64_t y_hi, int64_t below)
+static void check_window_idx(int64_t x_lo, int64_t x_hi, int64_t y_lo, int64_t y_hi, int64_t below,
+			     const int64_t idx[4])
 {
 	const dim3 block = {8, 4, WIN_Z}, grid = {WIN_W / 8, WIN_H / 4, 1};
 	const unsigned nt = block.x * block.y * block.z;
 	static int in[WIN_W * WIN_H * WIN_Z];
 	static long long out[WIN_W * WIN_H * WIN_Z];
-	struct window_args a = {in, out, x_lo, x_hi, y_lo, y_hi, below};
+	struct window_args a = {in,    out,    x_lo,   x_hi,   y_lo,  y_hi,
+				below, idx[0], idx[1], idx[2], idx[3]};
 	int sh[8 * 4 * WIN_Z];
 
 	for (size_t i = 0; i < WIN_W * WIN_H * WIN_Z; i++) {
@@ -225,18 +235,35 @@ static void check_window(int64_t x_lo, int64_t x_hi, int64_t y_lo, int64_t y_hi,
 
 				if ((int64_t)x < below)
 					want += 1;
+				if ((int64_t)(t % 8) >= idx[0] && (int64_t)(t % 8) < idx[1] &&
+				    (int64_t)(t / 8 % 4) >= idx[2] && (int64_t)(t / 8 % 4) < idx[3])
+					want += 10;
 				assert_int_equal(out[win_index(x, y, z)], want);
 			}
 		}
 }
 
+static void check_window(int64_t x_lo, int64_t x_hi, int64_t y_lo, int64_t y_hi, int64_t below)
+{
+	const int64_t idx[4] = {2, 7, 1, 3};
+
+	check_window_idx(x_lo, x_hi, y_lo, y_hi, below, idx);
+}
+
 static void test_return_window(void **state)
 {
-	check_window(3, 37, 1, 9, 13);	    /* cuts CTAs on every side */
-	check_window(-5, 100, -2, 6, 1000); /* starts before the grid, reaches past it */
-	check_window(9, 9, 0, WIN_H, 0);    /* empty in x */
-	check_window(0, WIN_W, 7, 3, -4);   /* empty in y */
-	check_window(16, 24, 4, 8, WIN_W);  /* exactly one CTA */
+	const int64_t past[4] = {-3, 100, -1, 50}, empty_x[4] = {5, 5, 0, 4},
+		      empty_y[4] = {0, 8, 3, 1}, one[4] = {7, 8, 3, 4};
+
+	check_window_idx(3, 37, 1, 9, 13, past);    /* threadIdx window past the block */
+	check_window_idx(3, 37, 1, 9, 13, empty_x); /* empty in x */
+	check_window_idx(3, 37, 1, 9, 13, empty_y); /* empty in y */
+	check_window_idx(3, 37, 1, 9, 13, one);	    /* the last thread of each row of z */
+	check_window(3, 37, 1, 9, 13);		    /* cuts CTAs on every side */
+	check_window(-5, 100, -2, 6, 1000);	    /* starts before the grid, reaches past it */
+	check_window(9, 9, 0, WIN_H, 0);	    /* empty in x */
+	check_window(0, WIN_W, 7, 3, -4);	    /* empty in y */
+	check_window(16, 24, 4, 8, WIN_W);	    /* exactly one CTA */
 }
 
 int main(void)

@@ -23,8 +23,7 @@ EMU_KERNEL(convolution2d_kernel, struct convolution2d_args)
 	/* Only the inner elements, 0 < j < nj - 1 and 0 < i < ni - 1, have
 	 * threads that do something (the original returns at once in the
 	 * others); the loop over them vectorizes. */
-	EMU_FOR_THREADS_IN(1, (int64_t)args->nj - 1, 1, (int64_t)args->ni - 1)
-	{
+	EMU_FOR_THREADS_IN(1, (int64_t)args->nj - 1, 1, (int64_t)args->ni - 1) {
 		const size_t nj = (size_t)args->nj;
 		size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 		size_t i = (size_t)blockIdx.y * blockDim.y + threadIdx.y;

@@ -31,13 +31,13 @@ struct fdtd_step3_args {
 
 EMU_KERNEL(fdtd_step1_kernel, struct fdtd_step1_args)
 {
-	EMU_FOR_THREADS {
+	/* Threads outside the nx x ny field do nothing (the original's bounds
+	 * check), as the loop's range. */
+	EMU_FOR_THREADS_IN(0, args->ny, 0, args->nx) {
 		const size_t ny = (size_t)args->ny;
-		size_t j = blockIdx.x * blockDim.x + threadIdx.x;
-		size_t i = blockIdx.y * blockDim.y + threadIdx.y;
+		size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		size_t i = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
 
-		if (i >= (size_t)args->nx || j >= ny)
-			EMU_RETURN;
 		/* Row 0 is driven by the source term of this step. */
 		if (i == 0)
 			st_global(&args->ey[j], ld_global(&args->fict[args->t]));
@@ -51,13 +51,12 @@ EMU_KERNEL(fdtd_step1_kernel, struct fdtd_step1_args)
 
 EMU_KERNEL(fdtd_step2_kernel, struct fdtd_step2_args)
 {
-	EMU_FOR_THREADS {
+	/* Column 0 and threads outside the field do nothing. */
+	EMU_FOR_THREADS_IN(1, args->ny, 0, args->nx) {
 		const size_t ny = (size_t)args->ny;
-		size_t j = blockIdx.x * blockDim.x + threadIdx.x;
-		size_t i = blockIdx.y * blockDim.y + threadIdx.y;
+		size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		size_t i = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
 
-		if (i >= (size_t)args->nx || j >= ny || j == 0)
-			EMU_RETURN;
 		st_global(&args->ex[i * (ny + 1) + j],
 			  fdtd_ex(ld_global(&args->ex[i * (ny + 1) + j]),
 				  ld_global(&args->hz[i * ny + j]),
@@ -67,13 +66,11 @@ EMU_KERNEL(fdtd_step2_kernel, struct fdtd_step2_args)
 
 EMU_KERNEL(fdtd_step3_kernel, struct fdtd_step3_args)
 {
-	EMU_FOR_THREADS {
+	EMU_FOR_THREADS_IN(0, args->ny, 0, args->nx) {
 		const size_t ny = (size_t)args->ny;
-		size_t j = blockIdx.x * blockDim.x + threadIdx.x;
-		size_t i = blockIdx.y * blockDim.y + threadIdx.y;
+		size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		size_t i = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
 
-		if (i >= (size_t)args->nx || j >= ny)
-			EMU_RETURN;
 		st_global(&args->hz[i * ny + j], fdtd_hz(ld_global(&args->hz[i * ny + j]),
 							 ld_global(&args->ex[i * (ny + 1) + j]),
 							 ld_global(&args->ex[i * (ny + 1) + j + 1]),
