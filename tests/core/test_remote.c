@@ -148,7 +148,11 @@ static void test_sampled_counts_reach_threshold(void **state)
 			assert_int_equal(dev[w], w * 31 + 3);
 		assert_int_equal(th_stats(&t).blocks_h2d, round < 3 ? 0 : blocks);
 	}
-	assert_int_equal(th_stats(&t).remote_samples, blocks); /* the second accesses */
+	/* The second and third accesses are sampled faults, not far faults; the
+	 * third's migration is a counter migration, as with GMMU accessors. */
+	assert_int_equal(th_stats(&t).remote_samples, 2 * blocks);
+	assert_int_equal(th_stats(&t).blocks_counter_migrated, blocks);
+	assert_int_equal(th_stats(&t).gpu_faults, blocks); /* the first accesses */
 	assert_int_equal(uvm_driver_remote_blocks(t.e->driver), 0);
 	assert_int_equal(check(dev, 3), 0);
 	assert_int_equal(check(host, 3), 0);

@@ -34,7 +34,8 @@ enum action {
 /* Masks over one vablock's blocks, indexed from its first block. */
 struct decisions {
 	struct uvm_vbmask mask[ACT_N];
-	struct uvm_vbmask probed; /* resident blocks a reuse probe had unmapped: mapped again */
+	struct uvm_vbmask probed;  /* resident blocks a reuse probe had unmapped: mapped again */
+	struct uvm_vbmask counted; /* sampled REMOTE blocks that migrate: counter migrations */
 	uint64_t until[UVM_BLOCKS_PER_VABLOCK]; /* throttled blocks: when they may go */
 };
 
@@ -182,15 +183,40 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	return migrate_or_remote(d, b, write);
 }
 
-/* Prefetch only plain blocks (no advice) that a migration would move. */
-static struct uvm_vbmask prefetchable(const struct uvm_space *s, size_t first, unsigned nvalid)
+/*
+ * A fault on a REMOTE block that sampling had unmapped is the emulator's way
+ * of counting a remote access (no GPU faults on zero-copy memory). When the
+ * count it adds meets the threshold, the migration that follows is what a
+ * GPU's access counter notification starts: no warp waits for a far fault,
+ * as none does when GMMU accessors count (uvm_service_counter_migrations).
+ * A store the copy backend's read-only copy cannot take is a real fault.
+ */
+static bool sampled(const struct uvm_driver *d, size_t b, bool write)
 {
+	const struct uvm_block *blk = &d->dep.space->block[b];
+
+	return blk->state == UVM_REMOTE && !(blk->flags & UVM_BF_DEV_MAPPED) && remote_ok(d, write);
+}
+
+/*
+ * Prefetch only plain blocks (no advice) that a migration would move. A
+ * REMOTE block is data on the host like a HOST one: the adaptive-migration
+ * paper's simulator prefetches it with its neighbours whatever its count (a
+ * zero-copy page is just a page not on the device there). With thrashing
+ * mitigation on, a REMOTE block may be pinned on the host, and a prefetch
+ * must not undo the pin: then it is left to its own faults.
+ */
+static struct uvm_vbmask prefetchable(const struct uvm_driver *d, size_t first, unsigned nvalid)
+{
+	const struct uvm_space *s = d->dep.space;
 	struct uvm_vbmask m = uvm_vbmask_zero();
 
 	for (unsigned i = 0; i < nvalid; i++) {
 		const struct uvm_block *blk = &s->block[first + i];
+		bool remote = blk->state == UVM_REMOTE && !d->thrash.enabled;
 
-		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST) && blk->advice == 0)
+		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote) &&
+		    blk->advice == 0)
 			uvm_vbmask_set(&m, i);
 	}
 	return m;
@@ -301,7 +327,10 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		    decide_gpu(d, first + i, uvm_vbmask_test(written, i), &dec->until[i]);
 
 		uvm_vbmask_set(&dec->mask[act], i);
+		if (act == ACT_MIGRATE && sampled(d, first + i, uvm_vbmask_test(written, i)))
+			uvm_vbmask_set(&dec->counted, i);
 	}
+	d->st.blocks_counter_migrated += uvm_vbmask_count(dec->counted);
 	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_NONE], resident)) {
 		if (s->block[first + i].flags & UVM_BF_PROBED) {
 			uvm_op_unprobe(d, first + i, 1);
@@ -315,7 +344,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	pctx.faulted = dec->mask[ACT_MIGRATE];
 	if (!uvm_vbmask_empty(dec->mask[ACT_MIGRATE])) {
 		extra = uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx),
-				       prefetchable(s, first, nvalid));
+				       prefetchable(d, first, nvalid));
 		extra = uvm_vbmask_andnot(extra, uvm_vbmask_or(resident, faulted));
 	}
 	d->st.ns.policy += uvm_elapsed_ns(t);
@@ -464,7 +493,7 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, unsigned 
 		return UVM_OUT_PROBED;
 	if (uvm_vbmask_test(dec->mask[ACT_NONE], i))
 		return UVM_OUT_STALE;
-	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i))
+	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i) || uvm_vbmask_test(dec->counted, i))
 		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
 	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i))
 		return UVM_OUT_READ_DUP;

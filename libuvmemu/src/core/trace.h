@@ -69,7 +69,8 @@ enum uvm_fault_outcome {
 	UVM_OUT_FREED,	    /* its allocation was freed meanwhile */
 	UVM_OUT_READ_DUP,   /* read-duplicated (read-mostly advice) */
 	UVM_OUT_PREFETCHED, /* no fault: a block the prefetcher brought along */
-	UVM_OUT_SAMPLED,    /* a REMOTE block sampling had unmapped: counted, mapped again */
+	UVM_OUT_SAMPLED,    /* a REMOTE block sampling had unmapped: counted, mapped again
+			     * (or migrated, its count having met the threshold) */
 	UVM_OUT_PROBED,	    /* a DEVICE block a reuse probe had unmapped: mapped again */
 	UVM_OUT_REFRESHED,  /* a page the kernel had unmapped behind the driver: mapped again */
 	UVM_NOUTCOMES
