@@ -101,9 +101,11 @@ out:
  * when the kernel or the thread-loop expansion changes how fast the same
  * build runs it, so that figures saved before are not applied after. 2: the
  * triad's thread loop vectorizes (EMU_FOR_THREADS_BELOW, GCC's dynamic vector
- * cost model), which raised the measured bandwidth.
+ * cost model), which raised the measured bandwidth. 3: thread loops count x
+ * in a signed int and a completion no longer wakes synchronize() unless the
+ * stream is idle.
  */
-#define CALIB_KERNEL_VERSION "2"
+#define CALIB_KERNEL_VERSION "3"
 
 /*
  * What a saved calibration must match: the executor's speed depends on how
