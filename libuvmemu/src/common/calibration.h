@@ -13,7 +13,8 @@
  * The file is text, `name = value` lines:
  *   machine = HOST/CPU MODEL/N cpus/RAM
  *   build = the executor's build (optimisation, sanitizer, GMMU accessors,
- *           and the calibration kernel's code generation: "+k2")
+ *           and the calibration kernel's code generation: "+kN",
+ *           CALIB_KERNEL_VERSION in emu-gpu/src/calibrate.c)
  *   bytes_per_s = the median        runs = N
  *   min_bytes_per_s, max_bytes_per_s = the spread       date = ISO 8601
  * A file from another machine or build is ignored, and the report says why.
