@@ -70,9 +70,14 @@ static void test_gpu_sees_cpu_write(void **state)
 	th_stop(&t);
 }
 
-static void host_fill_faults(const char *fill, uint64_t *faults)
+struct fill_counts {
+	uint64_t fills, faults;
+};
+
+static struct fill_counts host_fill_counts(const char *fill)
 {
 	const char *opts[] = {"link=unlimited", fill, NULL};
+	struct fill_counts c;
 	struct th_emu t;
 	char *host;
 
@@ -80,19 +85,25 @@ static void host_fill_faults(const char *fill, uint64_t *faults)
 	host = th_managed(&t, 4u << 20);
 	for (size_t i = 0; i < (4u << 20); i += 4096)
 		host[i] = 1;
-	*faults = th_stats(&t).cpu_faults;
+	c.fills = th_stats(&t).host_fills;
+	c.faults = th_stats(&t).cpu_faults;
 	th_stop(&t);
+	return c;
 }
 
 static void test_host_first_touch_is_coarse(void **state)
 {
-	uint64_t at2m, at64k;
+	struct fill_counts at2m = host_fill_counts("host-fill=2M");
+	struct fill_counts at64k = host_fill_counts("host-fill=64K");
 
-	host_fill_faults("host-fill=2M", &at2m);
-	host_fill_faults("host-fill=64K", &at64k);
-	/* 4 MB: two 2 MB windows, or 64 blocks; never 1024 pages. */
-	assert_int_equal(at2m, 2);
-	assert_int_equal(at64k, 64);
+	/* 4 MB: two 2 MB windows, or 64 blocks; never 1024 pages. The fault
+	 * count may exceed the fills by a few: the kernel may deliver a
+	 * retried fault again (once in a CI run under load, copy backend), and
+	 * the second message finds the page already mapped. */
+	assert_int_equal(at2m.fills, 2);
+	assert_int_equal(at64k.fills, 64);
+	assert_in_range(at2m.faults, 2, 2 + 8);
+	assert_in_range(at64k.faults, 64, 64 + 8);
 }
 
 int main(void)

@@ -65,6 +65,7 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	uvm_be_host_fill(&d->backend, first, n);
 	uvm_res_move(&d->res, first, n, UVM_HOST, UVM_RES_MIGRATE);
 	d->st.host_fill_bytes += uvm_be_off(n);
+	d->st.host_fills++;
 }
 
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
