@@ -250,10 +250,13 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 	if (!internal)
 		uvmemu_get_view_map(&views);
 	pthread_mutex_lock(&eg.lock);
-	seq = eg.submitted;
-	/* The slot is free once the launch EG_QUEUE_DEPTH earlier completed... */
-	while (seq >= EG_QUEUE_DEPTH && eg.completed <= seq - EG_QUEUE_DEPTH)
+	/* The next slot is free once the launch EG_QUEUE_DEPTH earlier
+	 * completed... The position is read after the last wait: a launcher
+	 * woken with others by the same completion may find the slot it waited
+	 * for taken, and must wait again for the next. */
+	while (eg.submitted - eg.completed >= EG_QUEUE_DEPTH)
 		pthread_cond_wait(&eg.changed, &eg.lock);
+	seq = eg.submitted;
 	k = slot_of(seq);
 	/* ...and the workers that ran it have let go (they need no lock for that,
 	 * and only the last few instructions of their loop remain). */
