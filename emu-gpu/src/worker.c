@@ -267,7 +267,9 @@ static void resize_chunk(struct eg_kernel *k, uint32_t size, uint64_t ran, uint6
 	}
 }
 
-static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
+/* Runs k's CTAs until none are left. True when k is still running on other
+ * workers and does not fault: the caller may linger for the next kernel. */
+static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 {
 	struct emu_cta cta = {
 	    .block_dim = k->block,
@@ -281,6 +283,7 @@ static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
 	    .gmmu = eg.gmmu,
 	};
 	uint64_t mine = 0;
+	bool linger = false;
 
 	w->kernel = k;
 	for (;;) {
@@ -305,10 +308,52 @@ static void run_kernel(struct eg_worker *w, struct eg_kernel *k)
 	w->kernel = NULL;
 	/* acq_rel: the finisher sees every CTA's stores (the release sequence of
 	 * done), and synchronize() sees them through eg.lock. */
-	if (mine &&
-	    atomic_fetch_add_explicit(&k->done, mine, memory_order_acq_rel) + mine == k->ncta)
-		eg_complete_kernel(k);
+	if (atomic_fetch_add_explicit(&k->done, mine, memory_order_acq_rel) + mine == k->ncta) {
+		if (mine)
+			eg_complete_kernel(k);
+	} else {
+		linger = is_main(w) && !atomic_load_explicit(&k->faulting, memory_order_relaxed);
+	}
 	atomic_fetch_sub(&k->active, 1);
+	return linger;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/*
+ * A main worker that found no CTA left while others still run k's last
+ * hand-outs waits for the next kernel by watching eg.current, for at most
+ * twice the hand-out target (about the longest a last hand-out of a kernel
+ * that does not fault takes), before it sleeps on the futex. When the program
+ * queued several launches, the next one starts as soon as k completes, and
+ * this worker joins it at once: without the wait it went to sleep at every
+ * launch boundary and was woken as soon as the next kernel started: a futex wait,
+ * a wake-up and a context switch per launch, and on a virtual machine an
+ * idle virtual CPU's wake-up costs tens of microseconds. A worker alone on
+ * its core (one main worker) completes every kernel itself and never waits
+ * here, and faulting kernels do not either: their CTAs block for long.
+ */
+static void linger(uint64_t seen)
+{
+	uint64_t deadline = now_ns() + 2 * eg.cfg.chunk_target_ns;
+
+	for (unsigned i = 1;; i++) {
+		uint64_t cur = atomic_load_explicit(&eg.current, memory_order_relaxed);
+
+		if ((cur != 0 && cur != seen) ||
+		    atomic_load_explicit(&eg.shutdown, memory_order_relaxed))
+			return;
+		cpu_relax();
+		if (i % 64 == 0 && now_ns() > deadline)
+			return;
+	}
 }
 
 /*
@@ -356,7 +401,8 @@ static void *worker_main(void *arg)
 		struct eg_kernel *k = join(w, &last);
 
 		if (k) {
-			run_kernel(w, k);
+			if (run_kernel(w, k))
+				linger(last);
 			continue;
 		}
 		if (atomic_load(&eg.shutdown))
