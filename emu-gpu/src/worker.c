@@ -331,18 +331,21 @@ static inline void cpu_relax(void)
  * A main worker that found no CTA left while others still run k's last
  * hand-outs waits for the next kernel by watching eg.current, for at most
  * twice the hand-out target (about the longest a last hand-out of a kernel
- * that does not fault takes), before it sleeps on the futex. When the program
- * queued several launches, the next one starts as soon as k completes, and
- * this worker joins it at once: without the wait it went to sleep at every
- * launch boundary and was woken as soon as the next kernel started: a futex wait,
- * a wake-up and a context switch per launch, and on a virtual machine an
- * idle virtual CPU's wake-up costs tens of microseconds. A worker alone on
+ * that does not fault takes) and never more than LINGER_MAX_NS, before it
+ * sleeps on the futex. When the program queued several launches, the next
+ * one starts as soon as k completes, and this worker joins it at once.
+ * Without the wait it slept at such a launch boundary and was woken when the
+ * next kernel started: a futex wait, a context switch and the latency of
+ * waking a thread (more if its CPU went idle) per launch. A worker alone on
  * its core (one main worker) completes every kernel itself and never waits
  * here, and faulting kernels do not either: their CTAs block for long.
  */
+#define LINGER_MAX_NS 100000u
+
 static void linger(uint64_t seen)
 {
-	uint64_t deadline = now_ns() + 2 * eg.cfg.chunk_target_ns;
+	uint64_t wait = 2 * eg.cfg.chunk_target_ns;
+	uint64_t deadline = now_ns() + (wait < LINGER_MAX_NS ? wait : LINGER_MAX_NS);
 
 	for (unsigned i = 1;; i++) {
 		uint64_t cur = atomic_load_explicit(&eg.current, memory_order_relaxed);
