@@ -271,6 +271,7 @@ static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n
 static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
 {
 	const struct uvm_space *s = d->dep.space;
+	bool zapped = act == ACT_MIGRATE && uvm_op_zap_host_first(d, first, mask);
 
 	uvm_vbmask_for_each_run(lo, hi, mask) {
 		for (unsigned i = lo, j; i < hi; i = j) {
@@ -280,6 +281,8 @@ static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mas
 			act_on_run(d, act, first + i, j - i, s->block[first + i].state);
 		}
 	}
+	if (zapped)
+		d->backend.zapped = 0;
 }
 
 static void record_migrations(struct uvm_driver *d, size_t first, struct uvm_vbmask mask,
