@@ -6,8 +6,10 @@
  * runs zaps their host view in one batch: a CPU read of each block then still
  * faults and brings that block (alone: --prefetch none) back. An eviction of
  * a victim whose DEVICE blocks form 16 runs zaps their device view in one
- * batch: a GPU read of each then still faults and brings it back. Data
- * survives both ways.
+ * batch: a GPU read of each then still faults and brings it back. A CPU
+ * fault on a DEVICE block brings back what the tree prefetcher picks around
+ * it (exact counts for a sequential read of a vablock, and a region with a
+ * hole: two runs in one batched zap). Data survives every way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,8 +27,11 @@ static size_t block_of(const struct th_emu *t, const void *host)
 	return ((uintptr_t)host - t->e->arena.host) >> UVM_BLOCK_SHIFT;
 }
 
-static uint8_t state(const struct th_emu *t, const void *host)
+/* The block's state once the driver is done with the batch that moved it: a
+ * resolving ioctl may wake the faulting thread before the state is recorded. */
+static uint8_t state(struct th_emu *t, const void *host)
 {
+	uvm_emu_synchronize(t->e);
 	return t->e->space.block[block_of(t, host)].state;
 }
 
@@ -99,11 +104,74 @@ static void test_gpu_read_faults_after_batched_device_zap(void **state_)
 	th_stop(&t);
 }
 
+static uint32_t *gpu_filled_vablock(struct th_emu *t)
+{
+	uint32_t *host = th_managed(t, BLOCKS * UVM_BLOCK_SIZE), *dev = th_dev(t, host);
+
+	for (size_t i = 0; i < BLOCKS * PER_BLOCK; i += 512)
+		dev[i] = (uint32_t)(i ^ 0x5a5a);
+	for (size_t b = 0; b < BLOCKS; b++)
+		assert_int_equal(state(t, &host[b * PER_BLOCK]), UVM_DEVICE);
+	return host;
+}
+
+static void test_cpu_fault_brings_back_the_tree_region(void **state_)
+{
+	static const char *const opts[] = {"device-mem=16M",	    "link=unlimited",
+					   "fault-latency=0",	    "prefetch=tree",
+					   "prefetch-threshold=51", NULL};
+	struct th_emu t;
+	uint32_t *host;
+	uint64_t d2h;
+
+	th_start(&t, opts);
+	host = gpu_filled_vablock(&t);
+	d2h = th_stats(&t).blocks_d2h;
+	/* A sequential read: faults at blocks 0, 1, 2, 4, 8, 16 bring back
+	 * 1 + 3 + 7 + 15 blocks more (each a region just over half on the host). */
+	for (size_t i = 0; i < BLOCKS * PER_BLOCK; i += 512)
+		assert_int_equal(host[i], (uint32_t)(i ^ 0x5a5a));
+	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 26);
+	assert_int_equal(th_stats(&t).blocks_d2h - d2h, BLOCKS);
+	for (size_t b = 0; b < BLOCKS; b++)
+		assert_int_equal(state(&t, &host[b * PER_BLOCK]), UVM_HOST);
+	th_stop(&t);
+}
+
+static void test_cpu_fault_region_with_a_hole(void **state_)
+{
+	static const char *const opts[] = {"device-mem=16M",	    "link=unlimited",
+					   "fault-latency=0",	    "prefetch=tree",
+					   "prefetch-threshold=51", NULL};
+	struct th_emu t;
+	uint32_t *host;
+
+	th_start(&t, opts);
+	host = gpu_filled_vablock(&t);
+	/* Blocks 0 and 2 come back alone (half of [0, 4) is not more than 51%)... */
+	assert_int_equal(host[0], 0x5a5a);
+	assert_int_equal(host[2 * PER_BLOCK], (uint32_t)((2 * PER_BLOCK) ^ 0x5a5a));
+	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 0);
+	assert_int_equal(state(&t, &host[3 * PER_BLOCK]), UVM_DEVICE);
+	/* ...then block 1 fills [0, 4) to 3/4: block 3 comes with it, two runs. */
+	assert_int_equal(host[PER_BLOCK], (uint32_t)(PER_BLOCK ^ 0x5a5a));
+	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 1);
+	assert_int_equal(state(&t, &host[3 * PER_BLOCK]), UVM_HOST);
+	assert_int_equal(state(&t, &host[4 * PER_BLOCK]), UVM_DEVICE);
+	assert_int_equal(host[3 * PER_BLOCK], (uint32_t)((3 * PER_BLOCK) ^ 0x5a5a));
+	/* Block 4 is still on the device: a CPU read faults for it. */
+	assert_int_equal(host[4 * PER_BLOCK], (uint32_t)((4 * PER_BLOCK) ^ 0x5a5a));
+	assert_int_equal(state(&t, &host[4 * PER_BLOCK]), UVM_HOST);
+	th_stop(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cpu_read_faults_after_batched_host_zap),
 	    cmocka_unit_test(test_gpu_read_faults_after_batched_device_zap),
+	    cmocka_unit_test(test_cpu_fault_brings_back_the_tree_region),
+	    cmocka_unit_test(test_cpu_fault_region_with_a_hole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,6 +196,9 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
  * own host zap until the caller clears d->backend.zapped.
  */
 bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
+/* The DEVICE and DUPLICATED blocks of `mask` (vablock from `first`) to the
+ * host, mapped there now (a CPU fault's), device views zapped in one batch. */
+void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
 /* Books a transfer on the link; the batch's wake-ups wait for it. */
 void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes);
 

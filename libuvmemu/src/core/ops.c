@@ -87,10 +87,10 @@ struct run_list {
 	size_t count;
 };
 
-/* Each run's own operation, the device view already unmapped where the
- * frames are shared (remap; the copy backend drops device frames through its
- * tracker). */
-static void evict_runs(struct uvm_driver *d, const struct run_list *l)
+/* Each run's own operation to the host, the device views unmapped first in
+ * one batch where the frames are shared (remap; the copy backend drops device
+ * frames through its tracker). */
+static void runs_to_host(struct uvm_driver *d, const struct run_list *l, bool evicting)
 {
 	struct uvm_backend *be = &d->backend;
 
@@ -104,9 +104,9 @@ static void evict_runs(struct uvm_driver *d, const struct run_list *l)
 		/* A duplicated block's host copy is valid: it only loses its
 		 * device copy. */
 		if (l->state[i] == UVM_DEVICE)
-			uvm_op_to_host(d, l->first[i], l->n[i], true);
+			uvm_op_to_host(d, l->first[i], l->n[i], evicting);
 		else
-			uvm_op_dup_to_host(d, l->first[i], l->n[i], true);
+			uvm_op_dup_to_host(d, l->first[i], l->n[i], evicting);
 	}
 	be->zapped = 0;
 }
@@ -129,7 +129,7 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 		       uvm_vablock_of(b + run) == uvm_vablock_of(b))
 			run++;
 		if (l.count == UVM_ZAP_RUNS) {
-			evict_runs(d, &l);
+			runs_to_host(d, &l, true);
 			l.count = 0;
 		}
 		l.first[l.count] = b;
@@ -138,12 +138,34 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 		evicted += run;
 		b += run;
 	}
-	evict_runs(d, &l);
+	runs_to_host(d, &l, true);
 	if (evicted == 0)
 		uvm_driver_bug("the eviction policy chose a victim with nothing on the device",
 			       v->first, EINVAL);
 	d->st.blocks_evicted += evicted;
 	d->st.vablocks_evicted++;
+}
+
+void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask)
+{
+	const struct uvm_space *s = d->dep.space;
+	struct run_list l = {.count = 0};
+
+	uvm_vbmask_for_each_run(lo, hi, mask) {
+		for (unsigned i = lo, j; i < hi; i = j) {
+			uint8_t st = s->block[first + i].state;
+
+			for (j = i + 1; j < hi && s->block[first + j].state == st; j++)
+				;
+			if (st != UVM_DEVICE && st != UVM_DUPLICATED)
+				uvm_driver_bug("bringing back a block not on the device", first + i,
+					       EINVAL);
+			l.first[l.count] = first + i;
+			l.n[l.count] = j - i;
+			l.state[l.count++] = st;
+		}
+	}
+	runs_to_host(d, &l, false);
 }
 
 bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask mask)

@@ -415,6 +415,46 @@ static void host_fill(struct uvm_driver *d, size_t b)
 	uvm_op_host_fill(d, lo, hi - lo);
 }
 
+/*
+ * A CPU fault on a DEVICE block brings it back with what the prefetcher picks
+ * around it in its vablock, as the driver's prefetcher serves CPU faults too
+ * (the faulting page's region grows by the same density rule, the blocks
+ * already on the host counting as occupied). Only plain DEVICE blocks come
+ * along, none thrashing; a thrashing fault brings its block alone. Every
+ * run's device view is zapped in one batch.
+ */
+static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t vab = uvm_vablock_of(b), first = uvm_vablock_first(vab);
+	unsigned nvalid = s->vablock[vab].nvalid;
+	struct uvm_vbmask movable = uvm_vbmask_zero();
+	struct uvm_vbmask faulted = uvm_vbmask_zero(), extra = uvm_vbmask_zero();
+	uint64_t now = uvm_now_ns();
+
+	uvm_vbmask_set(&faulted, index_in(b, first));
+	if (!newly_pinned && !uvm_thrash_busy(&d->thrash, b, now)) {
+		struct uvm_prefetch_ctx pctx = {s, vab, faulted, uvm_vbmask_zero(),
+						uvm_vbmask_run(0, nvalid)};
+
+		for (unsigned i = 0; i < nvalid; i++) {
+			const struct uvm_block *blk = &s->block[first + i];
+
+			if (blk->state == UVM_HOST || blk->state == UVM_DUPLICATED ||
+			    blk->state == UVM_REMOTE)
+				uvm_vbmask_set(&pctx.resident, i);
+			if (blk->state == UVM_DEVICE && blk->advice == 0 &&
+			    !uvm_thrash_busy(&d->thrash, first + i, now))
+				uvm_vbmask_set(&movable, i);
+		}
+		extra = uvm_vbmask_andnot(
+		    uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx), movable), faulted);
+		d->st.ns.policy += uvm_elapsed_ns(now);
+	}
+	uvm_op_to_host_mask(d, first, uvm_vbmask_or(faulted, extra));
+	d->st.blocks_cpu_prefetched += uvm_vbmask_count(extra);
+}
+
 static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 {
 	struct uvm_space *s = d->dep.space;
@@ -435,7 +475,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 			return;
 		}
 		d->st.thrashing_pins += newly_pinned;
-		uvm_op_to_host(d, b, 1, false);
+		cpu_bring_back(d, b, newly_pinned);
 		uvm_res_migrated(&d->res, b, UVM_SIDE_HOST);
 		f->outcome = UVM_OUT_MIGRATED;
 		break;
