@@ -121,8 +121,9 @@ void uvm_be_host_map(struct uvm_backend *be, size_t first, size_t n, unsigned fl
 /* Unmaps the host view (the host unmap: a CPU touch now faults). */
 void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n);
 /* Unmaps runs [first[i], first[i] + n[i]) of one view (UVM_VIEW_*) in one
- * batched zap (uvm_uffd_zapv), at most UVM_ZAP_RUNS runs. */
-#define UVM_ZAP_RUNS 32
+ * batched zap (uvm_uffd_zapv), at most UVM_ZAP_RUNS runs (as many as one
+ * vablock can have). */
+#define UVM_ZAP_RUNS UVM_BLOCKS_PER_VABLOCK
 void uvm_be_zap_runs(struct uvm_backend *be, unsigned view, const size_t *first, const size_t *n,
 		     size_t nruns);
 /* Write-protects the host view's pages (a CPU write faults; reads go on). */

@@ -146,47 +146,47 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 	d->st.vablocks_evicted++;
 }
 
-void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask)
+/* The runs of blocks of `mask` (vablock from `first`) sharing a state, those
+ * whose state is in `states` (a bit per state); returns how many blocks of
+ * other states it left out. */
+static size_t collect_runs(const struct uvm_space *s, size_t first, struct uvm_vbmask mask,
+			   unsigned states, struct run_list *l)
 {
-	const struct uvm_space *s = d->dep.space;
-	struct run_list l = {.count = 0};
+	size_t left_out = 0;
 
+	l->count = 0;
 	uvm_vbmask_for_each_run(lo, hi, mask) {
 		for (unsigned i = lo, j; i < hi; i = j) {
 			uint8_t st = s->block[first + i].state;
 
 			for (j = i + 1; j < hi && s->block[first + j].state == st; j++)
 				;
-			if (st != UVM_DEVICE && st != UVM_DUPLICATED)
-				uvm_driver_bug("bringing back a block not on the device", first + i,
-					       EINVAL);
-			l.first[l.count] = first + i;
-			l.n[l.count] = j - i;
-			l.state[l.count++] = st;
+			if (!(states & 1u << st)) {
+				left_out += j - i;
+				continue;
+			}
+			l->first[l->count] = first + i;
+			l->n[l->count] = j - i;
+			l->state[l->count++] = st;
 		}
 	}
+	return left_out;
+}
+
+void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask)
+{
+	struct run_list l;
+
+	if (collect_runs(d->dep.space, first, mask, 1u << UVM_DEVICE | 1u << UVM_DUPLICATED, &l))
+		uvm_driver_bug("bringing back a block not on the device", first, EINVAL);
 	runs_to_host(d, &l, false);
 }
 
 bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask mask)
 {
-	const struct uvm_space *s = d->dep.space;
-	struct run_list l = {.count = 0};
+	struct run_list l;
 
-	uvm_vbmask_for_each_run(lo, hi, mask) {
-		for (unsigned i = lo, j; i < hi; i = j) {
-			uint8_t st = s->block[first + i].state;
-
-			for (j = i + 1; j < hi && s->block[first + j].state == st; j++)
-				;
-			if (st != UVM_HOST && st != UVM_REMOTE)
-				continue;
-			if (l.count == UVM_ZAP_RUNS)
-				return false; /* cannot happen: a vablock has 32 blocks */
-			l.first[l.count] = first + i;
-			l.n[l.count++] = j - i;
-		}
-	}
+	collect_runs(d->dep.space, first, mask, 1u << UVM_HOST | 1u << UVM_REMOTE, &l);
 	/* One run: its own operation zaps it, as before. */
 	if (l.count < 2)
 		return false;
