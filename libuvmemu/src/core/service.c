@@ -420,10 +420,11 @@ static void host_fill(struct uvm_driver *d, size_t b)
  * around it in its vablock, as the driver's prefetcher serves CPU faults too
  * (the faulting page's region grows by the same density rule, the blocks
  * already on the host counting as occupied). Only plain DEVICE blocks come
- * along, none thrashing; a thrashing fault brings its block alone. Every
+ * along, none thrashing; a thrashing fault brings its block alone, and so
+ * does one in a vablock the GPU faulted in this batch. Every
  * run's device view is zapped in one batch.
  */
-static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned)
+static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned, bool gpu_too)
 {
 	const struct uvm_space *s = d->dep.space;
 	size_t vab = uvm_vablock_of(b), first = uvm_vablock_first(vab);
@@ -433,7 +434,9 @@ static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned)
 	uint64_t now = uvm_now_ns();
 
 	uvm_vbmask_set(&faulted, index_in(b, first));
-	if (!newly_pinned && !uvm_thrash_busy(&d->thrash, b, now)) {
+	/* The driver prefetches only when every page serviced in the vablock
+	 * goes to one side: none when the GPU faulted in it this batch. */
+	if (!gpu_too && !newly_pinned && !uvm_thrash_busy(&d->thrash, b, now)) {
 		struct uvm_prefetch_ctx pctx = {s, vab, faulted, uvm_vbmask_zero(),
 						uvm_vbmask_run(0, nvalid)};
 
@@ -455,7 +458,7 @@ static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned)
 	d->st.blocks_cpu_prefetched += uvm_vbmask_count(extra);
 }
 
-static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
+static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
@@ -475,7 +478,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 			return;
 		}
 		d->st.thrashing_pins += newly_pinned;
-		cpu_bring_back(d, b, newly_pinned);
+		cpu_bring_back(d, b, newly_pinned, gpu_too);
 		uvm_res_migrated(&d->res, b, UVM_SIDE_HOST);
 		f->outcome = UVM_OUT_MIGRATED;
 		break;
@@ -680,7 +683,7 @@ void uvm_service_batch(struct uvm_driver *d)
 					    index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst)))
 				defer(d, &d->fault[j], UVM_OUT_DEFERRED, 0);
 			else
-				service_cpu(d, &d->fault[j]);
+				service_cpu(d, &d->fault[j], !uvm_vbmask_empty(gpu_blocks));
 		}
 		i = j;
 		if (d->replay == UVM_REPLAY_BLOCK)
