@@ -99,6 +99,7 @@ static int cmd_info(void)
 		uvm_uffd_features_str(&u, buf, sizeof(buf));
 		if (!u.sig)
 			printf("userfaultfd   via %s; features: %s\n", u.how, buf);
+		printf("zap           %s\n", u.zap_why);
 		be = uvm_backend_choose("auto", &u, -1, buf, sizeof(buf));
 		printf("backend       auto picks %s: %s\n", be->name, buf);
 		uvm_uffd_close(&u);

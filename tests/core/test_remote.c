@@ -122,8 +122,9 @@ static void test_remote_stores(void **state)
 
 static void test_sampled_counts_reach_threshold(void **state)
 {
-	static const char *const opts[] = {"migrate=always",  "ts=3",	   "link=unlimited",
-					   "fault-latency=0", NO_SAMPLING, NULL};
+	static const char *const opts[] = {
+	    "migrate=always", "ts=3", "prefetch=none", "link=unlimited", "fault-latency=0",
+	    NO_SAMPLING,      NULL};
 	const uint64_t blocks = BYTES / UVM_BLOCK_SIZE;
 	struct th_emu t;
 	uint64_t *host;

@@ -639,6 +639,10 @@ void uvm_config_resolve(struct uvm_config *cfg)
 				set_default(cfg, p->id, p->value);
 	if (strcmp(cfg->v[UVM_OPT_migrate].s, "adaptive") == 0)
 		set_default(cfg, UVM_OPT_evict, "lfu");
+	/* UVMMU's hardware prefetches nothing: the default prefetcher gives
+	 * way (one given explicitly is refused by uvm_config_check). */
+	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU)
+		set_default(cfg, UVM_OPT_prefetch, "none");
 }
 
 size_t uvm_preset_count(void)

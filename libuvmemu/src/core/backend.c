@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 
 #include "bug.h"
 #include "clock.h"
@@ -107,9 +108,33 @@ void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
+	if (be->zapped & UVM_VIEW_HOST)
+		return;
 	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zap(be->uffd, host(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_driver_bug("unmapping blocks from the host view", first, rc);
+}
+
+void uvm_be_zap_runs(struct uvm_backend *be, unsigned view, const size_t *first, const size_t *n,
+		     size_t nruns)
+{
+	struct iovec iov[UVM_ZAP_RUNS];
+	int rc;
+
+	if (nruns > UVM_ZAP_RUNS)
+		uvm_driver_bug("too many runs for one batched zap", first[0], E2BIG);
+	for (size_t i = 0; i < nruns; i++) {
+		uint64_t off = uvm_be_off(first[i]);
+
+		iov[i].iov_base = (void *)(view == UVM_VIEW_HOST ? uvm_host_addr(be->arena, off)
+								 : uvm_dev_addr(be->arena, off));
+		iov[i].iov_len = uvm_be_off(n[i]);
+	}
+	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zapv(be->uffd, iov, nruns));
+	if (rc)
+		uvm_driver_bug(view == UVM_VIEW_HOST ? "unmapping runs from the host view"
+						     : "unmapping runs from the device view",
+			       first[0], rc);
 }
 
 void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n)

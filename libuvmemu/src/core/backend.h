@@ -94,7 +94,14 @@ struct uvm_backend {
 	const uint64_t *seq;	     /* the batch's sequence (tracker ordering) */
 	uintptr_t zeros;	     /* copy: never-written pages, zero-fill source */
 	unsigned wake;		     /* UVM_MAP_WAKE when wake-ups cannot be delayed */
+	/* UVM_VIEW_* whose zap of the runs being operated on was already made
+	 * in one batch (uvm_be_zap_runs): the operations skip their own. Set
+	 * and cleared by the caller around those operations only. */
+	unsigned zapped;
 };
+
+#define UVM_VIEW_HOST	1u
+#define UVM_VIEW_DEVICE 2u
 
 extern const struct uvm_backend_ops uvm_backend_remap, uvm_backend_copy;
 
@@ -113,6 +120,12 @@ void uvm_be_host_fill(struct uvm_backend *be, size_t first, size_t n);
 void uvm_be_host_map(struct uvm_backend *be, size_t first, size_t n, unsigned flags);
 /* Unmaps the host view (the host unmap: a CPU touch now faults). */
 void uvm_be_zap_host(struct uvm_backend *be, size_t first, size_t n);
+/* Unmaps runs [first[i], first[i] + n[i]) of one view (UVM_VIEW_*) in one
+ * batched zap (uvm_uffd_zapv), at most UVM_ZAP_RUNS runs (as many as one
+ * vablock can have). */
+#define UVM_ZAP_RUNS UVM_BLOCKS_PER_VABLOCK
+void uvm_be_zap_runs(struct uvm_backend *be, unsigned view, const size_t *first, const size_t *n,
+		     size_t nruns);
 /* Write-protects the host view's pages (a CPU write faults; reads go on). */
 void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n);
 /* Lifts that protection. */

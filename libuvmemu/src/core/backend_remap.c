@@ -47,6 +47,8 @@ static void zap_device(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
+	if (be->zapped & UVM_VIEW_DEVICE)
+		return;
 	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zap(be->uffd, dev(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_driver_bug("unmapping blocks from the device view", first, rc);

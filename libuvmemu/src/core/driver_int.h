@@ -188,6 +188,17 @@ void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n);
 /* Evicts every device-resident block of the victim range. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
+/*
+ * Before the blocks of `mask` (vablock from `first`) migrate to the device:
+ * one batched zap of the host view of every HOST and REMOTE run, as a
+ * block's host PTEs must be gone before its device mapping. Returns true
+ * when it zapped (two runs or more): the runs' operations then skip their
+ * own host zap until the caller clears d->backend.zapped.
+ */
+bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
+/* The DEVICE and DUPLICATED blocks of `mask` (vablock from `first`) to the
+ * host, mapped there now (a CPU fault's), device views zapped in one batch. */
+void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
 /* Books a transfer on the link; the batch's wake-ups wait for it. */
 void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes);
 

@@ -201,6 +201,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "userfaultfd_via", e->uffd.how);
 	uvm_json_str(j, "fault_capture", uvm_uffd_capture_name(&e->uffd));
 	uvm_json_str(j, "fault_capture_why", e->uffd.why);
+	uvm_json_str(j, "zap", e->uffd.zap_why);
 	uvm_json_str(j, "async_unmaps",
 		     *uvm_driver_sync_reason(e->driver) ? uvm_driver_sync_reason(e->driver)
 							: "io_uring");
@@ -250,6 +251,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		"calls wrapped\n",
 		uvm_uffd_capture_name(&e->uffd), e->uffd.why, (unsigned long long)st.signal_faults,
 		(unsigned long long)st.user_mode_faults, (unsigned long long)st.wrapped_syscalls);
+	fprintf(f, "  zap     %s\n", e->uffd.zap_why);
 	if (m.uvmmu)
 		fprintf(f,
 			"  path    uvmmu: %llu far faults resolved alone (critical page first); "

@@ -271,6 +271,7 @@ static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n
 static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
 {
 	const struct uvm_space *s = d->dep.space;
+	bool zapped = act == ACT_MIGRATE && uvm_op_zap_host_first(d, first, mask);
 
 	uvm_vbmask_for_each_run(lo, hi, mask) {
 		for (unsigned i = lo, j; i < hi; i = j) {
@@ -280,6 +281,8 @@ static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mas
 			act_on_run(d, act, first + i, j - i, s->block[first + i].state);
 		}
 	}
+	if (zapped)
+		d->backend.zapped = 0;
 }
 
 static void record_migrations(struct uvm_driver *d, size_t first, struct uvm_vbmask mask,
@@ -412,7 +415,50 @@ static void host_fill(struct uvm_driver *d, size_t b)
 	uvm_op_host_fill(d, lo, hi - lo);
 }
 
-static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
+/*
+ * A CPU fault on a DEVICE block brings it back with what the prefetcher picks
+ * around it in its vablock, as the driver's prefetcher serves CPU faults too
+ * (the faulting page's region grows by the same density rule, the blocks
+ * already on the host counting as occupied). Only plain DEVICE blocks come
+ * along, none thrashing; a thrashing fault brings its block alone, and so
+ * does one in a vablock the GPU faulted in this batch. Every
+ * run's device view is zapped in one batch.
+ */
+static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned, bool gpu_too)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t vab = uvm_vablock_of(b), first = uvm_vablock_first(vab);
+	unsigned nvalid = s->vablock[vab].nvalid;
+	struct uvm_vbmask movable = uvm_vbmask_zero();
+	struct uvm_vbmask faulted = uvm_vbmask_zero(), extra = uvm_vbmask_zero();
+	uint64_t now = uvm_now_ns();
+
+	uvm_vbmask_set(&faulted, index_in(b, first));
+	/* The driver prefetches only when every page serviced in the vablock
+	 * goes to one side: none when the GPU faulted in it this batch. */
+	if (!gpu_too && !newly_pinned && !uvm_thrash_busy(&d->thrash, b, now)) {
+		struct uvm_prefetch_ctx pctx = {s, vab, faulted, uvm_vbmask_zero(),
+						uvm_vbmask_run(0, nvalid)};
+
+		for (unsigned i = 0; i < nvalid; i++) {
+			const struct uvm_block *blk = &s->block[first + i];
+
+			if (blk->state == UVM_HOST || blk->state == UVM_DUPLICATED ||
+			    blk->state == UVM_REMOTE)
+				uvm_vbmask_set(&pctx.resident, i);
+			if (blk->state == UVM_DEVICE && blk->advice == 0 &&
+			    !uvm_thrash_busy(&d->thrash, first + i, now))
+				uvm_vbmask_set(&movable, i);
+		}
+		extra = uvm_vbmask_andnot(
+		    uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx), movable), faulted);
+		d->st.ns.policy += uvm_elapsed_ns(now);
+	}
+	uvm_op_to_host_mask(d, first, uvm_vbmask_or(faulted, extra));
+	d->st.blocks_cpu_prefetched += uvm_vbmask_count(extra);
+}
+
+static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
@@ -432,7 +478,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f)
 			return;
 		}
 		d->st.thrashing_pins += newly_pinned;
-		uvm_op_to_host(d, b, 1, false);
+		cpu_bring_back(d, b, newly_pinned, gpu_too);
 		uvm_res_migrated(&d->res, b, UVM_SIDE_HOST);
 		f->outcome = UVM_OUT_MIGRATED;
 		break;
@@ -637,7 +683,7 @@ void uvm_service_batch(struct uvm_driver *d)
 					    index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst)))
 				defer(d, &d->fault[j], UVM_OUT_DEFERRED, 0);
 			else
-				service_cpu(d, &d->fault[j]);
+				service_cpu(d, &d->fault[j], !uvm_vbmask_empty(gpu_blocks));
 		}
 		i = j;
 		if (d->replay == UVM_REPLAY_BLOCK)

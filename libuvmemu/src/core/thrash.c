@@ -107,6 +107,16 @@ void uvm_thrash_record(struct uvm_thrash *t, size_t b, enum uvm_side to, uint64_
 	x->last_ns = now;
 }
 
+bool uvm_thrash_busy(const struct uvm_thrash *t, size_t b, uint64_t now)
+{
+	const struct uvm_thrash_block *x;
+
+	if (!t->enabled)
+		return false;
+	x = &t->block[b];
+	return x->pin_until > now || x->throttle_until > now || x->streak > 1;
+}
+
 void uvm_thrash_forget(struct uvm_thrash *t, size_t first, size_t n)
 {
 	if (t->enabled)

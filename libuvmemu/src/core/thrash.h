@@ -48,6 +48,9 @@ enum uvm_thrash_verdict uvm_thrash_check(struct uvm_thrash *t, size_t b, enum uv
 					 enum uvm_side *pinned_on, bool *newly_pinned);
 /* Block b migrated to `to` on a fault at `now`. */
 void uvm_thrash_record(struct uvm_thrash *t, size_t b, enum uvm_side to, uint64_t now, double d);
+/* Whether block b is thrashing now (throttled, pinned, or migrating back and
+ * forth within the lapse): a prefetch leaves it out, as the driver's does. */
+bool uvm_thrash_busy(const struct uvm_thrash *t, size_t b, uint64_t now);
 /* The allocation holding these blocks went away. */
 void uvm_thrash_forget(struct uvm_thrash *t, size_t first, size_t n);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -92,6 +93,59 @@ void uvm_uffd_features_str(const struct uvm_uffd *u, char *buf, size_t len)
 		if (u->features & known[i].bit)
 			n +=
 			    (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", known[i].name);
+}
+
+/* process_madvise(2)'s "this process": PIDFD_SELF (Linux 6.14), which stays
+ * right after fork, as a cached pidfd would not. */
+#define ZAPV_PIDFD_SELF (-10000)
+/* The kernel's UIO_MAXIOV: the most runs one call takes. */
+#define ZAPV_MAX_RUNS 1024
+
+static long zapv_call(const struct iovec *iov, size_t n)
+{
+#ifdef SYS_process_madvise
+	return syscall(SYS_process_madvise, ZAPV_PIDFD_SELF, iov, n, MADV_DONTNEED, 0);
+#else
+	(void)iov;
+	(void)n;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Whether one process_madvise(MADV_DONTNEED) over this process works: tried
+ * once on a scratch shared page, as the views are shared mappings. */
+static void detect_zapv(struct uvm_uffd *u)
+{
+	long page = sysconf(_SC_PAGESIZE), rc;
+	char *p =
+	    mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct iovec iov;
+	int e;
+
+	u->zapv_batched = false;
+	if (p == MAP_FAILED) {
+		snprintf(u->zap_why, sizeof(u->zap_why), "madvise per run (probe mmap: %s)",
+			 strerror(errno));
+		return;
+	}
+	p[0] = 1;
+	iov = (struct iovec){p, (size_t)page};
+	rc = zapv_call(&iov, 1);
+	e = errno;
+	munmap(p, (size_t)page);
+	if (rc == page) {
+		u->zapv_batched = true;
+		snprintf(u->zap_why, sizeof(u->zap_why),
+			 "process_madvise: one call per batch of runs");
+		return;
+	}
+	snprintf(u->zap_why, sizeof(u->zap_why), "madvise per run (process_madvise: %s)",
+		 rc >= 0       ? "partial advice"
+		 : e == ENOSYS ? "not in this kernel (Linux 5.10) or blocked by seccomp"
+		 : e == EBADF  ? "no PIDFD_SELF (Linux 6.14)"
+		 : e == EINVAL ? "no MADV_DONTNEED through it (Linux 6.13)"
+			       : strerror(e));
 }
 
 static int api_handshake(int fd, uint64_t want, uint64_t *got)
@@ -199,6 +253,7 @@ int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char
 	u->user_mode_only = m == VIA_USER_MODE;
 	u->shmem_wp = (supported & UFFD_FEATURE_WP_HUGETLBFS_SHMEM) != 0;
 	u->how = names[m];
+	detect_zapv(u);
 	return 0;
 }
 
@@ -212,6 +267,8 @@ static int open_mprotect(struct uvm_uffd *u, char *err, size_t errlen)
 	u->user_mode_only = false;
 	u->shmem_wp = true; /* mprotect(PROT_READ) write-protects shared memory */
 	u->how = "mprotect and SIGSEGV";
+	u->zapv_batched = false;
+	snprintf(u->zap_why, sizeof(u->zap_why), "mprotect per run (the mprotect capture)");
 	return 0;
 }
 
@@ -298,6 +355,47 @@ int uvm_uffd_zap(struct uvm_uffd *u, uintptr_t start, size_t len)
 	if (u->sig)
 		return uvm_sigcap_protect(u->sig, start, len, PROT_NONE, false);
 	return madvise((void *)start, len, MADV_DONTNEED) ? -errno : 0;
+}
+
+static int zap_each(struct uvm_uffd *u, const struct iovec *iov, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = uvm_uffd_zap(u, (uintptr_t)iov[i].iov_base, iov[i].iov_len);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int uvm_uffd_zapv(struct uvm_uffd *u, const struct iovec *iov, size_t n)
+{
+	if (u->sig || !u->zapv_batched)
+		return zap_each(u, iov, n);
+	while (n) {
+		size_t k = n < ZAPV_MAX_RUNS ? n : ZAPV_MAX_RUNS, want = 0;
+		long rc;
+
+		for (size_t i = 0; i < k; i++)
+			want += iov[i].iov_len;
+		rc = zapv_call(iov, k);
+		if (rc < 0 && errno != EINTR && errno != EAGAIN)
+			return -errno;
+		/* Stopped part way (a signal, a busy lock): the runs it did not
+		 * reach are zapped one by one; zapping one again is harmless. */
+		if (rc != (long)want) {
+			size_t done = rc > 0 ? (size_t)rc : 0, i = 0;
+
+			while (i < k && done >= iov[i].iov_len)
+				done -= iov[i++].iov_len;
+			rc = zap_each(u, iov + i, k - i);
+			if (rc)
+				return (int)rc;
+		}
+		iov += k;
+		n -= k;
+	}
+	return 0;
 }
 
 /*

@@ -57,6 +57,8 @@ struct uvm_uffd {
 	const char *how;	/* "userfaultfd(2)", "/dev/userfaultfd", ... */
 	struct uvm_sigcap *sig; /* --fault-capture mprotect; NULL: a userfaultfd */
 	char why[320];		/* why this capture (`uvmemu info`, the report) */
+	bool zapv_batched;	/* uvm_uffd_zapv is one process_madvise call */
+	char zap_why[160];	/* how zaps are made and why (`uvmemu info`, the report) */
 };
 
 /*
@@ -109,6 +111,15 @@ int uvm_uffd_wake(struct uvm_uffd *u, uintptr_t start, size_t len);
 /* The host unmap of a view's range: MADV_DONTNEED, or mprotect(PROT_NONE)
  * with the mprotect capture (its pages stay, out of reach). */
 int uvm_uffd_zap(struct uvm_uffd *u, uintptr_t start, size_t len);
+/*
+ * The host unmap of several runs at once. Where the kernel lets a process
+ * advise itself through process_madvise(2) (MADV_DONTNEED since Linux 6.13,
+ * PIDFD_SELF since 6.14), one call zaps every run, and since 6.16 the TLB
+ * flush of clean PTEs is batched: one shootdown instead of one per run.
+ * Otherwise one madvise per run. Every run is unmapped when it returns 0.
+ */
+struct iovec;
+int uvm_uffd_zapv(struct uvm_uffd *u, const struct iovec *iov, size_t n);
 /* Write-protects a range (protecting wakes no one). */
 int uvm_uffd_protect(struct uvm_uffd *u, uintptr_t start, size_t len);
 /* Lifts the write protection of a range; flags UVM_MAP_WAKE wakes its writers. */

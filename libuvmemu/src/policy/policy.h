@@ -68,8 +68,11 @@ struct uvm_evict_ops {
 struct uvm_prefetch_ctx {
 	const struct uvm_space *space;
 	size_t vablock;
-	struct uvm_vbmask faulted;  /* blocks with a GPU fault in this batch */
-	struct uvm_vbmask resident; /* blocks already on the device (before this batch) */
+	/* The prefetcher serves both directions, as the driver's does: GPU
+	 * faults bring blocks to the device, a CPU fault brings DEVICE blocks
+	 * back to the host (service.c drops what cannot move). */
+	struct uvm_vbmask faulted;  /* blocks faulted by the destination's side in this batch */
+	struct uvm_vbmask resident; /* blocks whose data is already at the destination */
 	struct uvm_vbmask valid;    /* blocks that belong to the allocation: [0, nvalid) */
 };
 
