@@ -48,6 +48,16 @@ static size_t check(const volatile uint64_t *p, uint64_t salt)
 	return bad;
 }
 
+/* Starts the emulator with opts and one managed buffer filled with salt on
+ * the host; returns its device view. */
+static void *start_filled(struct th_emu *t, const char *const *opts, uint64_t salt, uint64_t **host)
+{
+	th_start(t, opts);
+	*host = th_managed(t, BYTES);
+	fill(*host, salt);
+	return th_dev(t, *host);
+}
+
 /* Sampling that cannot strike during a test's exact counts. */
 #define NO_SAMPLING "remote-sample-period=1000s"
 
@@ -70,10 +80,7 @@ static void test_pin_host_reads_remotely(void **state)
 	uint64_t *host, *dev;
 	struct uvm_stats st;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 1);
+	dev = start_filled(&t, opts, 1, &host);
 	assert_int_equal(check(dev, 1), 0);
 	st = th_stats(&t);
 	assert_int_equal(st.bytes_h2d, 0);
@@ -95,10 +102,7 @@ static void test_remote_stores(void **state)
 	uint64_t *host;
 	volatile uint64_t *dev;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 10);
+	dev = start_filled(&t, opts, 10, &host);
 	assert_int_equal(check(dev, 10), 0);
 	/* A GPU store to a REMOTE block: under remap it lands in host memory
 	 * and nothing migrates; the copy backend's read-only copy cannot take
@@ -130,10 +134,7 @@ static void test_sampled_counts_reach_threshold(void **state)
 	uint64_t *host;
 	volatile uint64_t *dev;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 3);
+	dev = start_filled(&t, opts, 3, &host);
 	/* The first access faults (count 1) and maps the blocks remotely; a
 	 * sampling pass unmaps them; the second access faults again and counts
 	 * (a sampled fault); the third reaches t_s = 3 and the block migrates.
@@ -178,10 +179,7 @@ static void test_remote_neighbours(void **state)
 	uint64_t *host;
 	volatile uint64_t *dev;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 5);
+	dev = start_filled(&t, opts, 5, &host);
 	for (size_t b = 0; b < 3; b++)
 		assert_int_equal(dev[b * per_block + 1], b * per_block * 31 + 31 + 5);
 	assert_int_equal(th_stats(&t).blocks_remote_prefetched, 1);
@@ -212,10 +210,7 @@ static void test_read_mostly_duplicates(void **state)
 	uint64_t *host, *dev;
 	struct uvm_stats st;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 4);
+	dev = start_filled(&t, opts, 4, &host);
 	assert_int_equal(uvm_emu_advise(t.e, host, BYTES, cudaMemAdviseSetReadMostly, 0), 0);
 	assert_int_equal(check(dev, 4), 0);
 	st = th_stats(&t);
@@ -276,10 +271,7 @@ static void test_prefetch_both_ways(void **state)
 	uint64_t *host, *dev;
 	struct uvm_stats before, after;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 8);
+	dev = start_filled(&t, opts, 8, &host);
 	assert_int_equal(uvm_emu_prefetch(t.e, host, BYTES, 0), 0);
 	assert_int_equal(uvm_emu_synchronize(t.e), 0);
 	before = th_stats(&t);
