@@ -9,7 +9,8 @@
  * and a GPU store migrates the block. With far faults as the only access
  * count, sampling unmaps REMOTE blocks every period so the next access
  * faults and counts, and a block read often enough reaches the threshold and
- * migrates. Read-mostly advice duplicates
+ * migrates; a far fault below the threshold maps the prefetcher's picks
+ * around it REMOTE too. Read-mostly advice duplicates
  * and collapses on the first write from either side; preferred location and
  * accessed-by decide where faults land; explicit prefetches move data both
  * ways ahead of any fault; zero-copy host memory (cudaHostAlloc) is read
@@ -47,6 +48,16 @@ static size_t check(const volatile uint64_t *p, uint64_t salt)
 	return bad;
 }
 
+/* Starts the emulator with opts and one managed buffer filled with salt on
+ * the host; returns its device view. */
+static void *start_filled(struct th_emu *t, const char *const *opts, uint64_t salt, uint64_t **host)
+{
+	th_start(t, opts);
+	*host = th_managed(t, BYTES);
+	fill(*host, salt);
+	return th_dev(t, *host);
+}
+
 /* Sampling that cannot strike during a test's exact counts. */
 #define NO_SAMPLING "remote-sample-period=1000s"
 
@@ -69,10 +80,7 @@ static void test_pin_host_reads_remotely(void **state)
 	uint64_t *host, *dev;
 	struct uvm_stats st;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 1);
+	dev = start_filled(&t, opts, 1, &host);
 	assert_int_equal(check(dev, 1), 0);
 	st = th_stats(&t);
 	assert_int_equal(st.bytes_h2d, 0);
@@ -94,10 +102,7 @@ static void test_remote_stores(void **state)
 	uint64_t *host;
 	volatile uint64_t *dev;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 10);
+	dev = start_filled(&t, opts, 10, &host);
 	assert_int_equal(check(dev, 10), 0);
 	/* A GPU store to a REMOTE block: under remap it lands in host memory
 	 * and nothing migrates; the copy backend's read-only copy cannot take
@@ -130,10 +135,7 @@ static void test_sampled_counts_reach_threshold(void **state)
 	uint64_t *host;
 	volatile uint64_t *dev;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 3);
+	dev = start_filled(&t, opts, 3, &host);
 	/* The first access faults (count 1) and maps the blocks remotely; a
 	 * sampling pass unmaps them; the second access faults again and counts
 	 * (a sampled fault); the third reaches t_s = 3 and the block migrates.
@@ -160,6 +162,48 @@ static void test_sampled_counts_reach_threshold(void **state)
 	th_stop(&t);
 }
 
+/*
+ * A far fault below the threshold (t_s = 8, count 1) maps its block REMOTE,
+ * and the tree prefetcher's picks around it are mapped REMOTE with it:
+ * blocks 0 and 1 are REMOTE when block 2 faults, so {0..3} is 3/4 occupied
+ * and block 3 comes along. It stays REMOTE (nothing migrates), its first
+ * access takes no fault, and loads and stores from either side see the
+ * same data.
+ */
+static void test_remote_neighbours(void **state)
+{
+	static const char *const opts[] = {
+	    "migrate=always", "ts=8", "prefetch=tree", "link=unlimited", "fault-latency=0",
+	    NO_SAMPLING,      NULL};
+	const size_t per_block = UVM_BLOCK_SIZE / sizeof(uint64_t);
+	struct th_emu t;
+	uint64_t *host;
+	volatile uint64_t *dev;
+
+	dev = start_filled(&t, opts, 5, &host);
+	for (size_t b = 0; b < 3; b++)
+		assert_int_equal(dev[b * per_block + 1], b * per_block * 31 + 31 + 5);
+	assert_int_equal(th_stats(&t).blocks_remote_prefetched, 1);
+	assert_int_equal(th_stats(&t).blocks_remote, 4);
+	assert_int_equal(uvm_driver_remote_blocks(t.e->driver), 4);
+	assert_int_equal(th_stats(&t).blocks_h2d, 0);
+	/* Block 3 was mapped with block 2: reading it maps nothing more. */
+	assert_int_equal(dev[3 * per_block + 2], (3 * per_block + 2) * 31 + 5);
+	assert_int_equal(th_stats(&t).blocks_remote, 4);
+	/* A CPU store to it is seen by the GPU, and a GPU store by the CPU
+	 * (under copy the read-only copy cannot take the store: it migrates). */
+	host[3 * per_block + 3] = 77;
+	assert_int_equal(dev[3 * per_block + 3], 77);
+	dev[3 * per_block + 4] = 78;
+	assert_int_equal(host[3 * per_block + 4], 78);
+	assert_int_equal(th_stats(&t).remote_write_migrations, th_shared_frames(&t) ? 0 : 1);
+	host[3 * per_block + 3] = (3 * per_block + 3) * 31 + 5;
+	host[3 * per_block + 4] = (3 * per_block + 4) * 31 + 5;
+	assert_int_equal(check(dev, 5), 0);
+	assert_int_equal(check(host, 5), 0);
+	th_stop(&t);
+}
+
 static void test_read_mostly_duplicates(void **state)
 {
 	static const char *const opts[] = {"link=unlimited", "fault-latency=0", NULL};
@@ -167,10 +211,7 @@ static void test_read_mostly_duplicates(void **state)
 	uint64_t *host, *dev;
 	struct uvm_stats st;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 4);
+	dev = start_filled(&t, opts, 4, &host);
 	assert_int_equal(uvm_emu_advise(t.e, host, BYTES, cudaMemAdviseSetReadMostly, 0), 0);
 	assert_int_equal(check(dev, 4), 0);
 	st = th_stats(&t);
@@ -231,10 +272,7 @@ static void test_prefetch_both_ways(void **state)
 	uint64_t *host, *dev;
 	struct uvm_stats before, after;
 
-	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	dev = th_dev(&t, host);
-	fill(host, 8);
+	dev = start_filled(&t, opts, 8, &host);
 	assert_int_equal(uvm_emu_prefetch(t.e, host, BYTES, 0), 0);
 	assert_int_equal(uvm_emu_synchronize(t.e), 0);
 	before = th_stats(&t);
@@ -357,6 +395,7 @@ int main(void)
 	    cmocka_unit_test(test_pin_host_reads_remotely),
 	    cmocka_unit_test(test_remote_stores),
 	    cmocka_unit_test(test_sampled_counts_reach_threshold),
+	    cmocka_unit_test(test_remote_neighbours),
 	    cmocka_unit_test(test_read_mostly_duplicates),
 	    cmocka_unit_test(test_preferred_location_and_accessed_by),
 	    cmocka_unit_test(test_prefetch_both_ways),

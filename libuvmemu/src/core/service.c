@@ -36,6 +36,7 @@ struct decisions {
 	struct uvm_vbmask mask[ACT_N];
 	struct uvm_vbmask probed;  /* resident blocks a reuse probe had unmapped: mapped again */
 	struct uvm_vbmask counted; /* sampled REMOTE blocks that migrate: counter migrations */
+	struct uvm_vbmask below; /* far faults mapped REMOTE: their count is below the threshold */
 	uint64_t until[UVM_BLOCKS_PER_VABLOCK]; /* throttled blocks: when they may go */
 };
 
@@ -130,7 +131,8 @@ static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
 }
 
-static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64_t *until)
+static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64_t *until,
+			      bool *below)
 {
 	const struct uvm_block *blk = &d->dep.space->block[b];
 	enum uvm_side pinned_on = UVM_SIDE_NONE;
@@ -180,7 +182,8 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 										  : ACT_MIGRATE;
 	if (remote_ok(d, write) && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
 		return ACT_REMOTE;
-	return migrate_or_remote(d, b, write);
+	*below = migrate_or_remote(d, b, write) == ACT_REMOTE;
+	return *below ? ACT_REMOTE : ACT_MIGRATE;
 }
 
 /*
@@ -217,6 +220,44 @@ static struct uvm_vbmask prefetchable(const struct uvm_driver *d, size_t first, 
 
 		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote) &&
 		    blk->advice == 0)
+			uvm_vbmask_set(&m, i);
+	}
+	return m;
+}
+
+/*
+ * Far faults below the migration threshold start a tree walk too, and the
+ * prefetcher's picks around them are mapped REMOTE in the same batch, as
+ * Baseline would have migrated them. The adaptive-migration paper's
+ * simulator reads a page below the threshold from host memory with no fault
+ * at all; here, as on a GPU, a page must fault once to be mapped remotely,
+ * so without this every block of a dense vablock first touched below the
+ * threshold costs a far fault of its own. Blocks the GPU has reached
+ * (resident, or REMOTE, mapped or unmapped by sampling) are the walk's
+ * occupied leaves: under Baseline they would be on the device; the faults
+ * below the threshold (HOST or EMPTY blocks) are the leaves walked. Only
+ * plain blocks resident nowhere or on the host are mapped: a REMOTE block
+ * that sampling unmapped waits for its own access, which counts.
+ */
+static struct uvm_vbmask remote_neighbours(const struct uvm_driver *d, size_t vab,
+					   const struct decisions *dec, struct uvm_vbmask taken)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t first = uvm_vablock_first(vab);
+	unsigned nvalid = s->vablock[vab].nvalid;
+	struct uvm_prefetch_ctx pctx = {s, vab, dec->below, taken, uvm_vbmask_run(0, nvalid)};
+	struct uvm_vbmask picks, m = uvm_vbmask_zero();
+
+	if (uvm_vbmask_empty(dec->below))
+		return m;
+	for (unsigned i = 0; i < nvalid; i++)
+		if (s->block[first + i].state == UVM_REMOTE)
+			uvm_vbmask_set(&pctx.resident, i);
+	picks = d->prefetch->pick(d->prefetch_p, &pctx);
+	uvm_vbmask_for_each(i, picks) {
+		const struct uvm_block *blk = &s->block[first + i];
+
+		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST) && blk->advice == 0)
 			uvm_vbmask_set(&m, i);
 	}
 	return m;
@@ -319,17 +360,21 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	unsigned nvalid = s->vablock[vab].nvalid;
 	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
 	struct uvm_vbmask resident = uvm_vablock_device_mask(s, vab), extra = uvm_vbmask_zero();
-	struct uvm_vbmask room;
+	struct uvm_vbmask room, remote_extra;
 	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
 	uint64_t t = uvm_now_ns();
 
 	if (!uvm_vbmask_empty(uvm_vbmask_andnot(faulted, valid)))
 		retire_tail(d, vab);
 	uvm_vbmask_for_each(i, uvm_vbmask_and(faulted, valid)) {
+		bool below = false;
 		enum action act =
-		    decide_gpu(d, first + i, uvm_vbmask_test(written, i), &dec->until[i]);
+		    decide_gpu(d, first + i, uvm_vbmask_test(written, i), &dec->until[i], &below);
 
 		uvm_vbmask_set(&dec->mask[act], i);
+		/* A sampled fault counts a block the GPU already reaches. */
+		if (below && s->block[first + i].state != UVM_REMOTE)
+			uvm_vbmask_set(&dec->below, i);
 		if (act == ACT_MIGRATE && sampled(d, first + i, uvm_vbmask_test(written, i)))
 			uvm_vbmask_set(&dec->counted, i);
 	}
@@ -350,6 +395,9 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 				       prefetchable(d, first, nvalid));
 		extra = uvm_vbmask_andnot(extra, uvm_vbmask_or(resident, faulted));
 	}
+	remote_extra = remote_neighbours(
+	    d, vab, dec,
+	    uvm_vbmask_or(uvm_vbmask_or(resident, extra), uvm_vbmask_andnot(faulted, dec->below)));
 	d->st.ns.policy += uvm_elapsed_ns(t);
 
 	room = uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]);
@@ -363,7 +411,8 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		}
 	}
 	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_MIGRATE], extra), ACT_MIGRATE);
-	run_action(d, first, dec->mask[ACT_REMOTE], ACT_REMOTE);
+	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_REMOTE], remote_extra), ACT_REMOTE);
+	d->st.blocks_remote_prefetched += uvm_vbmask_count(remote_extra);
 	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
 	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
 	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_MIGRATE], written))
