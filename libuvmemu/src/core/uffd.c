@@ -175,7 +175,7 @@ int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char
 	static const char *const names[] = {"userfaultfd(2)", "/dev/userfaultfd",
 					    "userfaultfd(2) in user-mode-only mode"};
 	enum open_method m, last = VIA_DEVICE;
-	int e[3] = {0, 0, 0}, fd = -1, rc;
+	int e[3] = {0, 0, 0}, reopen_errno = 0, fd = -1, rc;
 	uint64_t supported = 0, want;
 	struct utsname un;
 
@@ -236,10 +236,10 @@ int uvm_uffd_open_as(struct uvm_uffd *u, enum uvm_fault_capture_choice how, char
 	want = UFFD_FEATURE_MISSING_SHMEM | UFFD_FEATURE_MINOR_SHMEM |
 	       UFFD_FEATURE_PAGEFAULT_FLAG_WP |
 	       (supported & (UFFD_FEATURE_THREAD_ID | UFFD_FEATURE_WP_HUGETLBFS_SHMEM));
-	fd = open_fd(m, &e[m]);
+	fd = open_fd(m, &reopen_errno);
 	if (fd < 0) {
-		snprintf(err, errlen, "userfaultfd: reopening failed: %s", strerror(e[m]));
-		return -e[m];
+		snprintf(err, errlen, "userfaultfd: reopening failed: %s", strerror(reopen_errno));
+		return -reopen_errno;
 	}
 	rc = api_handshake(fd, want, &want);
 	if (rc) {
@@ -276,7 +276,8 @@ static int open_mprotect(struct uvm_uffd *u, char *err, size_t errlen)
 static void short_reason(char *buf, size_t len, int rc, const char *detail)
 {
 	if (rc == -ENOTSUP)
-		snprintf(buf, len, "%s", detail); /* names the missing feature */
+		/* names the missing feature; cut to the buffer on purpose */
+		snprintf(buf, len, "%.*s", (int)len - 1, detail);
 	else if (rc == -EPERM)
 		snprintf(buf, len,
 			 "full userfaultfd not permitted: vm.unprivileged_userfaultfd=0, no "

@@ -394,7 +394,7 @@ int uvm_objprof_read(struct uvm_objprof *p, const char *path, char *err, size_t 
 {
 	struct reader r = {path, 0, err, errlen};
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *t[8];
+	char *line = NULL, *t[8] = {0};
 	size_t cap = 0;
 	bool magic = false;
 	int rc = 0;
