@@ -230,7 +230,6 @@ static void fill_slot(struct eg_kernel *k, uint64_t seq, const struct emu_kernel
 	atomic_store_explicit(&k->error, cudaSuccess, memory_order_relaxed);
 	atomic_store_explicit(&k->faulting, false, memory_order_relaxed);
 	atomic_store_explicit(&k->blocked, false, memory_order_relaxed);
-	atomic_store_explicit(&k->next, 0, memory_order_relaxed);
 	atomic_store_explicit(&k->chunk, 1, memory_order_relaxed);
 	atomic_store_explicit(&k->done, 0, memory_order_relaxed);
 	k->views = *views;

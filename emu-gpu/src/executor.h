@@ -35,8 +35,8 @@
 #include <stdint.h>
 
 #include "emugpu.h"
+#include "tickets.h" /* also EG_CACHELINE */
 
-#define EG_CACHELINE   64
 #define EG_QUEUE_DEPTH 256	   /* launches in flight before emu_launch waits */
 #define EG_MAX_ARGS    4096	   /* CUDA's kernel parameter limit */
 #define EG_MAX_SHARED  (48u << 10) /* CUDA's per-CTA limit without opt-in */
@@ -93,12 +93,12 @@ struct eg_kernel {
 	_Atomic bool faulting;
 	_Atomic bool blocked; /* some hand-out blocked in the kernel */
 	struct uvmemu_view_map views;
-	/* Read before every hand-out, so it shares the line hand-outs write. */
-	_Alignas(EG_CACHELINE) _Atomic uint64_t next; /* next CTA ticket */
-	_Atomic uint32_t chunk;			      /* CTAs per hand-out (worker.c) */
+	/* CTAs per hand-out (worker.c); rewritten only when it changes. */
+	_Alignas(EG_CACHELINE) _Atomic uint32_t chunk;
 	_Alignas(EG_CACHELINE) _Atomic uint64_t done; /* CTAs finished (or skipped) */
 	_Atomic uint32_t active;		      /* workers that joined and have not left */
 	_Alignas(EG_CACHELINE) unsigned char args[EG_MAX_ARGS]; /* translated copy */
+	struct eg_tickets tickets; /* split when the kernel starts (worker.c) */
 };
 
 /* Per worker thread; touched by its own thread and its signal handler. */

@@ -13,17 +13,36 @@
  *          slot only after its kernel completed and active is 0, so a
  *          reference taken while eg.current still named the kernel keeps the
  *          slot intact (both sides use sequentially consistent operations).
- *   run    take tickets from `next` until the grid is exhausted; ticket t is
- *          CTA t in ascending order, n-1-t in descending order, so CTA k is
- *          handed out before CTA k+1 (or k-1), and a worker runs the CTAs of
- *          one hand-out in that order.
+ *   run    take tickets until the grid is exhausted (tickets.h); ticket t
+ *          is CTA t in ascending order, n-1-t in descending order. A kernel
+ *          that starts faulting has one share of tickets, so CTA k is handed
+ *          out before CTA k+1 (or k-1); one that does not has a share per
+ *          main worker, taken by that worker first (below). A worker runs
+ *          the CTAs of one hand-out in ticket order.
  *   leave  add the CTAs this worker finished to done in one operation; the
  *          worker that brings done to the grid size completes the kernel.
  *          Then active--.
  *
+ * Shares. Main workers run every kernel, and a kernel that does not fault
+ * runs at memory speed: there, where a CTA's data was last written decides
+ * its speed. Handed out from one counter, CTA k of the next launch went to
+ * whichever core asked first, so a stencil's tile mostly read its previous
+ * launch's output from the other core's cache (the stencil of bench-executor
+ * ran 1.2-1.5x slower than plain C split in two halves, and used 1.2-1.9x
+ * its CPU time). So such a kernel's grid is split into one contiguous share
+ * per main worker, the same at every launch; a worker that finishes its
+ * share takes hand-outs from the others'. When a hand-out blocks on a far
+ * fault the kernel becomes faulting and every worker, spares too, takes from
+ * the lowest share with tickets left, so from then on the grid goes out in
+ * dispatch order. Until then the other main workers' hand-outs from their
+ * own shares run ahead of that order: at a kernel's start one CTA each (a
+ * kernel's hand-outs start at one), more where their CTAs found their data
+ * resident and ran at memory speed, and the hand-out each is running when the
+ * kernel turns faulting.
+ *
  * Hand-out size. A GPU hands out one CTA at a time, and so does a worker at
- * the start of each kernel. Every hand-out writes the one `next` counter,
- * and between cores that cache line costs about 60-100 ns: for CTAs of a few
+ * the start of each kernel. Every hand-out writes its share's counter, and
+ * between cores that cache line costs about 60-100 ns: for CTAs of a few
  * hundred simple threads (a stream triad CTA of 256 floats takes ~150 ns) the
  * counter, and CTAs alternating between cores at 1 KB steps, made the executor
  * three times slower than plain C. So the hand-out doubles, up to --cta-chunk-max
@@ -103,6 +122,9 @@ void eg_workers_run(struct eg_kernel *k)
 {
 	bool faulting = atomic_load(&eg.faulting);
 
+	/* One share per main worker unless the kernel starts faulting (see the
+	 * top); published with the kernel by the store to eg.current. */
+	eg_tickets_split(&k->tickets, k->ncta, faulting ? 1 : eg.nmain);
 	atomic_store(&k->faulting, faulting);
 	atomic_store(&eg.current, k->seq + 1);
 	wake(&eg.wake_main, eg.nmain);
@@ -158,8 +180,7 @@ static struct eg_kernel *join(struct eg_worker *w, uint64_t *last)
 	*last = cur;
 	slept(w); /* the sleeps before this kernel do not count in it */
 	/* Keep one spare on its way while CTAs are left (see the top). */
-	if (atomic_load(&k->faulting) &&
-	    atomic_load_explicit(&k->next, memory_order_relaxed) < k->ncta)
+	if (atomic_load(&k->faulting) && eg_tickets_left(&k->tickets))
 		wake(&eg.wake_spare, 1);
 	return k;
 }
@@ -288,11 +309,11 @@ static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 	w->kernel = k;
 	for (;;) {
 		uint32_t size = atomic_load_explicit(&k->chunk, memory_order_relaxed);
-		uint64_t t = atomic_fetch_add_explicit(&k->next, size, memory_order_relaxed);
-		uint64_t end = t + size < k->ncta ? t + size : k->ncta;
-		uint64_t t0;
+		/* Once the kernel faults, from the lowest share (dispatch order). */
+		unsigned own = atomic_load_explicit(&k->faulting, memory_order_relaxed) ? 0 : w->id;
+		uint64_t t, end, t0;
 
-		if (t >= k->ncta)
+		if (!eg_tickets_take(&k->tickets, own, size, &t, &end))
 			break;
 		t0 = now_ns();
 		run_chunk(w, k, &cta, t, end);
