@@ -325,6 +325,7 @@ static cudaError_t synchronize(void)
 static const struct uvmemu_executor executor = {
     .name = "emu-gpu",
     .synchronize = synchronize,
+    .stalled = eg_workers_stalled,
 #ifdef EMUGPU_GMMU
     /* Accessors count every access: the memory system stops counting faults. */
     .gmmu_accessors = true,

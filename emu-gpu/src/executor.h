@@ -173,6 +173,8 @@ int eg_worker_start(struct eg_worker *w);
 void eg_workers_run(struct eg_kernel *k);
 /* At shutdown. */
 void eg_workers_wake_all(void);
+/* The memory system saw CTAs stall on far faults (uvmemu_executor.stalled). */
+void eg_workers_stalled(void);
 /* The calling thread's worker, NULL on other threads. */
 struct eg_worker *eg_self(void);
 

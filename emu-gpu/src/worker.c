@@ -66,6 +66,10 @@
  *     voluntary context switches grew: a thread blocked in a userfaultfd fault
  *     sleeps in the kernel; one merely preempted, or running a long CTA, does
  *     not). Asking costs a system call, made only after a slow hand-out.
+ *     The memory system also tells the executor when its driver fetches
+ *     GPU faults (eg_workers_stalled), which turns the kernel faulting while
+ *     the stalled CTA still waits: a long CTA's hand-out may not end for the
+ *     whole kernel.
  *   - in a faulting kernel every worker that joins with CTAs left wakes one
  *     more spare, so there is always one spare runnable: when a worker blocks
  *     on a far fault, the core it frees runs the spare, which takes the next
@@ -160,6 +164,29 @@ static void note_blocked(struct eg_kernel *k)
 	if (!atomic_load_explicit(&k->faulting, memory_order_relaxed) &&
 	    !atomic_exchange(&k->faulting, true))
 		wake(&eg.wake_spare, 1);
+}
+
+/*
+ * The memory system fetched far faults of GPU workers: a CTA of the running
+ * kernel is blocked in the kernel's userfaultfd wait, where its worker can
+ * say nothing. Turn the kernel faulting now, so that a spare takes the core;
+ * waiting for the stalled hand-out to end (note_blocked's usual caller) left
+ * a kernel of long, fault-heavy CTAs on its main workers alone, one fault per
+ * batch. The reference on the slot is join's protocol: the slot cannot be
+ * reused for a later launch while it is held and eg.current still names it.
+ */
+void eg_workers_stalled(void)
+{
+	uint64_t cur = atomic_load(&eg.current);
+	struct eg_kernel *k;
+
+	if (cur == 0)
+		return;
+	k = &eg.slots[(cur - 1) % EG_QUEUE_DEPTH];
+	atomic_fetch_add(&k->active, 1);
+	if (atomic_load(&eg.current) == cur)
+		note_blocked(k);
+	atomic_fetch_sub(&k->active, 1);
 }
 
 static struct eg_kernel *join(struct eg_worker *w, uint64_t *last)

@@ -136,6 +136,12 @@ struct uvmemu_executor {
 	/* Built with GMMU accessors: they count every access, so the memory
 	 * system stops counting far faults as accesses. */
 	bool gmmu_accessors;
+	/* Optional: CTAs of the running kernel are stalled on far faults.
+	 * Called from the memory system's driver thread when a batch it fetches
+	 * holds GPU faults (at most once per batch), so that an executor that
+	 * keeps spare CTA slots idle until CTAs stall starts one at once rather
+	 * than when the stalled CTA finishes. */
+	void (*stalled)(void);
 };
 void uvmemu_executor_attach(const struct uvmemu_executor *executor);
 

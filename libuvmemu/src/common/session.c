@@ -105,6 +105,14 @@ cudaError_t uvm_session_device_idle(struct uvm_session *s)
 	return ex ? ex->synchronize() : cudaSuccess;
 }
 
+void uvm_session_gpu_stalled(struct uvm_session *s)
+{
+	const struct uvmemu_executor *ex = atomic_load(&s->executor);
+
+	if (ex && ex->stalled)
+		ex->stalled();
+}
+
 void uvm_session_set_error(struct uvm_session *s, cudaError_t e)
 {
 	if (e != cudaSuccess)

@@ -71,6 +71,9 @@ int uvm_session_charge_host(struct uvm_session *s, int64_t bytes);
 /* Waits until the attached executor is idle (cudaDeviceSynchronize's wait,
  * which CUDA's frees also do); returns the executor's pending kernel error. */
 cudaError_t uvm_session_device_idle(struct uvm_session *s);
+/* Tells the attached executor that CTAs are stalled on far faults (the
+ * driver fetched GPU faults); does nothing without an executor. */
+void uvm_session_gpu_stalled(struct uvm_session *s);
 void uvm_session_set_error(struct uvm_session *s, cudaError_t e);
 
 #endif

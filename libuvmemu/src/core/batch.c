@@ -79,6 +79,13 @@ int uvm_batch_fetch(struct uvm_driver *d)
 		if ((size_t)got < want * sizeof(msg[0]))
 			break; /* the queue is empty */
 	}
+	/* CTAs are blocked in these faults now: the executor may start spare
+	 * slots instead of waiting for a stalled CTA to finish. */
+	for (size_t i = fresh; i < n; i++)
+		if (d->fault[i].gpu) {
+			uvm_session_gpu_stalled(d->dep.session);
+			break;
+		}
 	/* The messages read now came through the capture in use. */
 	if (d->dep.uffd->sig)
 		d->st.signal_faults += n - fresh;

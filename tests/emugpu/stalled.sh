@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Description: CTAs that stall on far faults make room for spare CTA slots at
+# once, not when they finish. ra with 128 one-thread CTAs of 8192 random
+# updates each faults all through every CTA; fitting in device memory, its GPU
+# faults must gather into batches (at most one GPU batch per two GPU faults,
+# counting every CPU fault as a batch of its own). Before the driver told the
+# executor of stalls, the kernel ran on its main workers alone until a CTA
+# finished: about one GPU fault per batch.
+# usage: stalled.sh BUILD_DIR
+set -u
+build=$1
+[ -x "$build/bin/ra" ] || { echo "FAIL: $build/bin/ra not built"; exit 1; }
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+"$build/bin/uvmemu" run --oversub 0.5 --summary off --report "$report" -- \
+	"$build/bin/ra" --footprint 16M --updates 1048576 --quiet || { echo "FAIL: ra exited non-zero"; exit 1; }
+num() { sed -n "s/^ *\"$1\": \([0-9]*\),\{0,1\}$/\1/p" "$report" | head -n 1; }
+grep -q '"verify": "pass"' "$report" || { echo "FAIL: ra did not verify"; exit 1; }
+gpu=$(num gpu_faults) cpu=$(num cpu_faults) batches=$(num batches)
+echo "GPU faults $gpu, CPU faults $cpu, batches $batches"
+[ "$gpu" -gt 0 ] || { echo "FAIL: no GPU faults"; exit 1; }
+if [ $((batches - cpu)) -gt $((gpu / 2)) ]; then
+	echo "FAIL: $((batches - cpu)) batches or more for $gpu GPU faults: stalled CTAs did not let spares run"
+	exit 1
+fi
