@@ -81,6 +81,29 @@ struct uvm_stats th_stats(struct th_emu *t)
 	return st;
 }
 
+struct state_read {
+	const struct uvm_space *space;
+	size_t block;
+	uint8_t state;
+};
+
+static void read_state(void *arg)
+{
+	struct state_read *r = arg;
+
+	r->state = r->space->block[r->block].state;
+}
+
+uint8_t th_block_state(struct th_emu *t, const void *host)
+{
+	struct state_read r = {&t->e->space,
+			       ((uintptr_t)host - t->e->arena.host) >> UVM_BLOCK_SHIFT, 0};
+
+	uvm_emu_synchronize(t->e);
+	uvm_driver_call(t->e->driver, read_state, &r);
+	return r.state;
+}
+
 struct par {
 	void (*fn)(int, void *);
 	void *arg;

@@ -29,6 +29,12 @@ void *th_managed(struct th_emu *t, size_t bytes);
 /* The device-view address of a managed host-view pointer. */
 void *th_dev(struct th_emu *t, const void *host_ptr);
 struct uvm_stats th_stats(struct th_emu *t);
+/* The state of the block holding `host` (UVM_HOST, UVM_DEVICE, ...) once the
+ * driver is done with the batch that moved it: waits for the device, then
+ * reads on the driver thread between two batches (a resolving ioctl may wake
+ * the faulting thread before the state is recorded, and a read from the
+ * test's thread would race with the driver's write). */
+uint8_t th_block_state(struct th_emu *t, const void *host);
 
 /* Runs fn(index, arg) on n threads and joins them. */
 void th_parallel(int n, void (*fn)(int index, void *arg), void *arg);

@@ -40,10 +40,8 @@ static void test_cpu_touch_migrates_back(void **state)
 	assert_int_equal(after.bytes_d2h, n * sizeof(uint32_t));
 	/* Every block is back on the host, none on the device. */
 	for (size_t b = 0; b < n * sizeof(uint32_t) / UVM_BLOCK_SIZE; b++)
-		assert_int_equal(
-		    t.e->space.block[(((uintptr_t)host - t.e->arena.host) >> UVM_BLOCK_SHIFT) + b]
-			.state,
-		    UVM_HOST);
+		assert_int_equal(th_block_state(&t, (const char *)host + b * UVM_BLOCK_SIZE),
+				 UVM_HOST);
 	th_stop(&t);
 }
 

@@ -22,19 +22,6 @@
 #define BLOCKS	  32 /* one vablock */
 #define PER_BLOCK (UVM_BLOCK_SIZE / sizeof(uint32_t))
 
-static size_t block_of(const struct th_emu *t, const void *host)
-{
-	return ((uintptr_t)host - t->e->arena.host) >> UVM_BLOCK_SHIFT;
-}
-
-/* The block's state once the driver is done with the batch that moved it: a
- * resolving ioctl may wake the faulting thread before the state is recorded. */
-static uint8_t state(struct th_emu *t, const void *host)
-{
-	uvm_emu_synchronize(t->e);
-	return t->e->space.block[block_of(t, host)].state;
-}
-
 static void test_cpu_read_faults_after_batched_host_zap(void **state_)
 {
 	static const char *const opts[] = {"device-mem=16M", "link=unlimited", "fault-latency=0",
@@ -51,21 +38,23 @@ static void test_cpu_read_faults_after_batched_host_zap(void **state_)
 	for (size_t b = 1; b < BLOCKS; b += 2)
 		assert_int_equal(dev[b * PER_BLOCK], (uint32_t)(b * PER_BLOCK * 3 + 7));
 	for (size_t b = 0; b < BLOCKS; b++)
-		assert_int_equal(state(&t, &host[b * PER_BLOCK]), b % 2 ? UVM_DEVICE : UVM_HOST);
+		assert_int_equal(th_block_state(&t, &host[b * PER_BLOCK]),
+				 b % 2 ? UVM_DEVICE : UVM_HOST);
 	/* ...then the 16 even runs in one prefetch: one batched host zap. */
 	assert_int_equal(uvm_emu_prefetch(t.e, host, BLOCKS * UVM_BLOCK_SIZE, 0), 0);
 	uvm_emu_synchronize(t.e);
 	for (size_t b = 0; b < BLOCKS; b++)
-		assert_int_equal(state(&t, &host[b * PER_BLOCK]), UVM_DEVICE);
+		assert_int_equal(th_block_state(&t, &host[b * PER_BLOCK]), UVM_DEVICE);
 	/* Each CPU read faults: its block, and only it, comes back. */
 	for (size_t b = 0; b < BLOCKS; b++) {
 		uint64_t faults = th_stats(&t).cpu_faults;
 
 		assert_int_equal(host[b * PER_BLOCK + 5], (uint32_t)((b * PER_BLOCK + 5) * 3 + 7));
 		assert_true(th_stats(&t).cpu_faults > faults);
-		assert_int_equal(state(&t, &host[b * PER_BLOCK]), UVM_HOST);
+		assert_int_equal(th_block_state(&t, &host[b * PER_BLOCK]), UVM_HOST);
 		if (b + 1 < BLOCKS)
-			assert_int_equal(state(&t, &host[(b + 1) * PER_BLOCK]), UVM_DEVICE);
+			assert_int_equal(th_block_state(&t, &host[(b + 1) * PER_BLOCK]),
+					 UVM_DEVICE);
 	}
 	th_stop(&t);
 }
@@ -92,14 +81,14 @@ static void test_gpu_read_faults_after_batched_device_zap(void **state_)
 		db[i] = (uint32_t)i;
 	assert_true(th_stats(&t).blocks_evicted >= BLOCKS / 2);
 	for (size_t b = 1; b < BLOCKS; b += 2)
-		assert_int_equal(state(&t, &a[b * PER_BLOCK]), UVM_HOST);
+		assert_int_equal(th_block_state(&t, &a[b * PER_BLOCK]), UVM_HOST);
 	/* Each GPU read of a's blocks faults and brings it back. */
 	for (size_t b = 1; b < BLOCKS; b += 2) {
 		uint64_t in = th_stats(&t).blocks_h2d;
 
 		assert_int_equal(da[b * PER_BLOCK + 1024], (uint32_t)(b * 1000 + 1024));
 		assert_int_equal(th_stats(&t).blocks_h2d, in + 1);
-		assert_int_equal(state(&t, &a[b * PER_BLOCK]), UVM_DEVICE);
+		assert_int_equal(th_block_state(&t, &a[b * PER_BLOCK]), UVM_DEVICE);
 	}
 	th_stop(&t);
 }
@@ -111,7 +100,7 @@ static uint32_t *gpu_filled_vablock(struct th_emu *t)
 	for (size_t i = 0; i < BLOCKS * PER_BLOCK; i += 512)
 		dev[i] = (uint32_t)(i ^ 0x5a5a);
 	for (size_t b = 0; b < BLOCKS; b++)
-		assert_int_equal(state(t, &host[b * PER_BLOCK]), UVM_DEVICE);
+		assert_int_equal(th_block_state(t, &host[b * PER_BLOCK]), UVM_DEVICE);
 	return host;
 }
 
@@ -134,7 +123,7 @@ static void test_cpu_fault_brings_back_the_tree_region(void **state_)
 	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 26);
 	assert_int_equal(th_stats(&t).blocks_d2h - d2h, BLOCKS);
 	for (size_t b = 0; b < BLOCKS; b++)
-		assert_int_equal(state(&t, &host[b * PER_BLOCK]), UVM_HOST);
+		assert_int_equal(th_block_state(&t, &host[b * PER_BLOCK]), UVM_HOST);
 	th_stop(&t);
 }
 
@@ -152,16 +141,16 @@ static void test_cpu_fault_region_with_a_hole(void **state_)
 	assert_int_equal(host[0], 0x5a5a);
 	assert_int_equal(host[2 * PER_BLOCK], (uint32_t)((2 * PER_BLOCK) ^ 0x5a5a));
 	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 0);
-	assert_int_equal(state(&t, &host[3 * PER_BLOCK]), UVM_DEVICE);
+	assert_int_equal(th_block_state(&t, &host[3 * PER_BLOCK]), UVM_DEVICE);
 	/* ...then block 1 fills [0, 4) to 3/4: block 3 comes with it, two runs. */
 	assert_int_equal(host[PER_BLOCK], (uint32_t)(PER_BLOCK ^ 0x5a5a));
 	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 1);
-	assert_int_equal(state(&t, &host[3 * PER_BLOCK]), UVM_HOST);
-	assert_int_equal(state(&t, &host[4 * PER_BLOCK]), UVM_DEVICE);
+	assert_int_equal(th_block_state(&t, &host[3 * PER_BLOCK]), UVM_HOST);
+	assert_int_equal(th_block_state(&t, &host[4 * PER_BLOCK]), UVM_DEVICE);
 	assert_int_equal(host[3 * PER_BLOCK], (uint32_t)((3 * PER_BLOCK) ^ 0x5a5a));
 	/* Block 4 is still on the device: a CPU read faults for it. */
 	assert_int_equal(host[4 * PER_BLOCK], (uint32_t)((4 * PER_BLOCK) ^ 0x5a5a));
-	assert_int_equal(state(&t, &host[4 * PER_BLOCK]), UVM_HOST);
+	assert_int_equal(th_block_state(&t, &host[4 * PER_BLOCK]), UVM_HOST);
 	th_stop(&t);
 }
 
