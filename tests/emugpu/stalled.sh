@@ -9,14 +9,14 @@
 # usage: stalled.sh BUILD_DIR
 set -u
 build=$1
+. "$(dirname "$0")/../reliability/lib.sh" # field
 [ -x "$build/bin/ra" ] || { echo "FAIL: $build/bin/ra not built"; exit 1; }
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 "$build/bin/uvmemu" run --oversub 0.5 --summary off --report "$report" -- \
 	"$build/bin/ra" --footprint 16M --updates 1048576 --quiet || { echo "FAIL: ra exited non-zero"; exit 1; }
-num() { sed -n "s/^ *\"$1\": \([0-9]*\),\{0,1\}$/\1/p" "$report" | head -n 1; }
-grep -q '"verify": "pass"' "$report" || { echo "FAIL: ra did not verify"; exit 1; }
-gpu=$(num gpu_faults) cpu=$(num cpu_faults) batches=$(num batches)
+[ "$(field "$report" verify)" = pass ] || { echo "FAIL: ra did not verify"; exit 1; }
+gpu=$(field "$report" gpu_faults) cpu=$(field "$report" cpu_faults) batches=$(field "$report" batches)
 echo "GPU faults $gpu, CPU faults $cpu, batches $batches"
 [ "$gpu" -gt 0 ] || { echo "FAIL: no GPU faults"; exit 1; }
 if [ $((batches - cpu)) -gt $((gpu / 2)) ]; then

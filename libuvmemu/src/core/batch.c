@@ -27,6 +27,7 @@ int uvm_batch_fetch(struct uvm_driver *d)
 	struct uffd_msg msg[64];
 	uint64_t now = uvm_now_ns();
 	size_t n = 0, kept = 0, fresh;
+	const uint64_t gpu_before = d->st.gpu_faults; /* new GPU messages count here */
 
 	/* Deferred faults that are due come first; throttled ones wait on. */
 	for (size_t i = 0; i < d->ndeferred; i++) {
@@ -81,11 +82,8 @@ int uvm_batch_fetch(struct uvm_driver *d)
 	}
 	/* CTAs are blocked in these faults now: the executor may start spare
 	 * slots instead of waiting for a stalled CTA to finish. */
-	for (size_t i = fresh; i < n; i++)
-		if (d->fault[i].gpu) {
-			uvm_session_gpu_stalled(d->dep.session);
-			break;
-		}
+	if (d->st.gpu_faults != gpu_before)
+		uvm_session_gpu_stalled(d->dep.session);
 	/* The messages read now came through the capture in use. */
 	if (d->dep.uffd->sig)
 		d->st.signal_faults += n - fresh;

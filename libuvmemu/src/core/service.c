@@ -243,24 +243,21 @@ static struct uvm_vbmask remote_neighbours(const struct uvm_driver *d, size_t va
 					   const struct decisions *dec, struct uvm_vbmask taken)
 {
 	const struct uvm_space *s = d->dep.space;
-	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
-	struct uvm_prefetch_ctx pctx = {s, vab, dec->below, taken, uvm_vbmask_run(0, nvalid)};
-	struct uvm_vbmask picks, m = uvm_vbmask_zero();
 
+	/* The common case, on every serviced vablock: no fault below it. */
 	if (uvm_vbmask_empty(dec->below))
-		return m;
-	for (unsigned i = 0; i < nvalid; i++)
-		if (s->block[first + i].state == UVM_REMOTE)
-			uvm_vbmask_set(&pctx.resident, i);
-	picks = d->prefetch->pick(d->prefetch_p, &pctx);
-	uvm_vbmask_for_each(i, picks) {
-		const struct uvm_block *blk = &s->block[first + i];
+		return uvm_vbmask_zero();
 
-		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST) && blk->advice == 0)
-			uvm_vbmask_set(&m, i);
-	}
-	return m;
+	struct uvm_vbmask remote = uvm_vablock_state_mask(s, vab, UVM_REMOTE);
+	struct uvm_prefetch_ctx pctx = {s, vab, dec->below, uvm_vbmask_or(taken, remote),
+					uvm_vbmask_run(0, nvalid)};
+
+	/* Of the picks, the plain HOST and EMPTY blocks: prefetchable, but not
+	 * a REMOTE one (those wait for their own, counted, access). */
+	return uvm_vbmask_and(
+	    d->prefetch->pick(d->prefetch_p, &pctx),
+	    uvm_vbmask_andnot(prefetchable(d, uvm_vablock_first(vab), nvalid), remote));
 }
 
 /* ------------------------------------------------------------ operations */

@@ -137,6 +137,19 @@ static inline size_t uvm_vablock_first(size_t vablock)
 	return vablock * UVM_BLOCKS_PER_VABLOCK;
 }
 
+/* Blocks of vablock v in state `state`. */
+static inline struct uvm_vbmask uvm_vablock_state_mask(const struct uvm_space *s, size_t v,
+						       uint8_t state)
+{
+	size_t first = uvm_vablock_first(v);
+	struct uvm_vbmask m = uvm_vbmask_zero();
+
+	for (unsigned i = 0; i < s->vablock[v].nvalid; i++)
+		if (s->block[first + i].state == state)
+			uvm_vbmask_set(&m, i);
+	return m;
+}
+
 /* Blocks of vablock v with a device copy (DEVICE or DUPLICATED). */
 static inline struct uvm_vbmask uvm_vablock_device_mask(const struct uvm_space *s, size_t v)
 {
