@@ -233,14 +233,15 @@ exp_table() {
 		echo
 		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty | . * 10 | round / 10] | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
 		echo
-		echo "Model overruns (batches whose real cost exceeded the modelled time, of those the model charges time for):"
+		echo "Model overruns (batches whose real cost exceeded the modelled time, of those the model charges time for), and late wakes (batches whose threads the driver woke more than a tenth of their modelled time late: the host's scheduler, not the emulator's work):"
 		echo
 		printf '%s\n' "$rows" | jq -r "$exp_jq_lib"'
-"| backend | link | runs | overrun batches | modelled batches | share |",
-"| --- | --- | ---: | ---: | ---: | ---: |",
+"| backend | link | runs | overrun batches | late wakes | modelled batches | overrun share | late-wake share |",
+"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
 (map(select(ok)) | group_by([.r.backend, .link])[]
  | (map(.r.model_overruns // 0) | add) as $o | (map(.r.modelled_batches // 0) | add) as $m
- | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) |")' ||
+ | (map(.r.late_wakes // 0) | add) as $l
+ | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($l) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) | \(if $m > 0 then fmt(100 * $l / $m; 1) + "%" else "-" end) |")' ||
 			exp_table_status=$?
 	} >"$exp_out/table.md"
 	cat "$exp_out/table.md"

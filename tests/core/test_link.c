@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "clock.h"
 #include "harness.h"
 
 #define BYTES (16u << 20)
@@ -70,12 +71,51 @@ static void test_fault_latency_per_batch(void **state)
 	assert_true(st.ns.fault_latency > 0);
 }
 
+/* The injected stages are what the model planned, whatever the host's
+ * scheduler did: a wake-up past the deadline is late_wake's, so the planned
+ * waits never add up to more than the link's time plus each batch's latency.
+ * (Before late_wake, the throttle held the lateness too.) */
+static void test_planned_waits_within_model(void **state)
+{
+	static const char *const opts[] = {"link-bw=100M", "link-latency=1us", "fault-latency=50us",
+					   NULL};
+	struct uvm_stats st;
+	double s = move(opts, &st);
+	double planned = (double)(st.ns.throttle + st.ns.fault_latency) / 1e9;
+	double model = (double)BYTES / 100e6 + (double)st.batches * (1e-6 + 50e-6);
+
+	printf("planned waits %.3f s, late wakes %.3f s (%llu batches), model at most %.3f s, "
+	       "run %.3f s\n",
+	       planned, (double)st.ns.late_wake / 1e9, (unsigned long long)st.late_wakes, model, s);
+	assert_true(planned <= model * 1.001 + 1e-4);
+	assert_true(st.late_wakes <= st.modelled_batches);
+}
+
+/* uvm_wait_until never returns early, sleeping or spinning. */
+static void test_wait_until_never_early(void **state)
+{
+	static const uint64_t waits_ns[] = {0, 1000, 30000, 79000, 81000, 200000, 2000000};
+
+	for (size_t i = 0; i < sizeof(waits_ns) / sizeof(waits_ns[0]); i++) {
+		for (int rep = 0; rep < 20; rep++) {
+			uint64_t deadline = uvm_now_ns() + waits_ns[i];
+
+			uvm_wait_until(deadline);
+			assert_true(uvm_now_ns() >= deadline);
+		}
+	}
+	assert_non_null(uvm_clock_precise_thread());
+	uvm_wait_until(uvm_now_ns() + 100000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_transfer_not_faster_than_link),
 	    cmocka_unit_test(test_dilation_scales_bandwidth),
 	    cmocka_unit_test(test_fault_latency_per_batch),
+	    cmocka_unit_test(test_planned_waits_within_model),
+	    cmocka_unit_test(test_wait_until_never_early),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

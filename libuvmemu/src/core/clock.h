@@ -9,11 +9,18 @@
 
 /*
  * Returns at or just after `deadline` (uvm_now_ns() time). Sleeps through most
- * of a long wait and yields the core through the last stretch: a plain sleep
- * overshoots by tens of microseconds on a VM, which is the size of the
- * latencies being modelled, and spinning would steal a core from the workers.
+ * of a long wait and spins through the last stretch (at most 80 us): a plain
+ * sleep overshoots by tens of microseconds on a VM, the size of the latencies
+ * being modelled, and a yield can lose the core for a whole time slice.
  */
 void uvm_wait_until(uint64_t deadline);
+
+/*
+ * Makes the calling thread's sleeps end on time (a timer slack of 1 ns, not
+ * the default 50 us). For the driver thread. Returns what took, for the
+ * report (system.driver_wait).
+ */
+const char *uvm_clock_precise_thread(void);
 
 static inline uint64_t uvm_elapsed_ns(uint64_t since)
 {

@@ -47,9 +47,24 @@ static void model_wait(struct uvm_driver *d, uint64_t t0, bool gpu)
 		return;
 	}
 	lat_part = lat_end > now ? lat_end - now : 0;
-	uvm_wait_until(end);
+	/* A wake-up later than a tenth of the batch's modelled time is the
+	 * model overrun by the host's scheduler, not by the emulator's work. */
+	if (uvm_driver_wait(d, now, end) > (end - t0) / 10)
+		d->st.late_wakes++;
 	d->st.ns.fault_latency += lat_part;
-	d->st.ns.throttle += uvm_elapsed_ns(now) - lat_part;
+	d->st.ns.throttle += end - now - lat_part;
+}
+
+uint64_t uvm_driver_wait(struct uvm_driver *d, uint64_t now, uint64_t end)
+{
+	uint64_t late;
+
+	if (end <= now)
+		return 0;
+	uvm_wait_until(end);
+	late = uvm_elapsed_ns(end);
+	d->st.ns.late_wake += late;
+	return late;
 }
 
 static void wake_all(struct uvm_driver *d)
@@ -467,6 +482,7 @@ static void *driver_main(void *arg)
 	struct uvm_driver *d = arg;
 
 	pthread_setname_np(pthread_self(), "uvmemu-driver");
+	atomic_store(&d->wait_how, uvm_clock_precise_thread());
 	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == UVM_PIN_ON)
 		d->pinned = uvm_placement_pin_driver() == 1;
 	for (;;) {
@@ -893,4 +909,11 @@ void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out)
 const char *uvm_driver_sync_reason(struct uvm_driver *d)
 {
 	return d->tracker.why_sync;
+}
+
+const char *uvm_driver_wait_how(struct uvm_driver *d)
+{
+	const char *how = atomic_load(&d->wait_how);
+
+	return how ? how : "not started";
 }

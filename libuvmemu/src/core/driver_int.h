@@ -77,8 +77,9 @@ struct uvm_driver {
 	struct uvm_driver_deps dep;
 	pthread_t thread;
 	bool started;
-	bool pinned; /* the driver has a core of its own (--pin on, > 2 cores) */
-	int evfd;    /* command doorbell */
+	bool pinned;			/* the driver has a core of its own (--pin on, > 2 cores) */
+	_Atomic(const char *) wait_how; /* what uvm_clock_precise_thread took */
+	int evfd;			/* command doorbell */
 
 	/* Policies (instances and their operations). */
 	const struct uvm_evict_ops *evict;
@@ -201,6 +202,9 @@ bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask
 void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
 /* Books a transfer on the link; the batch's wake-ups wait for it. */
 void uvm_driver_book(struct uvm_driver *d, enum uvm_dir dir, uint64_t bytes);
+/* Waits for the model from `now` until `end`; what the wake-up overshot is
+ * counted as late_wake and returned (the planned part is the caller's stage). */
+uint64_t uvm_driver_wait(struct uvm_driver *d, uint64_t now, uint64_t end);
 
 /* HOST, or REMOTE not mapped on the device: map it there (zero-copy). */
 void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n);

@@ -137,6 +137,11 @@ static double overrun_share(const struct uvm_stats *st)
 	return st->modelled_batches ? (double)st->model_overruns / (double)st->modelled_batches : 0;
 }
 
+static double late_wake_share(const struct uvm_stats *st)
+{
+	return st->modelled_batches ? (double)st->late_wakes / (double)st->modelled_batches : 0;
+}
+
 /* CPC's data reuse rate: the mean over launches (as the paper averages
  * kernels) and over all touched blocks. */
 static void json_reuse(struct uvm_emu *e, struct uvm_json *j)
@@ -190,6 +195,8 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	}
 	uvm_json_u64(j, "overruns", st.model_overruns);
 	uvm_json_num(j, "overrun_share", overrun_share(&st));
+	uvm_json_u64(j, "late_wakes", st.late_wakes);
+	uvm_json_num(j, "late_wake_share", late_wake_share(&st));
 	uvm_json_close(j, '}');
 	uvm_json_object(j, "system");
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
@@ -205,6 +212,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "async_unmaps",
 		     *uvm_driver_sync_reason(e->driver) ? uvm_driver_sync_reason(e->driver)
 							: "io_uring");
+	uvm_json_str(j, "driver_wait", uvm_driver_wait_how(e->driver));
 	uvm_json_str(j, "capacity", e->capacity_note);
 	uvm_json_close(j, '}');
 	if (e->trace) {
@@ -281,6 +289,14 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			(unsigned long long)st.model_overruns,
 			(unsigned long long)st.modelled_batches, m.uvmmu ? "migrations" : "batches",
 			100 * overrun_share(&st), m.dilation);
+	if (st.late_wakes && st.batches)
+		fprintf(
+		    f,
+		    "  note    the driver woke late in %llu of %llu batches (%.1f%%, %.3f s in "
+		    "all): "
+		    "the host's scheduler ran it past the model's deadline (time_s.late_wake)\n",
+		    (unsigned long long)st.late_wakes, (unsigned long long)st.modelled_batches,
+		    100 * late_wake_share(&st), (double)st.ns.late_wake / 1e9);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_objmgr_report_text(e->objmgr, f);

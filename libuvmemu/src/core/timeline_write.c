@@ -5,8 +5,8 @@
  *
  * Layout. A batch row holds stage times, not timestamps: its stages are laid
  * end to end from its start, fetch, preprocess, service (its parts inside
- * it), fault latency, throttle, replay, tracker wait, and a row that would
- * begin before the previous one ended is moved after it. Rows with the same
+ * it), fault latency, throttle, late wake, replay, tracker wait, and a row
+ * that would begin before the previous one ended is moved after it. Rows with the same
  * start are the passes of one servicing (--replay once): a fault stall ends
  * at the last pass's replay. Slices on a thread's track must nest: a stall
  * is clamped into the CTA it happened in (its start, the batch's, can fall
@@ -17,8 +17,8 @@
  * D, less what the model says a GPU would not have spent: each servicing
  * pass that lasted past its modelled end (the later of its far-fault latency
  * and its last transfer's completion, both dilated) is cut at that end; the
- * rest of it, the emulator's own cost (a model overrun, the replay, the
- * tracker wait), takes no modelled time. Everything real that happened in a
+ * rest of it, the emulator's own cost (a model overrun, a late wake, the
+ * replay, the tracker wait), takes no modelled time. Everything real that happened in a
  * cut (CTAs running meanwhile, say) is squeezed into its instant: the CPU
  * shares its cores with the driver, so that time is not the GPU's either.
  * Traces written before the modelled end was recorded keep the stages up to
@@ -60,6 +60,7 @@ static const struct stage known_stages[] = {
     {"map", NS_OFF(map), true},
     {"fault latency", NS_OFF(fault_latency), false},
     {"throttle", NS_OFF(throttle), false},
+    {"late wake", NS_OFF(late_wake), false},
     {"replay", NS_OFF(replay), false},
     {"tracker wait", NS_OFF(tracker_wait), false},
 };

@@ -230,7 +230,9 @@ void uvm_uvmmu_settle(struct uvm_driver *d)
 		if (next == UINT64_MAX || next > now + SETTLE_NS || work_waiting(d))
 			return;
 		/* Waiting for the model: the hardware latency first, then the link. */
-		UVM_TIMED(d->st.ns.throttle, uvm_wait_until(next));
+		now = uvm_now_ns();
+		uvm_driver_wait(d, now, next);
+		d->st.ns.throttle += next > now ? next - now : 0;
 	}
 }
 
