@@ -103,7 +103,7 @@ void uvm_driver_sample(struct uvm_driver *d);
 void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 /* Why unmaps run synchronously ("" when they use io_uring). */
 const char *uvm_driver_sync_reason(struct uvm_driver *d);
-/* How the driver thread's model waits are made precise (timer slack, slice). */
+/* How the driver thread's model waits are made precise (its timer slack). */
 const char *uvm_driver_wait_how(struct uvm_driver *d);
 
 #endif

@@ -130,16 +130,11 @@ static const char *remote_bytes_source(struct uvm_emu *e)
 	return "read-only copies: 64 KB per block mapped";
 }
 
-/* Batches whose real cost exceeded the model, among those the model charges
- * time for (a batch of sampled faults alone that moved nothing costs none). */
-static double overrun_share(const struct uvm_stats *st)
+/* A share of the batches the model charges time for (a batch of sampled
+ * faults alone that moved nothing costs none): overruns, late wakes. */
+static double modelled_share(const struct uvm_stats *st, uint64_t n)
 {
-	return st->modelled_batches ? (double)st->model_overruns / (double)st->modelled_batches : 0;
-}
-
-static double late_wake_share(const struct uvm_stats *st)
-{
-	return st->modelled_batches ? (double)st->late_wakes / (double)st->modelled_batches : 0;
+	return st->modelled_batches ? (double)n / (double)st->modelled_batches : 0;
 }
 
 /* CPC's data reuse rate: the mean over launches (as the paper averages
@@ -194,9 +189,9 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 		uvm_json_num(j, "calibration_target_bytes_per_s", m.target);
 	}
 	uvm_json_u64(j, "overruns", st.model_overruns);
-	uvm_json_num(j, "overrun_share", overrun_share(&st));
+	uvm_json_num(j, "overrun_share", modelled_share(&st, st.model_overruns));
 	uvm_json_u64(j, "late_wakes", st.late_wakes);
-	uvm_json_num(j, "late_wake_share", late_wake_share(&st));
+	uvm_json_num(j, "late_wake_share", modelled_share(&st, st.late_wakes));
 	uvm_json_close(j, '}');
 	uvm_json_object(j, "system");
 	uvm_placement_describe(&e->place, buf, sizeof(buf));
@@ -288,15 +283,14 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
 			(unsigned long long)st.model_overruns,
 			(unsigned long long)st.modelled_batches, m.uvmmu ? "migrations" : "batches",
-			100 * overrun_share(&st), m.dilation);
+			100 * modelled_share(&st, st.model_overruns), m.dilation);
 	if (st.late_wakes && st.batches)
 		fprintf(
 		    f,
-		    "  note    the driver woke late in %llu of %llu batches (%.1f%%, %.3f s in "
-		    "all): "
+		    "  note    the driver woke late in %llu of %llu batches (%.1f%%, %.3f s): "
 		    "the host's scheduler ran it past the model's deadline (time_s.late_wake)\n",
 		    (unsigned long long)st.late_wakes, (unsigned long long)st.modelled_batches,
-		    100 * late_wake_share(&st), (double)st.ns.late_wake / 1e9);
+		    100 * modelled_share(&st, st.late_wakes), (double)st.ns.late_wake / 1e9);
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_objmgr_report_text(e->objmgr, f);

@@ -6,24 +6,24 @@
  * Layout. A batch row holds stage times, not timestamps: its stages are laid
  * end to end from its start, fetch, preprocess, service (its parts inside
  * it), fault latency, throttle, late wake, replay, tracker wait, and a row
- * that would begin before the previous one ended is moved after it. Rows with the same
- * start are the passes of one servicing (--replay once): a fault stall ends
- * at the last pass's replay. Slices on a thread's track must nest: a stall
- * is clamped into the CTA it happened in (its start, the batch's, can fall
- * just before a CTA that began after the driver woke), and a last pass
- * clamps anything that still overlaps its parent, counting it.
+ * that would begin before the previous one ended is moved after it. Rows
+ * with the same start are the passes of one servicing (--replay once): a
+ * fault stall ends at the last pass's replay. Slices on a thread's track
+ * must nest: a stall is clamped into the CTA it happened in (its start, the
+ * batch's, can fall just before a CTA that began after the driver woke), and
+ * a last pass clamps anything that still overlaps its parent, counting it.
  *
  * Modelled time. The model's clock is the real one divided by the dilation
  * D, less what the model says a GPU would not have spent: each servicing
  * pass that lasted past its modelled end (the later of its far-fault latency
  * and its last transfer's completion, both dilated) is cut at that end; the
  * rest of it, the emulator's own cost (a model overrun, a late wake, the
- * replay, the tracker wait), takes no modelled time. Everything real that happened in a
- * cut (CTAs running meanwhile, say) is squeezed into its instant: the CPU
- * shares its cores with the driver, so that time is not the GPU's either.
- * Traces written before the modelled end was recorded keep the stages up to
- * the throttle and cut only replay and tracker wait. The map is monotonic,
- * so what nests in real time nests in modelled time.
+ * replay, the tracker wait), takes no modelled time. Everything real that
+ * happened in a cut (CTAs running meanwhile, say) is squeezed into its
+ * instant: the CPU shares its cores with the driver, so that time is not the
+ * GPU's either. Traces written before the modelled end was recorded keep the
+ * stages up to the throttle and cut only replay and tracker wait. The map is
+ * monotonic, so what nests in real time nests in modelled time.
  */
 #include "timeline_int.h"
 
