@@ -13,7 +13,7 @@ fails=0
 for key in config footprint_bytes device_mem_bytes wall_s kernels gpu_faults cpu_faults \
 	batches bytes_h2d bytes_d2h blocks_h2d blocks_prefetched blocks_evicted \
 	thrashed_blocks remote_bytes time_s verify fetch preprocess service unmap copy throttle \
-	replay tracker_wait fault_latency late_wake late_wakes late_wake_share driver_wait device_mem \
+	replay tracker_wait fault_latency late_wake late_wakes late_wake_share driver_wait driver_sched device_mem \
 	oversub link dilation batch; do
 	grep -q "\"$key\":" "$report" || { echo "FAIL: key $key missing"; fails=$((fails + 1)); }
 done

@@ -3,6 +3,8 @@
 #ifndef UVM_CLOCK_H
 #define UVM_CLOCK_H
 
+#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "session.h" /* uvm_now_ns() */
@@ -21,6 +23,13 @@ void uvm_wait_until(uint64_t deadline);
  * report (system.driver_wait).
  */
 const char *uvm_clock_precise_thread(void);
+
+/*
+ * Makes thread `t` real time (SCHED_FIFO 1), so that it runs as soon as its
+ * sleeps end. Returns 0, or -errno when refused; `how` says which, for the
+ * report (system.driver_sched).
+ */
+int uvm_clock_realtime(pthread_t t, char *how, size_t len);
 
 static inline uint64_t uvm_elapsed_ns(uint64_t since)
 {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -624,6 +625,42 @@ static void observe(struct uvm_driver *d)
 				 });
 }
 
+/*
+ * --driver-sched. Under auto the process's own class wins: one started under
+ * SCHED_IDLE or SCHED_BATCH (a background job) must not have its driver raise
+ * itself above the rest of the machine, and a real-time process's driver is
+ * real time already.
+ */
+static int driver_sched(struct uvm_driver *d, int64_t choice, char *err, size_t errlen)
+{
+	int policy = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
+	int rc;
+
+	if (choice == UVM_DRIVER_SCHED_NORMAL) {
+		snprintf(d->sched_how, sizeof(d->sched_how), "normal (--driver-sched normal)");
+		return 0;
+	}
+	if (choice == UVM_DRIVER_SCHED_AUTO && policy != SCHED_OTHER) {
+		snprintf(d->sched_how, sizeof(d->sched_how), "%s, as the process was started",
+			 policy == SCHED_IDLE	 ? "SCHED_IDLE"
+			 : policy == SCHED_BATCH ? "SCHED_BATCH"
+						 : "real time");
+		d->realtime = policy == SCHED_FIFO || policy == SCHED_RR;
+		return 0;
+	}
+	rc = uvm_clock_realtime(d->thread, d->sched_how, sizeof(d->sched_how));
+	d->realtime = rc == 0;
+	if (rc && choice == UVM_DRIVER_SCHED_FIFO) {
+		snprintf(err, errlen,
+			 "--driver-sched fifo: SCHED_FIFO refused (%s): run as root, with "
+			 "CAP_SYS_NICE, or under ulimit -r 1; --driver-sched auto falls back to a "
+			 "normal thread",
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
 int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps, char *err,
 		     size_t errlen)
 {
@@ -712,6 +749,9 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		goto fail;
 	}
 	d->started = true;
+	rc = driver_sched(d, uvm_cfg_i(cfg, UVM_OPT_driver_sched), err, errlen);
+	if (rc)
+		goto fail;
 	*out = d;
 	return 0;
 fail:
@@ -909,6 +949,16 @@ void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out)
 const char *uvm_driver_sync_reason(struct uvm_driver *d)
 {
 	return d->tracker.why_sync;
+}
+
+const char *uvm_driver_sched_how(const struct uvm_driver *d)
+{
+	return *d->sched_how ? d->sched_how : "not started";
+}
+
+bool uvm_driver_realtime(const struct uvm_driver *d)
+{
+	return d->realtime;
 }
 
 const char *uvm_driver_wait_how(struct uvm_driver *d)

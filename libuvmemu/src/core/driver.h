@@ -105,5 +105,9 @@ void uvm_driver_stats(struct uvm_driver *d, struct uvm_stats *out);
 const char *uvm_driver_sync_reason(struct uvm_driver *d);
 /* How the driver thread's model waits are made precise (its timer slack). */
 const char *uvm_driver_wait_how(struct uvm_driver *d);
+/* --driver-sched: the driver thread's scheduling class and why
+ * (system.driver_sched); whether it is real time. */
+const char *uvm_driver_sched_how(const struct uvm_driver *d);
+bool uvm_driver_realtime(const struct uvm_driver *d);
 
 #endif

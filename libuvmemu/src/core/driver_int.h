@@ -79,6 +79,8 @@ struct uvm_driver {
 	bool started;
 	bool pinned;			/* the driver has a core of its own (--pin on, > 2 cores) */
 	_Atomic(const char *) wait_how; /* what uvm_clock_precise_thread took */
+	bool realtime;			/* the driver runs SCHED_FIFO */
+	char sched_how[128];		/* --driver-sched: what took, and why */
 	int evfd;			/* command doorbell */
 
 	/* Policies (instances and their operations). */

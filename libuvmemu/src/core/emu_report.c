@@ -208,6 +208,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 		     *uvm_driver_sync_reason(e->driver) ? uvm_driver_sync_reason(e->driver)
 							: "io_uring");
 	uvm_json_str(j, "driver_wait", uvm_driver_wait_how(e->driver));
+	uvm_json_str(j, "driver_sched", uvm_driver_sched_how(e->driver));
 	uvm_json_str(j, "capacity", e->capacity_note);
 	uvm_json_close(j, '}');
 	if (e->trace) {
@@ -288,9 +289,13 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		fprintf(
 		    f,
 		    "  note    the driver woke late in %llu of %llu batches (%.1f%%, %.3f s): "
-		    "the host's scheduler ran it past the model's deadline (time_s.late_wake)\n",
+		    "the host's scheduler ran it past the model's deadline (time_s.late_wake)%s\n",
 		    (unsigned long long)st.late_wakes, (unsigned long long)st.modelled_batches,
-		    100 * modelled_share(&st, st.late_wakes), (double)st.ns.late_wake / 1e9);
+		    100 * modelled_share(&st, st.late_wakes), (double)st.ns.late_wake / 1e9,
+		    uvm_driver_realtime(e->driver)
+			? ""
+			: "; a real-time driver wakes on time (--driver-sched fifo: root, "
+			  "CAP_SYS_NICE or ulimit -r 1)");
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_objmgr_report_text(e->objmgr, f);
