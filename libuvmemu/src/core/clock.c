@@ -82,7 +82,9 @@ int uvm_clock_realtime(pthread_t t, char *how, size_t len)
 	if (rc == 0)
 		snprintf(how, len, "SCHED_FIFO 1 (real time)");
 	else
-		snprintf(how, len, "normal: SCHED_FIFO refused (%s; root, CAP_SYS_NICE or ulimit -r 1 "
-			 "allow it)", strerror(rc));
+		snprintf(how, len,
+			 "normal: SCHED_FIFO refused (%s; root, CAP_SYS_NICE or ulimit -r 1 "
+			 "allow it)",
+			 strerror(rc));
 	return -rc;
 }
