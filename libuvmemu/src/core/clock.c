@@ -2,11 +2,8 @@
 /* clock.c - waiting until a deadline without overshooting it by much. */
 #include "clock.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -74,17 +71,9 @@ const char *uvm_clock_precise_thread(void)
  * the work a GPU's faults would stall on anyway; the kernel's real-time
  * throttle bounds it besides.
  */
-int uvm_clock_realtime(pthread_t t, char *how, size_t len)
+int uvm_clock_realtime(pthread_t t)
 {
 	struct sched_param sp = {.sched_priority = 1};
-	int rc = pthread_setschedparam(t, SCHED_FIFO, &sp);
 
-	if (rc == 0)
-		snprintf(how, len, "SCHED_FIFO 1 (real time)");
-	else
-		snprintf(how, len,
-			 "normal: SCHED_FIFO refused (%s; root, CAP_SYS_NICE or ulimit -r 1 "
-			 "allow it)",
-			 strerror(rc));
-	return -rc;
+	return -pthread_setschedparam(t, SCHED_FIFO, &sp);
 }

@@ -4,7 +4,6 @@
 #define UVM_CLOCK_H
 
 #include <pthread.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "session.h" /* uvm_now_ns() */
@@ -26,10 +25,11 @@ const char *uvm_clock_precise_thread(void);
 
 /*
  * Makes thread `t` real time (SCHED_FIFO 1), so that it runs as soon as its
- * sleeps end. Returns 0, or -errno when refused; `how` says which, for the
- * report (system.driver_sched).
+ * sleeps end. Returns 0, or -errno when refused.
  */
-int uvm_clock_realtime(pthread_t t, char *how, size_t len);
+int uvm_clock_realtime(pthread_t t);
+/* Who may have real time, for the messages that say how to get it. */
+#define UVM_REALTIME_WHO "root, CAP_SYS_NICE or ulimit -r 1"
 
 static inline uint64_t uvm_elapsed_ns(uint64_t since)
 {

@@ -648,17 +648,20 @@ static int driver_sched(struct uvm_driver *d, int64_t choice, char *err, size_t 
 		d->realtime = policy == SCHED_FIFO || policy == SCHED_RR;
 		return 0;
 	}
-	rc = uvm_clock_realtime(d->thread, d->sched_how, sizeof(d->sched_how));
+	rc = uvm_clock_realtime(d->thread);
 	d->realtime = rc == 0;
-	if (rc && choice == UVM_DRIVER_SCHED_FIFO) {
+	if (rc == 0)
+		snprintf(d->sched_how, sizeof(d->sched_how), "SCHED_FIFO 1 (real time)");
+	else if (choice == UVM_DRIVER_SCHED_FIFO)
 		snprintf(err, errlen,
-			 "--driver-sched fifo: SCHED_FIFO refused (%s): run as root, with "
-			 "CAP_SYS_NICE, or under ulimit -r 1; --driver-sched auto falls back to a "
-			 "normal thread",
+			 "--driver-sched fifo: SCHED_FIFO refused (%s; " UVM_REALTIME_WHO
+			 " allow it); --driver-sched auto falls back to a normal thread",
 			 strerror(-rc));
-		return rc;
-	}
-	return 0;
+	else
+		snprintf(d->sched_how, sizeof(d->sched_how),
+			 "normal: SCHED_FIFO refused (%s; " UVM_REALTIME_WHO " allow it)",
+			 strerror(-rc));
+	return choice == UVM_DRIVER_SCHED_FIFO ? rc : 0;
 }
 
 int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps, char *err,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clock.h" /* UVM_REALTIME_WHO */
 #include "emu.h"
 #include "manager.h"
 #include "timeline.h"
@@ -292,10 +293,9 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 		    "the host's scheduler ran it past the model's deadline (time_s.late_wake)%s\n",
 		    (unsigned long long)st.late_wakes, (unsigned long long)st.modelled_batches,
 		    100 * modelled_share(&st, st.late_wakes), (double)st.ns.late_wake / 1e9,
-		    uvm_driver_realtime(e->driver)
-			? ""
-			: "; a real-time driver wakes on time (--driver-sched fifo: root, "
-			  "CAP_SYS_NICE or ulimit -r 1)");
+		    uvm_driver_realtime(e->driver) ? ""
+						   : "; a real-time driver wakes on time "
+						     "(--driver-sched fifo: " UVM_REALTIME_WHO ")");
 	if (*e->capacity_note)
 		fprintf(f, "  device  %s\n", e->capacity_note);
 	uvm_objmgr_report_text(e->objmgr, f);
