@@ -10,7 +10,7 @@ trap 'rm -f "$report"' EXIT
 err=$("$build/bin/uvmemu" run --oversub 1.5 --report "$report" -- "$build/tests/bin/probe" \
 	--footprint 16 2>&1 >/dev/null) || { echo "FAIL: probe failed: $err"; exit 1; }
 fails=0
-for key in config footprint_bytes device_mem_bytes wall_s kernels gpu_faults cpu_faults \
+for key in config footprint_bytes device_mem_bytes wall_s roi_s roi_cpu_s kernels gpu_faults cpu_faults \
 	batches bytes_h2d bytes_d2h blocks_h2d blocks_prefetched blocks_evicted \
 	thrashed_blocks remote_bytes time_s verify fetch preprocess service unmap copy throttle \
 	replay tracker_wait fault_latency late_wake late_wakes late_wake_share driver_wait driver_sched device_mem \
@@ -26,6 +26,22 @@ check '"kernels": 1'
 check '"blocks_evicted": [1-9]'
 check '"bytes_d2h": [1-9]'
 check '"oversub": 1.5'
+# The region of interest's CPU time is the whole process's over the region a
+# workload marks (the probe marks none): some, and no more than every CPU
+# busy for the whole region.
+roi=$(mktemp)
+if "$build/bin/uvmemu" run --oversub 1.25 --summary off --report "$roi" -- "$build/bin/vecadd" \
+	--footprint 8M --quiet >/dev/null 2>&1; then
+	jq -e --argjson n "$(nproc)" '.roi_s > 0 and .roi_cpu_s > 0 and .roi_cpu_s <= .roi_s * $n + 0.001' \
+		"$roi" >/dev/null || {
+		echo "FAIL: vecadd's roi_cpu_s $(jq .roi_cpu_s "$roi") is not within (0, roi_s $(jq .roi_s "$roi") x $(nproc) CPUs]"
+		fails=$((fails + 1))
+	}
+else
+	echo "FAIL: vecadd --footprint 8M failed under uvmemu"
+	fails=$((fails + 1))
+fi
+rm -f "$roi"
 grep -q "^uvmemu: .*probe (emulated): verify pass" <<<"$err" || { echo "FAIL: no summary on stderr"; fails=$((fails + 1)); }
 grep -q "^  faults  gpu [1-9]" <<<"$err" || { echo "FAIL: summary lacks the fault line"; fails=$((fails + 1)); }
 [ $fails -eq 0 ] || { cat "$report"; echo "$err"; exit 1; }

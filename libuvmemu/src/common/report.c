@@ -116,6 +116,7 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	uvm_json_u64(&j, "device_mem_bytes", r->device_mem_bytes);
 	uvm_json_num(&j, "wall_s", uvm_session_wall_s(s));
 	uvm_json_num(&j, "roi_s", uvm_session_roi_s(s));
+	uvm_json_num(&j, "roi_cpu_s", uvm_session_roi_cpu_s(s));
 	uvm_json_u64(&j, "kernels", atomic_load(&s->kernels));
 #define UVMEMU_STAT(id, unit, help) uvm_json_u64(&j, #id, st->id);
 #define UVMEMU_TIME(id, help)
@@ -150,15 +151,16 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 	static const struct uvm_stats zero;
 	const struct uvm_stats *st = r->stats ? r->stats : &zero;
 	struct uvm_session *s = r->session;
-	char a[32], b[32], c[32], prog[512];
+	char a[32], b[32], c[32], d[32], prog[512];
 	uint64_t busy = 0;
 
 	program_name(prog, sizeof(prog));
-	fprintf(f, "uvmemu: %s (%s%s%s): verify %s, wall %s, roi %s, %llu kernels\n", prog, r->mode,
-		r->signal ? ", interrupted by SIG" : "", r->signal ? sigabbrev_np(r->signal) : "",
-		verify_name(atomic_load(&s->verify)),
+	fprintf(f, "uvmemu: %s (%s%s%s): verify %s, wall %s, roi %s (CPU %s), %llu kernels\n", prog,
+		r->mode, r->signal ? ", interrupted by SIG" : "",
+		r->signal ? sigabbrev_np(r->signal) : "", verify_name(atomic_load(&s->verify)),
 		uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
 		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s)),
+		uvm_fmt_duration(d, sizeof(d), uvm_session_roi_cpu_s(s)),
 		(unsigned long long)atomic_load(&s->kernels));
 	if (!r->stats)
 		return; /* natively there is nothing more to say */

@@ -19,6 +19,14 @@ uint64_t uvm_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t uvm_process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* What the host can back: RAM and swap (the kernel's heuristic overcommit
  * refuses a private mapping larger than that too), or --host-mem. */
 static uint64_t host_mem(const struct uvm_config *cfg)
@@ -62,16 +70,29 @@ double uvm_session_wall_s(const struct uvm_session *s)
 	return (double)(uvm_now_ns() - s->start_ns) / 1e9;
 }
 
-double uvm_session_roi_s(struct uvm_session *s)
+/* The region of interest so far, in wall or process CPU time; a region still
+ * open counts up to now. */
+static double roi_so_far_s(struct uvm_session *s, bool cpu)
 {
 	uint64_t ns;
 
 	uvm_mutex_lock(&s->lock);
-	ns = s->roi_ns;
+	ns = cpu ? s->roi_cpu_ns : s->roi_ns;
 	if (s->roi_depth > 0)
-		ns += uvm_now_ns() - s->roi_start_ns;
+		ns += cpu ? uvm_process_cpu_ns() - s->roi_cpu_start_ns
+			  : uvm_now_ns() - s->roi_start_ns;
 	uvm_mutex_unlock(&s->lock);
 	return (double)ns / 1e9;
+}
+
+double uvm_session_roi_s(struct uvm_session *s)
+{
+	return roi_so_far_s(s, false);
+}
+
+double uvm_session_roi_cpu_s(struct uvm_session *s)
+{
+	return roi_so_far_s(s, true);
 }
 
 void uvm_session_add_managed(struct uvm_session *s, int64_t delta)

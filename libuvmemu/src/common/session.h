@@ -38,6 +38,10 @@ struct uvm_session {
 
 	struct uvm_mutex lock; /* guards everything below */
 	uint64_t roi_ns, roi_start_ns;
+	/* CPU time of every thread of the process over the region of interest:
+	 * the emulator's own work (driver, SM workers, io_uring) against roi_ns
+	 * tells whether a run was CPU-bound or waited on the model. */
+	uint64_t roi_cpu_ns, roi_cpu_start_ns;
 	int roi_depth;
 	int nvalues;
 	struct {
@@ -55,8 +59,10 @@ void uvm_session_init(struct uvm_session *s, char *const *envp);
 /* The same from a configuration already resolved (tests, tools). */
 void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg);
 uint64_t uvm_now_ns(void);
+uint64_t uvm_process_cpu_ns(void);
 double uvm_session_wall_s(const struct uvm_session *s);
 double uvm_session_roi_s(struct uvm_session *s);
+double uvm_session_roi_cpu_s(struct uvm_session *s);
 /* Live managed bytes (64 KB rounded: what device memory would hold) and
  * their peak, the footprint. */
 void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
