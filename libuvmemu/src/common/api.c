@@ -229,26 +229,12 @@ void uvmemu_usage_error(void)
 
 void uvmemu_roi_begin(void)
 {
-	struct uvm_session *s = uvm_rt_session();
-
-	uvm_mutex_lock(&s->lock);
-	if (s->roi_depth++ == 0) {
-		s->roi_start_ns = uvm_now_ns();
-		s->roi_cpu_start_ns = uvm_process_cpu_ns();
-	}
-	uvm_mutex_unlock(&s->lock);
+	uvm_session_roi_begin(uvm_rt_session());
 }
 
 void uvmemu_roi_end(void)
 {
-	struct uvm_session *s = uvm_rt_session();
-
-	uvm_mutex_lock(&s->lock);
-	if (s->roi_depth > 0 && --s->roi_depth == 0) {
-		s->roi_ns += uvm_now_ns() - s->roi_start_ns;
-		s->roi_cpu_ns += uvm_process_cpu_ns() - s->roi_cpu_start_ns;
-	}
-	uvm_mutex_unlock(&s->lock);
+	uvm_session_roi_end(uvm_rt_session());
 }
 
 void uvmemu_report_value(const char *key, double value)

@@ -115,8 +115,8 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	uvm_json_u64(&j, "footprint_bytes", atomic_load(&s->footprint_peak));
 	uvm_json_u64(&j, "device_mem_bytes", r->device_mem_bytes);
 	uvm_json_num(&j, "wall_s", uvm_session_wall_s(s));
-	uvm_json_num(&j, "roi_s", uvm_session_roi_s(s));
-	uvm_json_num(&j, "roi_cpu_s", uvm_session_roi_cpu_s(s));
+	uvm_json_num(&j, "roi_s", uvm_session_roi_s(s, UVM_ROI_WALL));
+	uvm_json_num(&j, "roi_cpu_s", uvm_session_roi_s(s, UVM_ROI_CPU));
 	uvm_json_u64(&j, "kernels", atomic_load(&s->kernels));
 #define UVMEMU_STAT(id, unit, help) uvm_json_u64(&j, #id, st->id);
 #define UVMEMU_TIME(id, help)
@@ -159,8 +159,8 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 		r->mode, r->signal ? ", interrupted by SIG" : "",
 		r->signal ? sigabbrev_np(r->signal) : "", verify_name(atomic_load(&s->verify)),
 		uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
-		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s)),
-		uvm_fmt_duration(d, sizeof(d), uvm_session_roi_cpu_s(s)),
+		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s, UVM_ROI_WALL)),
+		uvm_fmt_duration(d, sizeof(d), uvm_session_roi_s(s, UVM_ROI_CPU)),
 		(unsigned long long)atomic_load(&s->kernels));
 	if (!r->stats)
 		return; /* natively there is nothing more to say */

@@ -11,21 +11,24 @@
 
 #include "report.h"
 
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 uint64_t uvm_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
-uint64_t uvm_process_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+/* What each of the region of interest's clocks reads. */
+static const clockid_t roi_clock[UVM_ROI_CLOCKS] = {
+    [UVM_ROI_WALL] = CLOCK_MONOTONIC,
+    [UVM_ROI_CPU] = CLOCK_PROCESS_CPUTIME_ID,
+};
 
 /* What the host can back: RAM and swap (the kernel's heuristic overcommit
  * refuses a private mapping larger than that too), or --host-mem. */
@@ -70,29 +73,34 @@ double uvm_session_wall_s(const struct uvm_session *s)
 	return (double)(uvm_now_ns() - s->start_ns) / 1e9;
 }
 
-/* The region of interest so far, in wall or process CPU time; a region still
- * open counts up to now. */
-static double roi_so_far_s(struct uvm_session *s, bool cpu)
+void uvm_session_roi_begin(struct uvm_session *s)
+{
+	uvm_mutex_lock(&s->lock);
+	if (s->roi_depth++ == 0)
+		for (int c = 0; c < UVM_ROI_CLOCKS; c++)
+			s->roi_start_ns[c] = clock_ns(roi_clock[c]);
+	uvm_mutex_unlock(&s->lock);
+}
+
+void uvm_session_roi_end(struct uvm_session *s)
+{
+	uvm_mutex_lock(&s->lock);
+	if (s->roi_depth > 0 && --s->roi_depth == 0)
+		for (int c = 0; c < UVM_ROI_CLOCKS; c++)
+			s->roi_ns[c] += clock_ns(roi_clock[c]) - s->roi_start_ns[c];
+	uvm_mutex_unlock(&s->lock);
+}
+
+double uvm_session_roi_s(struct uvm_session *s, enum uvm_roi_clock c)
 {
 	uint64_t ns;
 
 	uvm_mutex_lock(&s->lock);
-	ns = cpu ? s->roi_cpu_ns : s->roi_ns;
+	ns = s->roi_ns[c];
 	if (s->roi_depth > 0)
-		ns += cpu ? uvm_process_cpu_ns() - s->roi_cpu_start_ns
-			  : uvm_now_ns() - s->roi_start_ns;
+		ns += clock_ns(roi_clock[c]) - s->roi_start_ns[c];
 	uvm_mutex_unlock(&s->lock);
 	return (double)ns / 1e9;
-}
-
-double uvm_session_roi_s(struct uvm_session *s)
-{
-	return roi_so_far_s(s, false);
-}
-
-double uvm_session_roi_cpu_s(struct uvm_session *s)
-{
-	return roi_so_far_s(s, true);
 }
 
 void uvm_session_add_managed(struct uvm_session *s, int64_t delta)

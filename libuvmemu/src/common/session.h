@@ -20,6 +20,11 @@
 
 #define UVM_SESSION_VALUES 32
 
+/* The region of interest's clocks: wall time, and the CPU time of every
+ * thread of the process (driver, SM workers, io_uring), which against the
+ * wall time tells whether a run was CPU-bound or waited on the model. */
+enum uvm_roi_clock { UVM_ROI_WALL, UVM_ROI_CPU, UVM_ROI_CLOCKS };
+
 struct uvm_session {
 	struct uvm_config cfg;
 	uint64_t start_ns;
@@ -37,11 +42,7 @@ struct uvm_session {
 	const struct uvmemu_executor *_Atomic executor;
 
 	struct uvm_mutex lock; /* guards everything below */
-	uint64_t roi_ns, roi_start_ns;
-	/* CPU time of every thread of the process over the region of interest:
-	 * the emulator's own work (driver, SM workers, io_uring) against roi_ns
-	 * tells whether a run was CPU-bound or waited on the model. */
-	uint64_t roi_cpu_ns, roi_cpu_start_ns;
+	uint64_t roi_ns[UVM_ROI_CLOCKS], roi_start_ns[UVM_ROI_CLOCKS];
 	int roi_depth;
 	int nvalues;
 	struct {
@@ -59,10 +60,13 @@ void uvm_session_init(struct uvm_session *s, char *const *envp);
 /* The same from a configuration already resolved (tests, tools). */
 void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg);
 uint64_t uvm_now_ns(void);
-uint64_t uvm_process_cpu_ns(void);
 double uvm_session_wall_s(const struct uvm_session *s);
-double uvm_session_roi_s(struct uvm_session *s);
-double uvm_session_roi_cpu_s(struct uvm_session *s);
+/* uvmemu_roi_begin/end: regions nest, the outermost counts. */
+void uvm_session_roi_begin(struct uvm_session *s);
+void uvm_session_roi_end(struct uvm_session *s);
+/* The region of interest so far on one clock; an open region counts up to
+ * now. */
+double uvm_session_roi_s(struct uvm_session *s, enum uvm_roi_clock c);
 /* Live managed bytes (64 KB rounded: what device memory would hold) and
  * their peak, the footprint. */
 void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
