@@ -25,7 +25,9 @@
  * Then the host-unmap cost per 4 KB page (a memfd punch), and per 64 KB block
  * as the two captures unmap (MADV_DONTNEED, mprotect(PROT_NONE)), alone and
  * while one or two other threads of the process use memory, which makes the
- * TLB shootdown reach their CPUs (experiment 07's question).
+ * TLB shootdown reach their CPUs (experiment 07's question); and what such
+ * a thread, streaming through its own memory, loses per unmap: the
+ * shootdown's cost on the receiving side.
  *
  * Every figure is the median of REPEATS interleaved runs, printed with the
  * range; memory is warmed first, because on a VM the first touch of guest
@@ -347,6 +349,80 @@ static double unmap_block_once(int others, bool by_mprotect)
 	return rc ? -1 : (double)(t1 - t0) / 1e9 / (double)(r.bytes / block / 2);
 }
 
+/*
+ * The other side of a shootdown: what a thread of the process, streaming
+ * through its own memory, loses while another thread unmaps. On bare metal
+ * it takes an interrupt and refills its TLB (a few us); on a VM whose
+ * flushes are virtualised it may pay far more, and the unmapping thread no
+ * more than alone, which hides experiment 07's effect from the unmap stage.
+ */
+struct reader {
+	_Atomic int stop;
+	_Atomic uint64_t lines; /* 64-byte lines read so far */
+	const volatile uint64_t *mem;
+	size_t words;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	uint64_t x = 0;
+
+	while (!atomic_load_explicit(&rd->stop, memory_order_relaxed)) {
+		for (size_t i = 0; i < rd->words; i += 8)
+			x += rd->mem[i];
+		atomic_fetch_add_explicit(&rd->lines, rd->words / 8, memory_order_relaxed);
+	}
+	return (void *)(uintptr_t)x;
+}
+
+/* Lines per ns the reader made over [since, now). */
+static double reader_rate(struct reader *rd, uint64_t lines0, uint64_t since)
+{
+	return (double)(atomic_load(&rd->lines) - lines0) / (double)(uvm_now_ns() - since);
+}
+
+/* Seconds a streaming reader thread loses per 64 KB MADV_DONTNEED made by
+ * this thread: its rate alone and during the unmaps, over the unmaps' time,
+ * per unmap. *alone_gbs: its rate alone. */
+static double reader_loss_once(double *alone_gbs)
+{
+	const size_t block = 64u << 10, own = 16u << 20;
+	struct unmap_run r;
+	struct reader rd = {.words = own / sizeof(uint64_t)};
+	uint64_t *mem = malloc(own), l0, t0, t1;
+	double alone, during;
+	pthread_t t;
+	int rc = 0;
+
+	if (!mem || unmap_start(&r, BYTES, 0)) {
+		free(mem);
+		return -1;
+	}
+	memset(mem, 1, own);
+	rd.mem = mem;
+	pthread_create(&t, NULL, reader_main, &rd);
+	usleep(20000); /* its first passes warm its TLB and caches */
+	l0 = atomic_load(&rd.lines);
+	t0 = uvm_now_ns();
+	usleep(30000);
+	alone = reader_rate(&rd, l0, t0);
+	l0 = atomic_load(&rd.lines);
+	t0 = uvm_now_ns();
+	for (size_t off = 0; off < r.bytes && !rc; off += 2 * block)
+		rc = madvise(r.map + off, block, MADV_DONTNEED);
+	t1 = uvm_now_ns();
+	during = reader_rate(&rd, l0, t0);
+	atomic_store(&rd.stop, 1);
+	pthread_join(t, NULL);
+	unmap_stop(&r);
+	free(mem);
+	*alone_gbs = alone * 64;
+	if (rc || alone <= 0)
+		return -1;
+	return (1 - during / alone) * (double)(t1 - t0) / 1e9 / (double)(BYTES / block / 2);
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void warm(void)
@@ -469,6 +545,19 @@ int main(void)
 			printf(" %d other thread%s %.2f us%s", others, others == 1 ? "" : "s",
 			       spread_of(v).med * 1e6, others < 2 ? "," : "\n");
 		}
+	}
+	{
+		double v[REPEATS], gbs[REPEATS];
+		struct spread loss, rate;
+
+		for (int r = 0; r < REPEATS; r++)
+			v[r] = reader_loss_once(&gbs[r]);
+		loss = spread_of(v);
+		rate = spread_of(gbs);
+		printf("a thread streaming through its own 16 MiB loses, per 64 KB MADV_DONTNEED "
+		       "another thread makes, median (range) of %d: %.2f us (%.2f-%.2f); it reads "
+		       "%.1f GB/s alone\n",
+		       REPEATS, loss.med * 1e6, loss.lo * 1e6, loss.hi * 1e6, rate.med);
 	}
 	printf("ratio_unmap_2m=%.3f\n", m[2][REMAP].med / m[2][UNMAP_FLOOR].med);
 	printf("ratio_64k=%.3f\n", m[1][COPY].med / m[1][COPY_FLOOR].med);

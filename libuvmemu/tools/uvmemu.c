@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "config.h"
 #include "emu.h"
+#include "map_touch.h"
 #include "placement.h"
 #include "policy.h"
 #include "plot.h"
@@ -82,8 +83,9 @@ static int cmd_info(void)
 	struct uvm_placement place;
 	struct uvm_uffd u = {.fd = -1};
 	struct uvm_tracker t;
+	struct uvm_map_touch mt;
 	struct utsname un;
-	char err[UVM_ERRLEN], buf[256];
+	char err[UVM_ERRLEN], buf[384];
 	int rc = 0;
 
 	uvm_config_defaults(&cfg);
@@ -104,6 +106,9 @@ static int cmd_info(void)
 		printf("backend       auto picks %s: %s\n", be->name, buf);
 		uvm_uffd_close(&u);
 	}
+	uvm_map_touch_probe(&mt);
+	uvm_map_touch_describe(&mt, buf, sizeof(buf));
+	printf("map touch     %s\n", buf);
 	uvm_tracker_init(&t, NULL, true);
 	printf("io_uring      %s\n", t.async ? "available (asynchronous unmaps)" : t.why_sync);
 	uvm_tracker_destroy(&t);

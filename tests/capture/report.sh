@@ -3,7 +3,8 @@
 # why, and count what went through it: under --fault-capture mprotect the
 # faults caught by the signal handler and the system calls the runtime
 # wrapped (cap_syscalls makes five), under user-mode-only the faults of the
-# user-mode-only userfaultfd; `uvmemu info` names the capture auto picks.
+# user-mode-only userfaultfd; `uvmemu info` names the capture auto picks,
+# and gives the machine's first-access cost of a mapped block.
 set -u
 build=$1
 . "$(dirname "$0")/../reliability/lib.sh"
@@ -32,5 +33,7 @@ err=$(UVMEMU_FAULT_CAPTURE=user-mode-only UVMEMU_REPORT=$report UVMEMU_DEVICE_ME
 info=$("$build/bin/uvmemu" info)
 grep -Eq "^capture +auto picks (uffd|user-mode-only|mprotect): ." <<<"$info" ||
 	{ echo "FAIL: uvmemu info names no capture:"; echo "$info"; fails=$((fails + 1)); }
+grep -Eq "^map touch +[0-9]+\.[0-9]+ us per 64 KB block " <<<"$info" ||
+	{ echo "FAIL: uvmemu info gives no map-touch figure:"; echo "$info"; fails=$((fails + 1)); }
 [ $fails -eq 0 ] && echo "the capture is reported, with its counts"
 [ $fails -eq 0 ]

@@ -11,7 +11,7 @@
 
 #include "report.h"
 
-static uint64_t clock_ns(clockid_t id)
+uint64_t uvm_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
@@ -21,7 +21,7 @@ static uint64_t clock_ns(clockid_t id)
 
 uint64_t uvm_now_ns(void)
 {
-	return clock_ns(CLOCK_MONOTONIC);
+	return uvm_clock_ns(CLOCK_MONOTONIC);
 }
 
 /* What each of the region of interest's clocks reads. */
@@ -78,7 +78,7 @@ void uvm_session_roi_begin(struct uvm_session *s)
 	uvm_mutex_lock(&s->lock);
 	if (s->roi_depth++ == 0)
 		for (int c = 0; c < UVM_ROI_CLOCKS; c++)
-			s->roi_start_ns[c] = clock_ns(roi_clock[c]);
+			s->roi_start_ns[c] = uvm_clock_ns(roi_clock[c]);
 	uvm_mutex_unlock(&s->lock);
 }
 
@@ -87,7 +87,7 @@ void uvm_session_roi_end(struct uvm_session *s)
 	uvm_mutex_lock(&s->lock);
 	if (s->roi_depth > 0 && --s->roi_depth == 0)
 		for (int c = 0; c < UVM_ROI_CLOCKS; c++)
-			s->roi_ns[c] += clock_ns(roi_clock[c]) - s->roi_start_ns[c];
+			s->roi_ns[c] += uvm_clock_ns(roi_clock[c]) - s->roi_start_ns[c];
 	uvm_mutex_unlock(&s->lock);
 }
 
@@ -98,7 +98,7 @@ double uvm_session_roi_s(struct uvm_session *s, enum uvm_roi_clock c)
 	uvm_mutex_lock(&s->lock);
 	ns = s->roi_ns[c];
 	if (s->roi_depth > 0)
-		ns += clock_ns(roi_clock[c]) - s->roi_start_ns[c];
+		ns += uvm_clock_ns(roi_clock[c]) - s->roi_start_ns[c];
 	uvm_mutex_unlock(&s->lock);
 	return (double)ns / 1e9;
 }

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "config.h"
 #include "lock_order.h"
@@ -59,6 +60,8 @@ struct uvm_session {
 void uvm_session_init(struct uvm_session *s, char *const *envp);
 /* The same from a configuration already resolved (tests, tools). */
 void uvm_session_init_cfg(struct uvm_session *s, const struct uvm_config *cfg);
+/* A clock's time in ns: uvm_now_ns is CLOCK_MONOTONIC's. */
+uint64_t uvm_clock_ns(clockid_t id);
 uint64_t uvm_now_ns(void);
 double uvm_session_wall_s(const struct uvm_session *s);
 /* uvmemu_roi_begin/end: regions nest, the outermost counts. */

@@ -22,6 +22,7 @@
 #include "driver.h"
 #include "json.h"
 #include "link.h"
+#include "map_touch.h"
 #include "placement.h"
 #include "pool.h"
 #include "ranges.h"
@@ -51,6 +52,7 @@ struct uvm_emu {
 	struct uvm_trace *trace;	  /* NULL unless traces were asked for */
 	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
 	struct uvm_workers workers;	  /* thread id -> SM */
+	struct uvm_map_touch map_touch;	  /* the machine's first-access cost (report) */
 	uint32_t *access_seen;		  /* per block: access count at the last launch's end */
 	unsigned char *reached;		  /* per vablock: EMU_DEV reached it this launch (use.h) */
 	struct uvm_objmgr *objmgr;	  /* NULL unless --objects */

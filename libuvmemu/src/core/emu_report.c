@@ -155,12 +155,29 @@ static void json_reuse(struct uvm_emu *e, struct uvm_json *j)
 	uvm_mutex_unlock(&e->lock);
 }
 
+/* Blocks the run mapped into the device view (migrated, zero-filled, mapped
+ * remotely, mapped again after a sample, duplicated). The first touch of
+ * each pays the machine's map-touch cost, so blocks times that cost bounds
+ * what the machine, not the emulator, took of the run's time. */
+static uint64_t device_maps(const struct uvm_stats *st)
+{
+	return st->blocks_h2d + st->blocks_zero_filled + st->blocks_remote + st->remote_samples +
+	       st->blocks_duplicated;
+}
+
+static double map_touch_bound_s(const struct uvm_emu *e, const struct uvm_stats *st)
+{
+	double extra = e->map_touch.first_us - e->map_touch.again_us;
+
+	return e->map_touch.measured && extra > 0 ? (double)device_maps(st) * extra / 1e6 : 0;
+}
+
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 {
 	struct uvm_emu *e = ctx;
 	struct model m;
 	struct uvm_stats st;
-	char buf[256];
+	char buf[384];
 
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
@@ -211,6 +228,12 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_json_str(j, "driver_wait", uvm_driver_wait_how(e->driver));
 	uvm_json_str(j, "driver_sched", uvm_driver_sched_how(e->driver));
 	uvm_json_str(j, "capacity", e->capacity_note);
+	uvm_json_num(j, "map_touch_first_us", e->map_touch.first_us);
+	uvm_json_num(j, "map_touch_again_us", e->map_touch.again_us);
+	uvm_map_touch_describe(&e->map_touch, buf, sizeof(buf));
+	uvm_json_str(j, "map_touch", buf);
+	uvm_json_u64(j, "map_touch_blocks", device_maps(&st));
+	uvm_json_num(j, "map_touch_bound_s", map_touch_bound_s(e, &st));
 	uvm_json_close(j, '}');
 	if (e->trace) {
 		uint64_t rows, dropped;
@@ -230,7 +253,7 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	struct uvm_emu *e = ctx;
 	struct model m;
 	struct uvm_stats st;
-	char a[32], b[32], c[32], buf[256];
+	char a[32], b[32], c[32], buf[384];
 
 	model_of(e, &m);
 	uvm_emu_stats(e, &st);
@@ -303,6 +326,11 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	fprintf(f, "  system  %s\n", buf);
 	if (*uvm_driver_sync_reason(e->driver))
 		fprintf(f, "  note    %s\n", uvm_driver_sync_reason(e->driver));
+	if (uvm_map_touch_describe(&e->map_touch, buf, sizeof(buf)))
+		fprintf(f,
+			"  note    this machine charges %s; this run mapped %llu blocks for the "
+			"GPU: up to %.3f s of its threads' time (system.map_touch_bound_s)\n",
+			buf, (unsigned long long)device_maps(&st), map_touch_bound_s(e, &st));
 	if (e->trace) {
 		uint64_t rows, dropped;
 
