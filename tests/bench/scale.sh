@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Description: bench/scale/run at two tiny sizes under remap: both runs
 # verify, each row has its rate, CPU seconds per GB migrated, the machine's
-# map-touch bound per GB and cores busy (the report's
+# map-touch estimate per GB and cores busy (the report's
 # roi_cpu_s over roi_s, within the machine's CPUs), and the
 # summary line gives the largest size over the smallest; an unknown option
 # names the accepted ones and exits 2.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: the first-access probe (map_touch.h). It measures on any
- * kernel with MADV_POPULATE_READ (5.14) and gives finite, positive costs per
- * block; its reading names the cost as page walks below the notable mark and
- * as the hypervisor's above it, and an unmeasured probe reads as its reason.
- * Figures are not judged: only what they are and how they read.
+ * kernel with MADV_POPULATE_READ (5.14; before, it says why not and the
+ * first test skips) and gives finite, positive costs per block; its reading names the cost as page
+ * walks below the notable mark and as the hypervisor's above it, and an unmeasured probe reads as
+ * its reason. Figures are not judged: only what they are and how they read.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -24,7 +24,12 @@ static void test_probe_measures(void **state)
 
 	(void)state;
 	uvm_map_touch_probe(&m);
-	assert_true(m.measured); /* CI's kernels all have MADV_POPULATE_READ */
+	if (!m.measured) { /* a kernel before 5.14: the reason is the reading */
+		uvm_map_touch_describe(&m, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "not measured: "));
+		print_message("probe %s\n", buf);
+		skip();
+	}
 	assert_true(isfinite(m.first_us) && m.first_us > 0);
 	assert_true(isfinite(m.again_us) && m.again_us > 0);
 	uvm_map_touch_describe(&m, buf, sizeof(buf));

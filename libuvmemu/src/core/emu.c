@@ -180,6 +180,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)
 		goto fail;
+	/* Before the driver's thread starts: the probe runs alone. */
 	uvm_map_touch_probe(&e->map_touch);
 	rc = open_capture(e, cfg, err, errlen);
 	if (rc)

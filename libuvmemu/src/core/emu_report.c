@@ -157,15 +157,15 @@ static void json_reuse(struct uvm_emu *e, struct uvm_json *j)
 
 /* Blocks the run mapped into the device view (migrated, zero-filled, mapped
  * remotely, mapped again after a sample, duplicated). The first touch of
- * each pays the machine's map-touch cost, so blocks times that cost bounds
- * what the machine, not the emulator, took of the run's time. */
+ * each pays the machine's map-touch cost, so blocks times that cost
+ * estimates what the machine, not the emulator, took of the run's time. */
 static uint64_t device_maps(const struct uvm_stats *st)
 {
 	return st->blocks_h2d + st->blocks_zero_filled + st->blocks_remote + st->remote_samples +
 	       st->blocks_duplicated;
 }
 
-static double map_touch_bound_s(const struct uvm_emu *e, const struct uvm_stats *st)
+static double map_touch_est_s(const struct uvm_emu *e, const struct uvm_stats *st)
 {
 	double extra = e->map_touch.first_us - e->map_touch.again_us;
 
@@ -233,7 +233,7 @@ void uvm_emu_report_json(void *ctx, struct uvm_json *j)
 	uvm_map_touch_describe(&e->map_touch, buf, sizeof(buf));
 	uvm_json_str(j, "map_touch", buf);
 	uvm_json_u64(j, "map_touch_blocks", device_maps(&st));
-	uvm_json_num(j, "map_touch_bound_s", map_touch_bound_s(e, &st));
+	uvm_json_num(j, "map_touch_est_s", map_touch_est_s(e, &st));
 	uvm_json_close(j, '}');
 	if (e->trace) {
 		uint64_t rows, dropped;
@@ -329,8 +329,8 @@ void uvm_emu_report_text(void *ctx, FILE *f)
 	if (uvm_map_touch_describe(&e->map_touch, buf, sizeof(buf)))
 		fprintf(f,
 			"  note    this machine charges %s; this run mapped %llu blocks for the "
-			"GPU: up to %.3f s of its threads' time (system.map_touch_bound_s)\n",
-			buf, (unsigned long long)device_maps(&st), map_touch_bound_s(e, &st));
+			"GPU: about %.3f s of its threads' time (system.map_touch_est_s)\n",
+			buf, (unsigned long long)device_maps(&st), map_touch_est_s(e, &st));
 	if (e->trace) {
 		uint64_t rows, dropped;
 
