@@ -20,11 +20,20 @@
  *   3. a "kernel" (uvmemu_kernel_begin/end around it) of --gpu-threads
  *      threads reads every page of `data` through the device view, so every
  *      block takes a far fault and migrates host to device;
- *   4. the busy threads stop; the sum read by the GPU side is checked
+ *   4. the same threads read `data` again REREADS times, now resident on
+ *      the device: the same loads, with no fault and no unmap;
+ *   5. the busy threads stop; every sum read by the GPU side is checked
  *      against the pattern (verify pass/fail in the report).
  *
  * The report's time_s.unmap / blocks_h2d is the host-unmap cost per migrated
- * block; natively the program runs the same steps on plain memory.
+ * block: the unmapping side of a shootdown. The other side is what the busy
+ * threads lose: their passes per second of their own CPU time while blocks
+ * migrate (step 3, busy_rate_migrating) and while the same loads find them
+ * resident (step 4, busy_rate_resident). Per CPU second, so that sharing
+ * the cores does not count, and against the same loads, so that the GPU
+ * side's memory traffic does not either: what is left is what the unmaps
+ * and faults cost them. Natively the program runs the same steps on plain
+ * memory.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -32,6 +41,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,14 +49,26 @@
 #include "uvmemu.h"
 #include "wl.h"
 
-#define PAGE  4096u
-#define BLOCK (64u << 10)
+#define PAGE	4096u
+#define BLOCK	(64u << 10)
+#define REREADS 4
+
+/* What a busy thread or process has done: published after each pass, in a
+ * memfd shared with busy processes, so the two kinds are read alike. */
+struct busy_count {
+	_Atomic uint64_t passes, cpu_ns;
+};
 
 struct busy {
 	pthread_t thread;
 	uint64_t *mem;
 	size_t words;
-	uint64_t passes;
+	struct busy_count *count;
+};
+
+/* The busy threads' passes and CPU time, summed, at one moment. */
+struct busy_sample {
+	uint64_t passes, cpu_ns;
 };
 
 struct gpu {
@@ -70,12 +92,53 @@ static void *busy_main(void *arg)
 	for (size_t i = 0; i < b->words; i += stride)
 		b->mem[i] = i;
 	atomic_fetch_add(&busy_ready, 1);
-	while (!atomic_load_explicit(&stop_busy, memory_order_relaxed)) {
+	for (uint64_t n = 1; !atomic_load_explicit(&stop_busy, memory_order_relaxed); n++) {
+		struct timespec ts;
+
 		for (size_t i = 0; i < b->words; i += stride)
 			b->mem[i] += 1;
-		b->passes++;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		atomic_store_explicit(&b->count->cpu_ns,
+				      (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+				      memory_order_relaxed);
+		atomic_store_explicit(&b->count->passes, n, memory_order_relaxed);
 	}
 	return NULL;
+}
+
+static struct busy_sample busy_sample(const struct busy_count *count, long long n)
+{
+	struct busy_sample s = {0};
+
+	for (long long t = 0; t < n; t++) {
+		s.passes += atomic_load_explicit(&count[t].passes, memory_order_relaxed);
+		s.cpu_ns += atomic_load_explicit(&count[t].cpu_ns, memory_order_relaxed);
+	}
+	return s;
+}
+
+/* n counters in a memfd that busy processes inherit (its fd is passed on
+ * their command line). */
+static struct busy_count *busy_counts(struct wl *w, long long n, int *fd)
+{
+	size_t len = (size_t)(n + 1) * sizeof(struct busy_count);
+	void *p;
+
+	*fd = memfd_create("hostthreads-busy", 0); /* no CLOEXEC: children map it */
+	if (*fd < 0 || ftruncate(*fd, (off_t)len))
+		wl_usage_error(w, "cannot make the busy counters' memfd");
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED)
+		wl_usage_error(w, "cannot map the busy counters");
+	return p;
+}
+
+/* Passes per second of the busy threads' own CPU time between a and b. */
+static double busy_rate(struct busy_sample a, struct busy_sample b)
+{
+	return b.cpu_ns > a.cpu_ns
+		   ? (double)(b.passes - a.passes) * 1e9 / (double)(b.cpu_ns - a.cpu_ns)
+		   : 0;
 }
 
 static void *gpu_main(void *arg)
@@ -92,17 +155,48 @@ static void *gpu_main(void *arg)
 	return NULL;
 }
 
+/* One "kernel" of gpu_threads threads reading every page of data through the
+ * device view; returns their sum. */
+static uint64_t read_phase(struct wl *w, struct gpu *gpu, long long gpu_threads, uint64_t *data,
+			   size_t words)
+{
+	struct uvmemu_launch launch = {.kernel = "read_all"};
+	uint64_t k, got = 0;
+
+	launch.grid = (dim3){(unsigned)gpu_threads, 1, 1};
+	launch.block = (dim3){1, 1, 1};
+	k = uvmemu_kernel_begin(&launch);
+	for (long long t = 0; t < gpu_threads; t++) {
+		gpu[t] = (struct gpu){.id = (unsigned)t,
+				      .n = (unsigned)gpu_threads,
+				      .dev = uvmemu_device_ptr(data),
+				      .words = words};
+		if (pthread_create(&gpu[t].thread, NULL, gpu_main, &gpu[t]))
+			wl_usage_error(w, "cannot start GPU-side thread %lld", t);
+	}
+	for (long long t = 0; t < gpu_threads; t++) {
+		pthread_join(gpu[t].thread, NULL);
+		got += gpu[t].sum;
+	}
+	uvmemu_kernel_end(k);
+	return got;
+}
+
 extern char **environ;
 
 /* A busy process (--busy process): the loop of busy_main in an address
  * space of its own, until killed. It was started without the emulator. */
-static int busy_child(const char *bytes)
+static int busy_child(const char *bytes, const char *fd, const char *index)
 {
 	struct busy b = {.words = strtoull(bytes, NULL, 10) / sizeof(uint64_t)};
+	size_t i = strtoull(index, NULL, 10), len = (i + 1) * sizeof(struct busy_count);
+	struct busy_count *count =
+	    mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)strtol(fd, NULL, 10), 0);
 
 	b.mem = malloc(b.words * sizeof(uint64_t) + 1);
-	if (!b.mem)
+	if (!b.mem || count == MAP_FAILED)
 		return 1;
+	b.count = &count[i];
 	busy_main(&b);
 	return 0;
 }
@@ -110,10 +204,10 @@ static int busy_child(const char *bytes)
 /* Starts this program again as a busy process. Its environment has neither
  * LD_PRELOAD nor UVMEMU_* variables: it must not be emulated (nor write
  * over this run's report). */
-static pid_t spawn_busy(const struct wl *w, uint64_t bytes)
+static pid_t spawn_busy(const struct wl *w, uint64_t bytes, int fd, long long index)
 {
-	char self[4096], arg[32], **env;
-	char *argv[] = {self, "--busy-child", arg, NULL};
+	char self[4096], arg[32], fdarg[16], idx[24], **env;
+	char *argv[] = {self, "--busy-child", arg, fdarg, idx, NULL};
 	size_t n = 0, k = 0;
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	pid_t pid;
@@ -122,6 +216,8 @@ static pid_t spawn_busy(const struct wl *w, uint64_t bytes)
 		wl_usage_error(w, "cannot find this program to start busy processes");
 	self[len] = '\0';
 	snprintf(arg, sizeof(arg), "%llu", (unsigned long long)bytes);
+	snprintf(fdarg, sizeof(fdarg), "%d", fd);
+	snprintf(idx, sizeof(idx), "%lld", index);
 	while (environ[n])
 		n++;
 	env = calloc(n + 1, sizeof(*env));
@@ -160,18 +256,19 @@ int main(int argc, char **argv)
 	    {NULL},
 	};
 	const size_t stride = PAGE / sizeof(uint64_t);
-	struct uvmemu_launch launch = {.kernel = "read_all"};
+	struct busy_sample s0, s1, s2;
+	struct busy_count *counts;
 	struct busy *busy;
 	struct gpu *gpu;
 	struct wl w;
-	uint64_t *data, want = 0, got = 0, passes = 0;
+	uint64_t *data, want = 0, got, passes = 0;
 	size_t words;
-	bool managed_busy, processes;
+	bool managed_busy, processes, reread_ok = true;
+	int counts_fd;
 	pid_t *pids;
-	uint64_t k;
 
-	if (argc == 3 && strcmp(argv[1], "--busy-child") == 0)
-		return busy_child(argv[2]);
+	if (argc == 5 && strcmp(argv[1], "--busy-child") == 0)
+		return busy_child(argv[2], argv[3], argv[4]);
 	wl_init(&w, "hostthreads",
 		"GPU-side faults on host-resident data while K host threads keep running", argc,
 		argv, opts);
@@ -192,10 +289,13 @@ int main(int argc, char **argv)
 	pids = calloc((size_t)threads + 1, sizeof(*pids));
 	if (!busy || !gpu || !pids)
 		wl_usage_error(&w, "out of memory for %lld threads", threads + gpu_threads);
+	counts = busy_counts(&w, threads, &counts_fd);
 	for (long long t = 0; processes && t < threads; t++)
-		pids[t] = spawn_busy(&w, busy_bytes);
+		pids[t] = spawn_busy(&w, busy_bytes, counts_fd, t);
+	close(counts_fd); /* the children have their copies, the mapping stays */
 	for (long long t = 0; !processes && t < threads; t++) {
 		busy[t].words = busy_bytes / sizeof(uint64_t);
+		busy[t].count = &counts[t];
 		if (managed_busy) {
 			busy[t].mem = wl_managed(&w, busy_bytes, "busy");
 			uvmemu_label(busy[t].mem, "busy");
@@ -223,36 +323,36 @@ int main(int argc, char **argv)
 	uvmemu_report_value("gpu_threads", (double)gpu_threads);
 	uvmemu_report_value("blocks", (double)blocks);
 
+	s0 = busy_sample(counts, threads);
 	uvmemu_roi_begin();
-	launch.grid = (dim3){(unsigned)gpu_threads, 1, 1};
-	launch.block = (dim3){1, 1, 1};
-	k = uvmemu_kernel_begin(&launch);
-	for (long long t = 0; t < gpu_threads; t++) {
-		gpu[t] = (struct gpu){.id = (unsigned)t,
-				      .n = (unsigned)gpu_threads,
-				      .dev = uvmemu_device_ptr(data),
-				      .words = words};
-		if (pthread_create(&gpu[t].thread, NULL, gpu_main, &gpu[t]))
-			wl_usage_error(&w, "cannot start GPU-side thread %lld", t);
-	}
-	for (long long t = 0; t < gpu_threads; t++) {
-		pthread_join(gpu[t].thread, NULL);
-		got += gpu[t].sum;
-	}
-	uvmemu_kernel_end(k);
+	got = read_phase(&w, gpu, gpu_threads, data, words);
 	uvmemu_roi_end();
+	s1 = busy_sample(counts, threads);
+	for (int r = 0; r < REREADS; r++)
+		reread_ok &= read_phase(&w, gpu, gpu_threads, data, words) == want;
+	s2 = busy_sample(counts, threads);
 
 	atomic_store(&stop_busy, true);
 	for (long long t = 0; t < threads; t++) {
 		if (processes) {
 			kill(pids[t], SIGKILL);
 			waitpid(pids[t], NULL, 0);
-			continue;
+		} else {
+			pthread_join(busy[t].thread, NULL);
 		}
-		pthread_join(busy[t].thread, NULL);
-		passes += busy[t].passes;
+		passes += atomic_load(&counts[t].passes);
 	}
 	uvmemu_report_value("busy_passes", (double)passes);
+	if (threads > 0) {
+		double mig = busy_rate(s0, s1), res = busy_rate(s1, s2);
+
+		uvmemu_report_value("busy_rate_migrating", mig);
+		uvmemu_report_value("busy_rate_resident", res);
+		wl_log(&w,
+		       "busy %s: %.0f passes per CPU second while blocks migrate, %.0f while the "
+		       "same loads find them resident",
+		       processes ? "processes" : "threads", mig, res);
+	}
 	wl_log(&w,
 	       "%lld blocks read by %lld GPU-side threads, %lld busy host threads (%s memory, "
 	       "%llu passes)",
@@ -260,5 +360,8 @@ int main(int argc, char **argv)
 	if (got != want)
 		fprintf(stderr, "hostthreads: the GPU side read sum %llu, the data holds %llu\n",
 			(unsigned long long)got, (unsigned long long)want);
-	return wl_finish(&w, got == want);
+	if (!reread_ok)
+		fprintf(stderr, "hostthreads: a resident re-read did not sum to %llu\n",
+			(unsigned long long)want);
+	return wl_finish(&w, got == want && reread_ok);
 }
