@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	struct busy *busy;
 	struct gpu *gpu;
 	struct wl w;
-	uint64_t *data, want = 0, got, passes = 0;
+	uint64_t *data, want = 0, got, passes;
 	size_t words;
 	bool managed_busy, processes, reread_ok = true;
 	int counts_fd;
@@ -340,8 +340,8 @@ int main(int argc, char **argv)
 		} else {
 			pthread_join(busy[t].thread, NULL);
 		}
-		passes += atomic_load(&counts[t].passes);
 	}
+	passes = busy_sample(counts, threads).passes;
 	uvmemu_report_value("busy_passes", (double)passes);
 	if (threads > 0) {
 		double mig = busy_rate(s0, s1), res = busy_rate(s1, s2);
