@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 for kind in managed process; do
 	out=$("$build/bin/uvmemu" run --summary off --report "$report" --prefetch none -- \
-		"$build/bin/hostthreads" --threads 1 --busy "$kind" --blocks 64 2>&1) ||
+		"$build/bin/hostthreads" --threads 1 --busy "$kind" --blocks 256 2>&1) ||
 		{ fail "$kind: exit status $?: $out"; continue; }
 	jq -e '.verify == "pass" and .workload.busy_passes > 0 and
 		.workload.busy_rate_migrating > 0 and .workload.busy_rate_resident > 0 and
