@@ -16,8 +16,8 @@
  * unlimited device memory (no block is evicted and faulted again within a
  * launch, so the accesses are the launch's own). Given explicitly with other
  * values, those options are an error. --trace DIR keeps the traces (else a
- * temporary directory is removed); --record-trace FILE writes the same access
- * trace for --evict opt.
+ * temporary directory under $TMPDIR is removed with all they wrote); --record-trace FILE writes the
+ * same access trace for --evict opt.
  */
 #include <errno.h>
 #include <limits.h>
@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "plot.h"
 #include "profile.h"
+#include "tmpdir.h"
 
 #define CMD "uvmemu profile"
 
@@ -322,22 +323,10 @@ static int run_program(char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static void remove_tmp(const char *dir)
-{
-	static const char *const files[] = {"batches.csv",     "kernels.csv", "accesses.csv",
-					    "allocations.csv", "faults.csv",  "report.json"};
-	char path[PATH_MAX];
-
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		if (plot_path(path, sizeof(path), dir, files[i]) == 0)
-			unlink(path);
-	rmdir(dir);
-}
-
 int uvm_cmd_profile(int argc, char **argv)
 {
 	static struct uvm_config cfg; /* large (a config file's text): not on the stack */
-	char tmp[] = "/tmp/uvmemu-profile-XXXXXX", dir[PATH_MAX], report[PATH_MAX];
+	char dir[PATH_MAX], report[PATH_MAX];
 	char err[PLOT_ERRLEN];
 	const char *out = NULL;
 	struct uvm_objprof p;
@@ -357,12 +346,10 @@ int uvm_cmd_profile(int argc, char **argv)
 		return rc;
 	snprintf(dir, sizeof(dir), "%s", uvm_cfg_s(&cfg, UVM_OPT_trace));
 	if (!*dir) {
-		if (!mkdtemp(tmp)) {
-			fprintf(stderr, CMD ": cannot make a temporary directory: %s\n",
-				strerror(errno));
+		if (tool_tmpdir_make(dir, sizeof(dir), "uvmemu-profile-", err, sizeof(err))) {
+			fprintf(stderr, CMD ": %s\n", err);
 			return 1;
 		}
-		snprintf(dir, sizeof(dir), "%s", tmp);
 		own_dir = true;
 		uvm_config_set(&cfg, "trace", dir, "profile", err, sizeof(err));
 	}
@@ -399,6 +386,6 @@ out:
 	if (own_report && !own_dir)
 		unlink(report);
 	if (own_dir)
-		remove_tmp(dir);
+		tool_tmpdir_remove(dir);
 	return rc;
 }

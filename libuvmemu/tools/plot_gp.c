@@ -8,7 +8,6 @@
  * figure scripts name their data files without a path; outputs are given as
  * absolute paths.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "tmpdir.h"
 
 #define GNUPLOT_PACKAGE "gnuplot-nox"
 
@@ -64,8 +64,6 @@ static int find_in_path(const char *prog, char *out, size_t outlen)
 
 int plot_job_open(struct plot_job *j, bool keep, char *err, size_t len)
 {
-	const char *tmpdir = getenv("TMPDIR");
-
 	memset(j, 0, sizeof(*j));
 	j->keep = keep;
 	if (find_in_path("gnuplot", j->gnuplot, sizeof(j->gnuplot))) {
@@ -73,22 +71,11 @@ int plot_job_open(struct plot_job *j, bool keep, char *err, size_t len)
 			 GNUPLOT_PACKAGE);
 		return -1;
 	}
-	snprintf(j->tmp, sizeof(j->tmp), "%s/uvmemu-plot.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(j->tmp)) {
-		snprintf(err, len, "%s: cannot make a temporary directory: %s", j->tmp,
-			 strerror(errno));
-		j->tmp[0] = '\0';
-		return -1;
-	}
-	return 0;
+	return tool_tmpdir_make(j->tmp, sizeof(j->tmp), "uvmemu-plot.", err, len);
 }
 
 void plot_job_close(struct plot_job *j)
 {
-	DIR *d;
-	struct dirent *e;
-
 	if (!j->tmp[0])
 		return;
 	if (j->keep) {
@@ -96,14 +83,7 @@ void plot_job_close(struct plot_job *j)
 		return;
 	}
 	/* Only files this job wrote live there: no subdirectories. */
-	d = opendir(j->tmp);
-	if (d) {
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-	rmdir(j->tmp);
+	tool_tmpdir_remove(j->tmp);
 	j->tmp[0] = '\0';
 }
 

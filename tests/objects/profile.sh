@@ -4,14 +4,24 @@
 # the profile lists every object, every launch and, per use, the bytes
 # touched (a cut last block counted to the allocation's end), the accesses,
 # the density and the reuse distance in launches, exactly as written below;
-# the file reads back under --objects.
+# the file reads back under --objects; the run's temporary trace directory
+# (under $TMPDIR) is removed with every file the run wrote there.
 set -u
 build=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 uvmemu=$build/bin/uvmemu
-"$uvmemu" profile --out "$dir/p" --summary off -- "$build/tests/bin/threek" || {
+mkdir "$dir/tmp"
+# The program names its trace directory, so that the test can see where it was.
+TMPDIR=$dir/tmp "$uvmemu" profile --out "$dir/p" --summary off -- \
+	sh -c 'echo "$UVMEMU_TRACE" >"$1"; exec "$2"' sh "$dir/trace_dir" "$build/tests/bin/threek" || {
 	echo "FAIL: uvmemu profile failed"; exit 1; }
+case $(cat "$dir/trace_dir") in
+"$dir"/tmp/uvmemu-profile-*) ;;
+*) echo "FAIL: the trace directory $(cat "$dir/trace_dir") is not under TMPDIR"; exit 1 ;;
+esac
+left=$(ls -A "$dir/tmp")
+[ -z "$left" ] || { echo "FAIL: uvmemu profile left in TMPDIR: $left"; exit 1; }
 cat >"$dir/want" <<'END'
 uvmemu-objects 1
 object 0 1048576 -
