@@ -5,23 +5,26 @@
 # touched (a cut last block counted to the allocation's end), the accesses,
 # the density and the reuse distance in launches, exactly as written below;
 # the file reads back under --objects; the run's temporary trace directory
-# (under $TMPDIR) is removed with every file the run wrote there.
+# is made under $TMPDIR (a missing one is an error naming it) and removed
+# with every file the run wrote there.
 set -u
 build=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 uvmemu=$build/bin/uvmemu
 mkdir "$dir/tmp"
-# The program names its trace directory, so that the test can see where it was.
-TMPDIR=$dir/tmp "$uvmemu" profile --out "$dir/p" --summary off -- \
-	sh -c 'echo "$UVMEMU_TRACE" >"$1"; exec "$2"' sh "$dir/trace_dir" "$build/tests/bin/threek" || {
+TMPDIR=$dir/tmp "$uvmemu" profile --out "$dir/p" --summary off -- "$build/tests/bin/threek" || {
 	echo "FAIL: uvmemu profile failed"; exit 1; }
-case $(cat "$dir/trace_dir") in
-"$dir"/tmp/uvmemu-profile-*) ;;
-*) echo "FAIL: the trace directory $(cat "$dir/trace_dir") is not under TMPDIR"; exit 1 ;;
-esac
 left=$(ls -A "$dir/tmp")
 [ -z "$left" ] || { echo "FAIL: uvmemu profile left in TMPDIR: $left"; exit 1; }
+# TMPDIR is where it works: one that does not exist is an error naming it
+# (the program itself is not run, so no wrapper need run under the preload).
+err=$(TMPDIR=$dir/missing "$uvmemu" profile --out "$dir/q" -- "$build/tests/bin/threek" 2>&1)
+rc=$?
+[ $rc = 1 ] || { echo "FAIL: profile with a missing TMPDIR: exit status $rc, expected 1: $err"; exit 1; }
+grep -qF "$dir/missing/uvmemu-profile-" <<<"$err" ||
+	{ echo "FAIL: profile with a missing TMPDIR does not name it: $err"; exit 1; }
+[ ! -e "$dir/q" ] || { echo "FAIL: profile with a missing TMPDIR wrote a profile"; exit 1; }
 cat >"$dir/want" <<'END'
 uvmemu-objects 1
 object 0 1048576 -
