@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "emu.h"
+#include "median.h"
 #include "uffd.h"
 
 #define BYTES	(64ull << 20)
@@ -434,13 +435,6 @@ static void warm(void)
 	munmap(p, n);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* REPEATS samples: their median, least and most. */
 struct spread {
 	double med, lo, hi;
@@ -448,8 +442,9 @@ struct spread {
 
 static struct spread spread_of(double *v)
 {
-	qsort(v, REPEATS, sizeof(*v), cmp_double);
-	return (struct spread){v[REPEATS / 2], v[0], v[REPEATS - 1]};
+	double med = uvm_median(v, REPEATS);
+
+	return (struct spread){med, v[0], v[REPEATS - 1]};
 }
 
 enum { COPY_FLOOR, UNMAP_FLOOR, REMAP, COPY, MPROTECT, NCOL };

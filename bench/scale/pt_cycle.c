@@ -39,6 +39,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "median.h"
 #include "session.h"
 #include "units.h"
 
@@ -118,22 +119,6 @@ static double run_steps(struct footprint *f, size_t steps)
 	return (double)(uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / 1e3 / (double)steps;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v)
-{
-	double s[ROUNDS];
-
-	memcpy(s, v, sizeof(s));
-	qsort(s, ROUNDS, sizeof(s[0]), cmp_double);
-	return s[ROUNDS / 2];
-}
-
 static int usage(const char *why, const char *arg)
 {
 	if (why)
@@ -148,6 +133,7 @@ int main(int argc, char **argv)
 {
 	struct footprint f[2] = {0};
 	struct spinner sp = {0};
+	double med[2];
 	long long steps = 0;
 	pthread_t th;
 
@@ -186,9 +172,10 @@ int main(int argc, char **argv)
 		    (unsigned long long)(f[i].bytes >> 20), ROUNDS, steps);
 		for (int r = 0; r < ROUNDS; r++)
 			printf(" %.1f", f[i].us[r]);
-		printf(" (median %.1f)\n", median(f[i].us));
+		med[i] = uvm_median(f[i].us, ROUNDS); /* sorts: after the rounds' line */
+		printf(" (median %.1f)\n", med[i]);
 		munmap(f[i].view, f[i].bytes);
 	}
-	printf("pt_cycle_ratio=%.2f\n", median(f[0].us) / median(f[1].us));
+	printf("pt_cycle_ratio=%.2f\n", med[0] / med[1]);
 	return 0;
 }

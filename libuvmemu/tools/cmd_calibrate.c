@@ -23,6 +23,7 @@
 
 #include "calibration.h"
 #include "cli.h"
+#include "median.h"
 
 #define MAX_RUNS 100
 #define MAX_GPUS 16
@@ -91,13 +92,6 @@ static int run_once(const char *tool, struct calib_run *r)
 	return st == 0 && got ? 0 : -EIO;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "uvmemu calibrate: ");
@@ -156,12 +150,11 @@ int uvm_cmd_calibrate(int argc, char **argv)
 		}
 		printf("run %2ld: %.2f GB/s\n", i + 1, r.bw[r.n - 1] / 1e9);
 	}
-	qsort(r.bw, r.n, sizeof(r.bw[0]), cmp_double);
+	c.bytes_per_s = uvm_median(r.bw, r.n);
 	uvm_calib_machine(c.machine, sizeof(c.machine));
 	snprintf(c.build, sizeof(c.build), "%s", *r.build ? r.build : "unknown");
 	strftime(c.date, sizeof(c.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	c.runs = r.n;
-	c.bytes_per_s = r.n % 2 ? r.bw[r.n / 2] : (r.bw[r.n / 2 - 1] + r.bw[r.n / 2]) / 2;
 	c.min_bytes_per_s = r.bw[0];
 	c.max_bytes_per_s = r.bw[r.n - 1];
 	rc = uvm_calib_write(path, &c);

@@ -16,8 +16,8 @@
  * unlimited device memory (no block is evicted and faulted again within a
  * launch, so the accesses are the launch's own). Given explicitly with other
  * values, those options are an error. --trace DIR keeps the traces (else a
- * temporary directory under $TMPDIR is removed with all they wrote); --record-trace FILE writes the
- * same access trace for --evict opt.
+ * temporary directory under $TMPDIR is removed with all they wrote);
+ * --record-trace FILE writes the same access trace for --evict opt.
  */
 #include <errno.h>
 #include <limits.h>

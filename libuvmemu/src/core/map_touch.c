@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "map_touch.h"
+#include "median.h"
 #include "session.h" /* uvm_clock_ns */
 #include "space.h"   /* UVM_PAGE_SIZE, UVM_BLOCK_SIZE */
 
@@ -44,17 +45,6 @@ static double load_pages(const volatile char *p)
 	return (double)(uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / 1e3 / PROBE_BLOCKS;
 }
 
-static double median3(double a, double b, double c)
-{
-	if (a > b) {
-		double t = a;
-
-		a = b;
-		b = t;
-	}
-	return c < a ? a : c > b ? b : c;
-}
-
 static int rounds(char *held, char *touched, struct uvm_map_touch *m)
 {
 	const size_t len = (size_t)PROBE_PAGES * UVM_PAGE_SIZE;
@@ -68,8 +58,8 @@ static int rounds(char *held, char *touched, struct uvm_map_touch *m)
 		first[r] = load_pages(touched);
 		again[r] = load_pages(touched);
 	}
-	m->first_us = median3(first[0], first[1], first[2]);
-	m->again_us = median3(again[0], again[1], again[2]);
+	m->first_us = uvm_median(first, PROBE_ROUNDS);
+	m->again_us = uvm_median(again, PROBE_ROUNDS);
 	return 0;
 }
 
@@ -79,7 +69,6 @@ void uvm_map_touch_probe(struct uvm_map_touch *m)
 	char *held = MAP_FAILED, *touched = MAP_FAILED;
 	int fd = memfd_create("uvmemu-map-touch", MFD_CLOEXEC), rc = 0;
 
-	_Static_assert(PROBE_ROUNDS == 3, "the median is of three rounds");
 	*m = (struct uvm_map_touch){0};
 	if (fd < 0 || ftruncate(fd, (off_t)len))
 		rc = -errno;
