@@ -24,7 +24,7 @@ done
 "$run" --quick --build "$build" --out "$dir/t" --timeout 1 --set "oversub: 1.0" \
 	--set "args: --footprint 512M --quiet" >"$dir/log-t" 2>&1
 n=$(jq '[.[] | select(.exit == "timeout")] | length' "$dir/t/rows.json" 2>/dev/null)
-[ "$n" = 2 ] || fail "--timeout 1: $n runs with status timeout in rows.json, not 2"
+[ "$n" = 2 ] || fail "--timeout 1: $n runs with status timeout in rows.json, not 2: $(jq -c 'map({run, exit})' "$dir/t/rows.json" 2>&1) $(tail -3 "$dir"/t/logs/*.err 2>&1)"
 
 "$run" --quick --build "$build" --out "$dir/b" --set "no_such_key: 1" >/dev/null 2>"$dir/err1"
 rc=$?

@@ -25,6 +25,10 @@
  *   5. the busy threads stop; every sum read by the GPU side is checked
  *      against the pattern (verify pass/fail in the report).
  *
+ * --placement split keeps the program's own threads (the emulator's, the GPU
+ * side) on one CPU and the busy side on the others (cpus.h), so that, as on
+ * a GPU machine, only the busy threads put other CPUs in the shootdown set.
+ *
  * The report's time_s.unmap / blocks_h2d is the host-unmap cost per migrated
  * block: the unmapping side of a shootdown. The other side is what the busy
  * threads lose: their passes per second of their own CPU time while blocks
@@ -46,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpus.h"
 #include "uvmemu.h"
 #include "wl.h"
 
@@ -58,6 +63,7 @@
  * memfd shared with busy processes, so the two kinds are read alike. */
 struct busy_count {
 	_Atomic uint64_t passes, cpu_ns;
+	_Atomic int cpu; /* where its last pass ended, to check --placement */
 };
 
 struct busy {
@@ -78,6 +84,7 @@ struct gpu {
 	const uint64_t *dev; /* device view of data */
 	size_t words;
 	uint64_t sum;
+	int cpu; /* where it ended, to check --placement */
 };
 
 static atomic_bool stop_busy;
@@ -102,6 +109,7 @@ static void *busy_main(void *arg)
 		atomic_store_explicit(&b->count->cpu_ns,
 				      (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
 				      memory_order_relaxed);
+		atomic_store_explicit(&b->count->cpu, sched_getcpu(), memory_order_relaxed);
 		atomic_store_explicit(&b->count->passes, n, memory_order_relaxed);
 	}
 	return NULL;
@@ -153,6 +161,7 @@ static void *gpu_main(void *arg)
 	for (size_t b = g->id; b < blocks; b += g->n)
 		for (size_t i = b * per_block; i < (b + 1) * per_block; i += stride)
 			g->sum += g->dev[i];
+	g->cpu = sched_getcpu();
 	return NULL;
 }
 
@@ -181,6 +190,20 @@ static uint64_t read_phase(struct wl *w, struct gpu *gpu, long long gpu_threads,
 	}
 	uvmemu_kernel_end(k);
 	return got;
+}
+
+/* Whether every GPU-side thread ended on the program's CPUs and every busy
+ * thread or process on the busy ones (always, under --placement shared). */
+static bool placement_held(const struct cpus *c, const struct gpu *gpu, long long gpu_threads,
+			   const struct busy_count *count, long long threads)
+{
+	bool ok = true;
+
+	for (long long t = 0; t < gpu_threads; t++)
+		ok &= cpus_on_own(c, gpu[t].cpu);
+	for (long long t = 0; t < threads; t++)
+		ok &= cpus_on_busy(c, atomic_load(&count[t].cpu));
+	return ok;
 }
 
 extern char **environ;
@@ -242,7 +265,7 @@ int main(int argc, char **argv)
 {
 	long long threads = 0, gpu_threads = 4, blocks = 1024;
 	uint64_t busy_bytes = 8u << 20;
-	const char *busy_kind = "managed";
+	const char *busy_kind = "managed", *placement = "shared";
 	const struct wl_opt opts[] = {
 	    {"threads", WL_INT, &threads, 0, 64, "busy host threads K (default 0)"},
 	    {"gpu-threads", WL_INT, &gpu_threads, 1, 256,
@@ -254,17 +277,23 @@ int main(int argc, char **argv)
 	    {"busy", WL_STR, &busy_kind, 0, 0,
 	     "busy threads writing managed (host-resident) or plain memory, or busy "
 	     "processes (control: no shared address space); default managed"},
+	    {"placement", WL_STR, &placement, 0, 0,
+	     "shared: every thread on any CPU; split: this program's threads (the "
+	     "emulator's, the GPU side) on the first CPU of the affinity mask, the busy "
+	     "threads or processes on the others; default shared"},
 	    {NULL},
 	};
 	const size_t stride = PAGE / sizeof(uint64_t);
 	struct busy_sample s0, s1, s2;
 	struct busy_count *counts;
+	struct cpus cpus;
+	char msg[256];
 	struct busy *busy;
 	struct gpu *gpu;
 	struct wl w;
 	uint64_t *data, want = 0, got, passes;
 	size_t words;
-	bool managed_busy, processes, reread_ok = true;
+	bool managed_busy, processes, placed, reread_ok = true;
 	int counts_fd;
 	pid_t *pids;
 
@@ -276,6 +305,8 @@ int main(int argc, char **argv)
 	if (strcmp(busy_kind, "managed") && strcmp(busy_kind, "plain") &&
 	    strcmp(busy_kind, "process"))
 		wl_usage_error(&w, "--busy '%s': managed, plain or process", busy_kind);
+	if (cpus_init(&cpus, placement, msg, sizeof(msg)))
+		wl_usage_error(&w, "%s", msg);
 	managed_busy = strcmp(busy_kind, "managed") == 0;
 	processes = strcmp(busy_kind, "process") == 0;
 	words = (size_t)blocks * (BLOCK / sizeof(uint64_t));
@@ -291,8 +322,11 @@ int main(int argc, char **argv)
 	if (!busy || !gpu || !pids)
 		wl_usage_error(&w, "out of memory for %lld threads", threads + gpu_threads);
 	counts = busy_counts(&w, threads, &counts_fd);
-	for (long long t = 0; processes && t < threads; t++)
+	for (long long t = 0; processes && t < threads; t++) {
 		pids[t] = spawn_busy(&w, busy_bytes, counts_fd, t);
+		if (cpus_busy_process(&cpus, pids[t]))
+			wl_usage_error(&w, "cannot move busy process %lld to its CPUs", t);
+	}
 	close(counts_fd); /* the children have their copies, the mapping stays */
 	for (long long t = 0; !processes && t < threads; t++) {
 		busy[t].words = busy_bytes / sizeof(uint64_t);
@@ -305,8 +339,12 @@ int main(int argc, char **argv)
 			if (!busy[t].mem)
 				wl_usage_error(&w, "out of memory for --busy-bytes");
 		}
-		if (pthread_create(&busy[t].thread, NULL, busy_main, &busy[t]))
+		pthread_attr_t attr;
+
+		if (pthread_attr_init(&attr) || cpus_busy_thread(&cpus, &attr) ||
+		    pthread_create(&busy[t].thread, &attr, busy_main, &busy[t]))
 			wl_usage_error(&w, "cannot start busy thread %lld", t);
+		pthread_attr_destroy(&attr);
 	}
 	while (!processes && atomic_load(&busy_ready) < (unsigned)threads) {
 		struct timespec ms = {0, 1000000};
@@ -323,12 +361,15 @@ int main(int argc, char **argv)
 	uvmemu_report_value("threads", (double)threads);
 	uvmemu_report_value("gpu_threads", (double)gpu_threads);
 	uvmemu_report_value("blocks", (double)blocks);
+	uvmemu_report_value("placement_split", cpus.split);
+	uvmemu_report_value("placement_pinned", cpus.pinned);
 
 	s0 = busy_sample(counts, threads);
 	uvmemu_roi_begin();
 	got = read_phase(&w, gpu, gpu_threads, data, words);
 	uvmemu_roi_end();
 	s1 = busy_sample(counts, threads);
+	placed = placement_held(&cpus, gpu, gpu_threads, counts, threads);
 	/* At least REREADS, and until every busy thread or process has had
 	 * time for a few passes: a short re-read on a loaded machine may end
 	 * before a busy one publishes any (capped: a starved one reads 0). */
@@ -348,6 +389,8 @@ int main(int argc, char **argv)
 		}
 	}
 	passes = busy_sample(counts, threads).passes;
+	placed &= placement_held(&cpus, gpu, gpu_threads, counts, threads);
+	uvmemu_report_value("placement_held", placed);
 	uvmemu_report_value("busy_passes", (double)passes);
 	if (threads > 0) {
 		double mig = busy_rate(s0, s1), res = busy_rate(s1, s2);
@@ -359,13 +402,17 @@ int main(int argc, char **argv)
 		       "same loads find them resident",
 		       processes ? "processes" : "threads", mig, res);
 	}
+	cpus_describe(&cpus, msg, sizeof(msg));
 	wl_log(&w,
 	       "%lld blocks read by %lld GPU-side threads, %lld busy host threads (%s memory, "
-	       "%llu passes)",
-	       blocks, gpu_threads, threads, busy_kind, (unsigned long long)passes);
+	       "%llu passes), placement %s",
+	       blocks, gpu_threads, threads, busy_kind, (unsigned long long)passes, msg);
 	if (got != want)
 		fprintf(stderr, "hostthreads: the GPU side read sum %llu, the data holds %llu\n",
 			(unsigned long long)got, (unsigned long long)want);
+	if (!placed)
+		fprintf(stderr, "hostthreads: a thread ran off its CPUs under --placement %s\n",
+			placement);
 	if (!reread_ok)
 		fprintf(stderr, "hostthreads: a resident re-read did not sum to %llu\n",
 			(unsigned long long)want);
