@@ -110,7 +110,8 @@ static void *busy_main(void *arg)
 				      (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
 				      memory_order_relaxed);
 		atomic_store_explicit(&b->count->cpu, sched_getcpu(), memory_order_relaxed);
-		atomic_store_explicit(&b->count->passes, n, memory_order_relaxed);
+		/* release: whoever sees this pass sees its CPU */
+		atomic_store_explicit(&b->count->passes, n, memory_order_release);
 	}
 	return NULL;
 }
@@ -193,7 +194,8 @@ static uint64_t read_phase(struct wl *w, struct gpu *gpu, long long gpu_threads,
 }
 
 /* Whether every GPU-side thread ended on the program's CPUs and every busy
- * thread or process on the busy ones (always, under --placement shared). */
+ * thread or process ended its last pass on the busy ones (always, under
+ * --placement shared). */
 static bool placement_held(const struct cpus *c, const struct gpu *gpu, long long gpu_threads,
 			   const struct busy_count *count, long long threads)
 {
@@ -201,8 +203,9 @@ static bool placement_held(const struct cpus *c, const struct gpu *gpu, long lon
 
 	for (long long t = 0; t < gpu_threads; t++)
 		ok &= cpus_on_own(c, gpu[t].cpu);
-	for (long long t = 0; t < threads; t++)
-		ok &= cpus_on_busy(c, atomic_load(&count[t].cpu));
+	for (long long t = 0; t < threads; t++) /* one that has not passed yet: not seen */
+		ok &= atomic_load(&count[t].passes) == 0 ||
+		      cpus_on_busy(c, atomic_load(&count[t].cpu));
 	return ok;
 }
 
