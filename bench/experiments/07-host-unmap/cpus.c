@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,34 +85,24 @@ int cpus_busy_process(const struct cpus *c, pid_t pid)
 	return 0;
 }
 
-bool cpus_on_own(const struct cpus *c, int cpu)
+bool cpus_held(const struct cpus *c, bool busy_side, int cpu)
 {
-	return !c->split || (cpu >= 0 && CPU_ISSET(cpu, &c->own));
+	return !c->split || (cpu >= 0 && CPU_ISSET(cpu, busy_side ? &c->busy : &c->own));
 }
 
-bool cpus_on_busy(const struct cpus *c, int cpu)
-{
-	return !c->split || (cpu >= 0 && CPU_ISSET(cpu, &c->busy));
-}
-
-/* "0", "1-3", "1,3": runs of set CPUs. */
+/* "0", "1-3", "1,3": hwloc's list syntax, as taskset -c takes it. */
 static void set_text(const cpu_set_t *set, char *buf, size_t len)
 {
-	size_t at = 0;
+	hwloc_bitmap_t bm = hwloc_bitmap_alloc();
 
 	buf[0] = '\0';
-	for (int i = 0; i < CPU_SETSIZE && at < len; i++) {
-		int j = i;
-
-		if (!CPU_ISSET(i, set))
-			continue;
-		while (j + 1 < CPU_SETSIZE && CPU_ISSET(j + 1, set))
-			j++;
-		at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? "," : "", i);
-		if (j > i && at < len)
-			at += (size_t)snprintf(buf + at, len - at, "-%d", j);
-		i = j;
-	}
+	if (!bm)
+		return;
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, set))
+			hwloc_bitmap_set(bm, (unsigned)i);
+	hwloc_bitmap_list_snprintf(buf, len, bm);
+	hwloc_bitmap_free(bm);
 }
 
 void cpus_describe(const struct cpus *c, char *buf, size_t len)

@@ -40,9 +40,9 @@ int cpus_busy_thread(const struct cpus *c, pthread_attr_t *attr);
  * affinity attribute, and the busy loop only starts after a warm-up. */
 int cpus_busy_process(const struct cpus *c, pid_t pid);
 
-/* Whether a thread seen on cpu ran where the placement puts its side. */
-bool cpus_on_own(const struct cpus *c, int cpu);
-bool cpus_on_busy(const struct cpus *c, int cpu);
+/* Whether a thread of the busy side (or of the program's, !busy_side) seen
+ * on cpu ran where the placement puts it; always under shared. */
+bool cpus_held(const struct cpus *c, bool busy_side, int cpu);
 
 /* The placement's name and CPUs, for the log: "split (own 0, busy 1-3)". */
 void cpus_describe(const struct cpus *c, char *buf, size_t len);

@@ -202,10 +202,10 @@ static bool placement_held(const struct cpus *c, const struct gpu *gpu, long lon
 	bool ok = true;
 
 	for (long long t = 0; t < gpu_threads; t++)
-		ok &= cpus_on_own(c, gpu[t].cpu);
+		ok &= cpus_held(c, false, gpu[t].cpu);
 	for (long long t = 0; t < threads; t++) /* one that has not passed yet: not seen */
 		ok &= atomic_load(&count[t].passes) == 0 ||
-		      cpus_on_busy(c, atomic_load(&count[t].cpu));
+		      cpus_held(c, true, atomic_load(&count[t].cpu));
 	return ok;
 }
 
