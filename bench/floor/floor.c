@@ -47,9 +47,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "emu.h"
-#include "median.h"
-#include "uffd.h"
+#include "uvmemu_bench.h"
 
 #define BYTES	(64ull << 20)
 #define REPEATS 5

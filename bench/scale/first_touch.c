@@ -35,8 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "map_touch.h"
-#include "units.h"
+#include "uvmemu_bench.h"
 
 #define GRANULE (64u << 10)
 #define PARTS	8

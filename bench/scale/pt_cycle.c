@@ -39,9 +39,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "median.h"
-#include "session.h"
-#include "units.h"
+#include "uvmemu_bench.h"
 
 #define GRANULE	    (64u << 10)
 #define PAGE	    4096u

@@ -57,7 +57,7 @@ static void resolve_config(void)
 	c->order = dispatch_order();
 	c->order_name = uvmemu_opt_str(UVMEMU_OPT_dispatch); /* the value as validated */
 	c->pin = uvmemu_opt_int(UVMEMU_OPT_pin) == UVM_PIN_ON;
-	c->calibrate = uvmemu_opt_double(UVMEMU_OPT_dilation) == 0.0;
+	c->calibrate = uvmemu_calibration_wanted();
 	c->chunk_target_ns = (uint64_t)uvmemu_opt_int(UVMEMU_OPT_cta_chunk_target);
 	c->chunk_max = (uint32_t)uvmemu_opt_int(UVMEMU_OPT_cta_chunk_max);
 }
@@ -125,10 +125,10 @@ static void start_pool(void)
 	}
 	/* Every worker has named its SM to the memory system before any kernel
 	 * runs, and none is still starting up when the process exits. */
-	pthread_mutex_lock(&eg.lock);
+	eg_lock();
 	while (eg.registered < started)
-		pthread_cond_wait(&eg.changed, &eg.lock);
-	pthread_mutex_unlock(&eg.lock);
+		eg_wait_changed();
+	eg_unlock();
 	if (cfg->pin) {
 		err = eg_pin_workers(eg.workers, cfg->workers);
 		if (err < 0)
@@ -190,19 +190,22 @@ static void start_kernel(struct eg_kernel *k)
  * allocation lookup is what keeps such words unchanged. Natively the range
  * is empty and nothing changes.
  */
-static void translate_args(struct eg_kernel *k, size_t size)
+/* Before eg.lock is taken: asking the runtime which words are managed
+ * pointers takes its locks, and nothing of the runtime is called under
+ * eg.lock (the innermost lock of the order). */
+static void translate_args(unsigned char *args, size_t size, const struct uvmemu_view_map *views)
 {
-	if (k->views.host_lo == k->views.host_hi)
+	if (views->host_lo == views->host_hi)
 		return;
 	for (size_t off = 0; off + sizeof(uint64_t) <= size; off += sizeof(uint64_t)) {
 		void *p;
 
-		memcpy(&p, k->args + off, sizeof(p));
-		if ((uintptr_t)p < k->views.host_lo || (uintptr_t)p >= k->views.host_hi ||
+		memcpy(&p, args + off, sizeof(p));
+		if ((uintptr_t)p < views->host_lo || (uintptr_t)p >= views->host_hi ||
 		    !uvmemu_has_device_view(p))
 			continue;
-		p = uvmemu_view_to_device(&k->views, p);
-		memcpy(k->args + off, &p, sizeof(p));
+		p = uvmemu_view_to_device(views, p);
+		memcpy(args + off, &p, sizeof(p));
 	}
 }
 
@@ -234,13 +237,13 @@ static void fill_slot(struct eg_kernel *k, uint64_t seq, const struct emu_kernel
 	atomic_store_explicit(&k->done, 0, memory_order_relaxed);
 	k->views = *views;
 	memcpy(k->args, args, kernel->args_size);
-	translate_args(k, kernel->args_size);
 }
 
 cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
 		      const void *args, bool internal)
 {
 	struct uvmemu_view_map views = {0};
+	unsigned char translated[EG_MAX_ARGS];
 	struct eg_kernel *k;
 	uint64_t seq;
 	bool start;
@@ -248,23 +251,25 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 	/* The calibration kernel works on ordinary memory: no translation. */
 	if (!internal)
 		uvmemu_get_view_map(&views);
-	pthread_mutex_lock(&eg.lock);
+	memcpy(translated, args, kernel->args_size);
+	translate_args(translated, kernel->args_size, &views);
+	eg_lock();
 	/* The next slot is free once the launch EG_QUEUE_DEPTH earlier
 	 * completed... The position is read after the last wait: a launcher
 	 * woken with others by the same completion may find the slot it waited
 	 * for taken, and must wait again for the next. */
 	while (eg.submitted - eg.completed >= EG_QUEUE_DEPTH)
-		pthread_cond_wait(&eg.changed, &eg.lock);
+		eg_wait_changed();
 	seq = eg.submitted;
 	k = slot_of(seq);
 	/* ...and the workers that ran it have let go (they need no lock for that,
 	 * and only the last few instructions of their loop remain). */
 	while (atomic_load(&k->active) != 0)
 		sched_yield();
-	fill_slot(k, seq, kernel, grid, block, shared_bytes, args, internal, &views);
+	fill_slot(k, seq, kernel, grid, block, shared_bytes, translated, internal, &views);
 	start = eg.completed == eg.submitted;
 	eg.submitted++;
-	pthread_mutex_unlock(&eg.lock);
+	eg_unlock();
 	if (start)
 		start_kernel(k);
 	return cudaSuccess;
@@ -280,7 +285,7 @@ void eg_complete_kernel(struct eg_kernel *k)
 	/* The next kernel starts with spares if this one blocked. */
 	atomic_store(&eg.faulting, atomic_load(&k->blocked));
 	atomic_store(&eg.current, 0);
-	pthread_mutex_lock(&eg.lock);
+	eg_lock();
 	if (e != cudaSuccess && eg.error == cudaSuccess)
 		eg.error = e;
 	eg.completed++;
@@ -293,7 +298,7 @@ void eg_complete_kernel(struct eg_kernel *k)
 	 * time. */
 	if (eg.completed == eg.submitted || eg.completed + EG_QUEUE_DEPTH == eg.submitted + 1)
 		pthread_cond_broadcast(&eg.changed);
-	pthread_mutex_unlock(&eg.lock);
+	eg_unlock();
 	if (next)
 		start_kernel(next);
 }
@@ -302,12 +307,12 @@ cudaError_t eg_wait_idle(void)
 {
 	cudaError_t e;
 
-	pthread_mutex_lock(&eg.lock);
+	eg_lock();
 	while (eg.completed != eg.submitted)
-		pthread_cond_wait(&eg.changed, &eg.lock);
+		eg_wait_changed();
 	e = eg.error;
 	eg.error = cudaSuccess;
-	pthread_mutex_unlock(&eg.lock);
+	eg_unlock();
 	return e;
 }
 
@@ -356,9 +361,9 @@ __attribute__((destructor)) static void emugpu_unload(void)
 	/* A forked child has none of the workers to stop. */
 	if (!eg.slots || atomic_load(&eg.forked))
 		return;
-	pthread_mutex_lock(&eg.lock);
+	eg_lock();
 	idle = eg.completed == eg.submitted;
-	pthread_mutex_unlock(&eg.lock);
+	eg_unlock();
 	if (!idle)
 		return;
 	stop_workers(eg.cfg.workers);

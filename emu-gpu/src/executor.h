@@ -153,6 +153,28 @@ struct eg_executor {
 
 extern struct eg_executor eg;
 
+/* eg.lock, with its place in the runtime's lock order reported
+ * (uvmemu_executor_lock): the innermost, so that nothing of the runtime is
+ * called while it is held. */
+static inline void eg_lock(void)
+{
+	uvmemu_executor_lock(UVMEMU_LOCK_TAKE);
+	pthread_mutex_lock(&eg.lock);
+}
+
+static inline void eg_unlock(void)
+{
+	uvmemu_executor_lock(UVMEMU_LOCK_RELEASE);
+	pthread_mutex_unlock(&eg.lock);
+}
+
+/* Waits on eg.changed, eg.lock held. */
+static inline void eg_wait_changed(void)
+{
+	uvmemu_executor_lock(UVMEMU_LOCK_WAIT);
+	pthread_cond_wait(&eg.changed, &eg.lock);
+}
+
 /* executor.c */
 const struct eg_config *eg_config(void);
 /* Starts the worker pool once (and calibrates); cudaSuccess or why not. */

@@ -442,10 +442,10 @@ static void *worker_main(void *arg)
 	set_batch_policy();
 
 	uvmemu_worker_register(w->sm, w->slot);
-	pthread_mutex_lock(&eg.lock);
+	eg_lock();
 	eg.registered++;
 	pthread_cond_broadcast(&eg.changed);
-	pthread_mutex_unlock(&eg.lock);
+	eg_unlock();
 	for (;;) {
 		_Atomic uint32_t *word = is_main(w) ? &eg.wake_main : &eg.wake_spare;
 		uint32_t gen = atomic_load(word);

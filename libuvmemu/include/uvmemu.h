@@ -169,7 +169,25 @@ void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm);
 void uvmemu_worker_register(unsigned sm, unsigned slot);
 /* Records a kernel fault (sticky until cudaGetLastError reads it). */
 void uvmemu_set_kernel_error(cudaError_t error);
+/*
+ * The executor's own lock takes the innermost place in the runtime's lock
+ * order (docs/architecture.md, "Locks"): the executor reports each take,
+ * wait and release of it, and a runtime built with its lock check (Debug
+ * and sanitizer builds) aborts when a runtime lock is taken or a driver
+ * command waited for while it is held. Elsewhere a call costs nothing.
+ */
+enum uvmemu_lock_event { UVMEMU_LOCK_TAKE, UVMEMU_LOCK_WAIT, UVMEMU_LOCK_RELEASE };
+void uvmemu_executor_lock(enum uvmemu_lock_event event);
 
+/*
+ * Whether the runtime's model wants the executor's streaming bandwidth
+ * (--dilation auto under the emulator); false natively and when a dilation
+ * was given. The model, not the executor, owns the dilation: the executor
+ * measures when asked and reports the figure below.
+ */
+bool uvmemu_calibration_wanted(void);
+/* The model's dilation D now (1 natively and until calibrated). */
+double uvmemu_dilation(void);
 /*
  * Dilation calibration (--dilation auto): the executor measured its own
  * streaming bandwidth and reports it with the target GPU's; the runtime sets

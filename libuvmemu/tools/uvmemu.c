@@ -16,19 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
 #include "emu.h"
-#include "map_touch.h"
-#include "placement.h"
-#include "policy.h"
 #include "plot.h"
-#include "tracker.h"
-#include "backend.h"
-#include "uffd.h"
+#include "policy.h"
 
 #ifndef UVMEMU_VERSION
 #define UVMEMU_VERSION "unknown"
@@ -77,53 +71,6 @@ static int cmd_run(int argc, char **argv)
 	return errno == ENOENT ? 127 : 126;
 }
 
-static int cmd_info(void)
-{
-	struct uvm_config cfg;
-	struct uvm_placement place;
-	struct uvm_uffd u = {.fd = -1};
-	struct uvm_tracker t;
-	struct uvm_map_touch mt;
-	struct utsname un;
-	char err[UVM_ERRLEN], buf[384];
-	int rc = 0;
-
-	uvm_config_defaults(&cfg);
-	uname(&un);
-	printf("kernel        %s %s\n", un.sysname, un.release);
-	if (uvm_uffd_open_capture(&u, UVM_CAPTURE_AUTO, err, sizeof(err))) {
-		printf("capture       unusable: %s\n", err);
-		rc = 1;
-	} else {
-		const struct uvm_backend_ops *be;
-
-		printf("capture       auto picks %s: %s\n", uvm_uffd_capture_name(&u), u.why);
-		uvm_uffd_features_str(&u, buf, sizeof(buf));
-		if (!u.sig)
-			printf("userfaultfd   via %s; features: %s\n", u.how, buf);
-		printf("zap           %s\n", u.zap_why);
-		be = uvm_backend_choose("auto", &u, -1, buf, sizeof(buf));
-		printf("backend       auto picks %s: %s\n", be->name, buf);
-		uvm_uffd_close(&u);
-	}
-	uvm_map_touch_probe(&mt);
-	uvm_map_touch_describe(&mt, buf, sizeof(buf));
-	printf("map touch     %s\n", buf);
-	uvm_tracker_init(&t, NULL, true);
-	printf("io_uring      %s\n", t.async ? "available (asynchronous unmaps)" : t.why_sync);
-	uvm_tracker_destroy(&t);
-	if (uvm_placement_init(&place, &cfg, err, sizeof(err)) == 0) {
-		printf("numa nodes    %s%s\n", place.nodes,
-		       place.nnodes == 1 ? " (single node: --device-node/--host-node accept 0)"
-					 : "");
-	} else {
-		printf("numa          %s\n", err);
-	}
-	printf("\n");
-	uvm_policy_print_help(stdout);
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -142,7 +89,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
 	if (strcmp(argv[1], "info") == 0)
-		return cmd_info();
+		return uvm_emu_info(stdout);
 	if (strcmp(argv[1], "plot") == 0)
 		return uvm_cmd_plot(argc - 2, argv + 2);
 	if (strcmp(argv[1], "profile") == 0)

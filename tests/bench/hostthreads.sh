@@ -20,7 +20,7 @@ for kind in managed process; do
 		{ fail "$kind: exit status $?: $out"; continue; }
 	jq -e '.verify == "pass" and .workload.busy_passes > 0 and
 		.workload.busy_rate_migrating > 0 and .workload.busy_rate_resident > 0 and
-		.kernels == 5' "$report" >/dev/null ||
+		.kernels >= 5' "$report" >/dev/null ||
 		fail "$kind: report lacks a verified run with the busy side's speeds: $(jq -c '{verify, kernels, workload}' "$report")"
 	grep -q "^hostthreads: busy $([ "$kind" = process ] && echo processes || echo threads): " <<<"$out" ||
 		fail "$kind: no busy line: $out"

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu.h"
+#include "emu_int.h"
+#include "testing.h"
 
 struct th_emu {
 	struct uvm_session session;

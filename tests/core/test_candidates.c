@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "candidates.h"
+#include "testing.h"
 
 #define FRAMES 256u
 

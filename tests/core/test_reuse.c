@@ -28,13 +28,26 @@ static void begin(struct th_emu *t, uint64_t index)
 	assert_int_equal(uvm_emu_kernel_begin(t->e, index, &l), 0);
 }
 
-/* The launch's figures, as kernels.csv would have them. */
+struct end_arg {
+	struct uvm_reuse *reuse;
+	struct uvm_reuse_launch r;
+};
+
+static void end_on_driver(void *arg)
+{
+	struct end_arg *a = arg;
+
+	uvm_reuse_end(a->reuse, &a->r);
+}
+
+/* The launch's figures, as kernels.csv would have them (the measurement is
+ * the driver thread's, as at a launch's end). */
 static struct uvm_reuse_launch end(struct th_emu *t)
 {
-	struct uvm_reuse_launch r;
+	struct end_arg a = {.reuse = &t->e->reuse};
 
-	uvm_driver_launch_end(t->e->driver, &r);
-	return r;
+	uvm_driver_call(t->e->driver, end_on_driver, &a);
+	return a.r;
 }
 
 /* One word per block, read and incremented from the device side. */

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "model.h"
 #include "uvmmu.h"
 
 #define T0     1000000000ull /* an arbitrary modelled time, ns */
@@ -26,18 +27,20 @@
 #define BLOCK  7u
 #define DEV    0x7f0000000000ull
 
-static void pcie3(struct uvm_link *l)
+/* The model of a PCIe 3 link at dilation DIL. */
+static void pcie3(struct uvm_model *m)
 {
-	memset(l, 0, sizeof(*l));
-	uvm_mutex_init(&l->lock, UVM_LOCK_LINK);
-	l->bandwidth = 16e9;
-	l->latency_ns = 1000;
-	uvm_link_set_dilation(l, DIL);
+	memset(m, 0, sizeof(*m));
+	uvm_mutex_init(&m->link.lock, UVM_LOCK_LINK);
+	m->link.bandwidth = 16e9;
+	m->link.latency_ns = 1000;
+	m->fixed_dilation = true;
+	atomic_init(&m->dilation, DIL);
 }
 
 static void test_critical_page_first(void **state)
 {
-	struct uvm_link l;
+	struct uvm_model l;
 	struct uvm_uvmmu_sched s = {0};
 	struct uvm_uvmmu_wake w[4];
 	uintptr_t block = DEV + ((uintptr_t)BLOCK << UVM_BLOCK_SHIFT);
@@ -45,12 +48,12 @@ static void test_critical_page_first(void **state)
 
 	(void)state;
 	pcie3(&l);
-	end = uvm_link_book(&l, UVM_H2D, UVM_BLOCK_SIZE, lat_end);
-	crit = uvm_uvmmu_critical(&l, lat_end, end, UVM_BLOCK_SIZE);
+	end = uvm_model_transfer(&l, UVM_H2D, UVM_BLOCK_SIZE, lat_end);
+	crit = uvm_model_critical(&l, lat_end, end, UVM_BLOCK_SIZE);
 	/* The page's share: after the latency and one page's transfer, a
 	 * whole 60 KB earlier than the block. */
-	assert_true(crit >= lat_end + uvm_link_busy_ns(&l, UVM_PAGE_SIZE));
-	assert_int_equal(end - crit, uvm_link_busy_ns(&l, UVM_BLOCK_SIZE - UVM_PAGE_SIZE));
+	assert_true(crit >= lat_end + uvm_model_busy_ns(&l, UVM_PAGE_SIZE));
+	assert_int_equal(end - crit, uvm_model_busy_ns(&l, UVM_BLOCK_SIZE - UVM_PAGE_SIZE));
 	assert_true(crit < end);
 
 	/* Thread A faulted on page 2 of the block; thread B then touches page 5. */
@@ -79,36 +82,36 @@ static void test_critical_page_first(void **state)
 	assert_int_equal(w[1].at, end);
 	assert_int_equal(s.n, 0);
 	uvm_uvmmu_sched_destroy(&s);
-	uvm_link_destroy(&l);
+	uvm_model_destroy(&l);
 }
 
 static void test_zero_fill_costs_the_latency(void **state)
 {
-	struct uvm_link l;
+	struct uvm_model l;
 
 	(void)state;
 	pcie3(&l);
 	/* Nothing crosses the link: the hardware latency alone. */
-	assert_int_equal(uvm_uvmmu_critical(&l, T0, 0, 0), T0);
-	uvm_link_destroy(&l);
+	assert_int_equal(uvm_model_critical(&l, T0, 0, 0), T0);
+	uvm_model_destroy(&l);
 }
 
 static void test_swap_uses_both_directions(void **state)
 {
-	struct uvm_link l, alone;
+	struct uvm_model l, alone;
 	uint64_t lat_end = T0 + (uint64_t)(LAT_NS * DIL), wb, fetch, fetch_alone;
 
 	(void)state;
 	pcie3(&l);
 	pcie3(&alone);
 	/* The victim's write-back and the fetch are issued together. */
-	wb = uvm_link_book(&l, UVM_D2H, UVM_BLOCK_SIZE, lat_end);
-	fetch = uvm_link_book(&l, UVM_H2D, UVM_BLOCK_SIZE, lat_end);
-	fetch_alone = uvm_link_book(&alone, UVM_H2D, UVM_BLOCK_SIZE, lat_end);
+	wb = uvm_model_transfer(&l, UVM_D2H, UVM_BLOCK_SIZE, lat_end);
+	fetch = uvm_model_transfer(&l, UVM_H2D, UVM_BLOCK_SIZE, lat_end);
+	fetch_alone = uvm_model_transfer(&alone, UVM_H2D, UVM_BLOCK_SIZE, lat_end);
 	assert_int_equal(fetch, fetch_alone);
 	assert_int_equal(wb, fetch);
-	uvm_link_destroy(&l);
-	uvm_link_destroy(&alone);
+	uvm_model_destroy(&l);
+	uvm_model_destroy(&alone);
 }
 
 #define BYTES	 (8u << 20)

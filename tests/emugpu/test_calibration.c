@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: with --dilation auto (UVMEMU_DILATION=auto, UVMEMU_GPU=h100)
- * emu-gpu measures its streaming bandwidth once, before the first kernel of
- * the program starts, and reports it with the target GPU's published figure;
- * the calibration kernel is not a launch of the program (the first real
- * kernel is launch 0). --sms 0 takes the preset's SM count. The program's
- * wrappers of the hooks record the calls and pass them on to the runtime.
+ * Description: when the runtime's model wants a calibration (--dilation auto
+ * under the emulator: here the program's wrapper of uvmemu_calibration_wanted
+ * says so natively too, with UVMEMU_GPU=h100), emu-gpu measures its
+ * streaming bandwidth once, before the first kernel of the program starts,
+ * and reports it with the target GPU's published figure; the calibration
+ * kernel is not a launch of the program (the first real kernel is launch 0).
+ * --sms 0 takes the preset's SM count. The program's wrappers of the hooks
+ * record the calls and pass them on to the runtime.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -41,6 +43,11 @@ void uvmemu_set_calibration(double measured, double target, const char *gpu)
 	snprintf(seen.gpu, sizeof(seen.gpu), "%s", gpu);
 	pthread_mutex_unlock(&seen.lock);
 	REAL(uvmemu_set_calibration)(measured, target, gpu);
+}
+
+bool uvmemu_calibration_wanted(void)
+{
+	return true;
 }
 
 uint64_t uvmemu_kernel_begin(const struct uvmemu_launch *launch)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * opt_trace.c - fuzz target for the --opt-trace reader
- * (libuvmemu/src/policy/opt_trace.c): the input is a whole access trace. A
+ * (libuvmemu/src/policy/evict/opt_trace.c): the input is a whole access trace. A
  * read trace must be a consistent per-block index (launches ascending and
  * distinct per block); a rejected one comes with a one-line message.
  */

@@ -8,12 +8,16 @@ set -u
 build=$1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
 fails=0
+# The run must exit 0 as well as print its verdict: under the sanitizers an
+# error reported after the verdict makes the exit status non-zero.
 run() {
-	out=$("$build/bin/uvmemu" run --summary off "$@" 2>&1) || true
-	if grep -q "verify pass" <<<"$out"; then
+	local rc=0
+
+	out=$("$build/bin/uvmemu" run --summary off "$@" 2>&1) || rc=$?
+	if [ "$rc" -eq 0 ] && grep -q "verify pass" <<<"$out"; then
 		echo "ok: $*"
 	else
-		echo "FAIL: $*"; echo "$out" | tail -5; fails=$((fails + 1))
+		echo "FAIL (exit $rc): $*"; echo "$out" | tail -5; fails=$((fails + 1))
 	fi
 }
 for i in 1 2 3; do

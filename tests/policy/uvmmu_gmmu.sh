@@ -9,11 +9,15 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
 fails=0
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
+# The run must exit 0 as well as print its verdict: under the sanitizers an
+# error reported after the verdict makes the exit status non-zero.
 run() {
+	local rc=0
+
 	out=$("$build/bin/uvmemu" run --summary off --policy uvmmu --oversub 1.5 \
-		--report "$report" "$@" 2>&1) || true
-	if ! grep -q "verify pass" <<<"$out"; then
-		echo "FAIL: $*"; echo "$out" | tail -5; fails=$((fails + 1))
+		--report "$report" "$@" 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q "verify pass" <<<"$out"; then
+		echo "FAIL (exit $rc): $*"; echo "$out" | tail -5; fails=$((fails + 1))
 	elif ! grep -Eq '"uvmmu_direct_faults": [1-9]' "$report"; then
 		echo "FAIL: $*: no fault was resolved by the accessors"; fails=$((fails + 1))
 	else

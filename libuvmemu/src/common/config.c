@@ -19,21 +19,21 @@
 #define UVM_POLICY_NAME_prefetch(name)
 #define UVM_POLICY_NAME_migrate(name)
 static const char evict_names[] = ""
-#include "../policy/policies.def"
+#include "policies.def"
     ;
 #undef UVM_POLICY_NAME_evict
 #undef UVM_POLICY_NAME_prefetch
 #define UVM_POLICY_NAME_evict(name)
 #define UVM_POLICY_NAME_prefetch(name) "|" name
 static const char prefetch_names[] = ""
-#include "../policy/policies.def"
+#include "policies.def"
     ;
 #undef UVM_POLICY_NAME_prefetch
 #undef UVM_POLICY_NAME_migrate
 #define UVM_POLICY_NAME_prefetch(name)
 #define UVM_POLICY_NAME_migrate(name) "|" name
 static const char migrate_names[] = ""
-#include "../policy/policies.def"
+#include "policies.def"
     ;
 #undef UVM_POLICY_NAME_evict
 #undef UVM_POLICY_NAME_prefetch
@@ -614,6 +614,20 @@ static const struct {
 #undef SET
 };
 
+/* What a value of one option needs of the others (implied.def). */
+static const struct {
+	enum uvm_opt_id id;
+	const char *value;
+	struct preset_setting settings[4];
+} implied[] = {
+#define SET(id, value) {UVM_OPT_##id, value},
+#define UVMEMU_IMPLIED(id, value, settings)                                                        \
+	{UVM_OPT_##id, value, {settings{UVM_OPT_COUNT, NULL}}},
+#include "implied.def"
+#undef UVMEMU_IMPLIED
+#undef SET
+};
+
 static void set_default(struct uvm_config *cfg, enum uvm_opt_id id, const char *value)
 {
 	char err[UVM_ERRLEN];
@@ -628,21 +642,22 @@ static void set_default(struct uvm_config *cfg, enum uvm_opt_id id, const char *
 	cfg->v[id].given = false; /* still the preset's, not the user's */
 }
 
+static void set_defaults(struct uvm_config *cfg, const struct preset_setting *p)
+{
+	for (; p->id != UVM_OPT_COUNT; p++)
+		set_default(cfg, p->id, p->value);
+}
+
 void uvm_config_resolve(struct uvm_config *cfg)
 {
 	const char *preset = cfg->v[UVM_OPT_policy].s;
 
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (strcmp(presets[i].name, preset) == 0)
-			for (const struct preset_setting *p = presets[i].settings;
-			     p->id != UVM_OPT_COUNT; p++)
-				set_default(cfg, p->id, p->value);
-	if (strcmp(cfg->v[UVM_OPT_migrate].s, "adaptive") == 0)
-		set_default(cfg, UVM_OPT_evict, "lfu");
-	/* UVMMU's hardware prefetches nothing: the default prefetcher gives
-	 * way (one given explicitly is refused by uvm_config_check). */
-	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU)
-		set_default(cfg, UVM_OPT_prefetch, "none");
+			set_defaults(cfg, presets[i].settings);
+	for (size_t i = 0; i < sizeof(implied) / sizeof(implied[0]); i++)
+		if (strcmp(cfg->v[implied[i].id].s, implied[i].value) == 0)
+			set_defaults(cfg, implied[i].settings);
 }
 
 size_t uvm_preset_count(void)

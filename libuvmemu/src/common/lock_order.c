@@ -18,6 +18,8 @@ static const char *const names[UVM_LOCK_ORDER_COUNT] = {
 /* Bit n: this thread holds a lock of order n. No two locks of one order are
  * ever held together (the check refuses it), so a bit is enough. */
 static _Thread_local uint32_t held;
+/* What this thread is (the driver thread says so when it starts). */
+static _Thread_local enum uvm_thread_role role;
 
 const char *uvm_lock_name(enum uvm_lock_order order)
 {
@@ -81,4 +83,32 @@ void uvm_lock_order_handoff(enum uvm_lock_order outermost, const char *whom)
 			whom, uvm_lock_name((enum uvm_lock_order)in), in);
 		abort();
 	}
+}
+
+void uvm_lock_order_held(enum uvm_lock_order order, const char *who)
+{
+	if (held & (1u << order))
+		return;
+	fprintf(stderr,
+		"uvmemu: internal error: lock order: %s requires the %s lock (order %d), not "
+		"held; docs/architecture.md, \"Locks\"\n",
+		who, uvm_lock_name(order), (int)order);
+	abort();
+}
+
+void uvm_thread_role_set(enum uvm_thread_role r)
+{
+	role = r;
+}
+
+void uvm_thread_role_check(enum uvm_thread_role r, const char *what)
+{
+	static const char *const roles[] = {[UVM_ROLE_NONE] = "an ordinary thread",
+					    [UVM_ROLE_DRIVER] = "the driver thread"};
+
+	if (role == r)
+		return;
+	fprintf(stderr, "uvmemu: internal error: %s touched by %s; only %s may\n", what,
+		roles[role], roles[r]);
+	abort();
 }

@@ -13,8 +13,10 @@
  * taking a lock that is not later than one already held, releasing one not
  * held, waiting on a condition variable while holding a later lock, or
  * waiting for the driver thread while holding a lock it may need prints the
- * locks' names and aborts, as nvidia-uvm's uvm_lock.h does. Without it the
- * helpers are the plain pthread calls.
+ * locks' names and aborts, as nvidia-uvm's uvm_lock.h does; so does a
+ * function that requires a lock called without it, and driver state touched
+ * from a thread other than the driver's. Without it the helpers are the
+ * plain pthread calls.
  */
 #ifndef UVM_LOCK_ORDER_H
 #define UVM_LOCK_ORDER_H
@@ -37,7 +39,9 @@
 	X(DRIVER_STATS, "driver statistics")  /* driver_int.h: totals, thrashing statistics */     \
 	X(POOL, "pool")			      /* pool.h: device memory accounting */               \
 	X(LINK, "link")			      /* link.h: the token buckets, the observer */        \
-	X(TRACE, "trace queue")		      /* trace.c: the record queue */
+	X(TRACE, "trace queue")		      /* trace.c: the record queue */                      \
+	X(PROGRESS, "progress line")	      /* progress.h: its thread's stop flag */             \
+	X(EXECUTOR, "executor")		      /* emu-gpu's eg.lock: nests with nothing */
 
 /* clang-format off */
 enum uvm_lock_order {
@@ -66,6 +70,17 @@ void uvm_lock_order_wait(enum uvm_lock_order order);
 /* Before waiting for another thread (named by `whom`) that takes locks of its
  * own: no lock later than `outermost` may be held. */
 void uvm_lock_order_handoff(enum uvm_lock_order outermost, const char *whom);
+/* A function that requires `order` held (named by `who`) checks it. */
+void uvm_lock_order_held(enum uvm_lock_order order, const char *who);
+
+/*
+ * Threads with a role (the driver thread) say so once; what only such a
+ * thread may touch checks it where it is touched, with the same switch as
+ * the lock check. A thread has one role at most.
+ */
+enum uvm_thread_role { UVM_ROLE_NONE = 0, UVM_ROLE_DRIVER };
+void uvm_thread_role_set(enum uvm_thread_role role);
+void uvm_thread_role_check(enum uvm_thread_role role, const char *what);
 
 #ifndef UVMEMU_LOCK_CHECK
 #define UVMEMU_LOCK_CHECK 0
@@ -119,6 +134,18 @@ static inline void uvm_lock_assert_handoff(enum uvm_lock_order outermost, const 
 {
 	if (UVMEMU_LOCK_CHECK)
 		uvm_lock_order_handoff(outermost, whom);
+}
+
+static inline void uvm_lock_assert_held(const struct uvm_mutex *mu, const char *who)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_lock_order_held(mu->order, who);
+}
+
+static inline void uvm_assert_role(enum uvm_thread_role role, const char *what)
+{
+	if (UVMEMU_LOCK_CHECK)
+		uvm_thread_role_check(role, what);
 }
 
 #endif

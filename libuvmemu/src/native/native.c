@@ -248,6 +248,11 @@ void uvm_rt_worker_register(unsigned sm, unsigned slot)
 {
 }
 
+double uvm_rt_dilation(void)
+{
+	return 1;
+}
+
 void uvm_rt_calibrated(void)
 {
 }

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
 #include "plan.h"
 #include "profile.h"
 
 #define GPU 0 /* the one device */
 
 struct uvm_objmgr {
+	struct uvm_objmgr_env env;
 	enum uvm_objects_choice scheme;
 	char path[256];
 	double threshold;
@@ -27,8 +27,8 @@ struct uvm_objmgr {
 	} n;
 };
 
-int uvm_objmgr_create(struct uvm_objmgr **out, const struct uvm_config *cfg, char *err,
-		      size_t errlen)
+int uvm_objmgr_create(struct uvm_objmgr **out, const struct uvm_config *cfg,
+		      const struct uvm_objmgr_env *env, char *err, size_t errlen)
 {
 	struct uvm_objmgr *m;
 	char why[UVM_ERRLEN];
@@ -42,6 +42,7 @@ int uvm_objmgr_create(struct uvm_objmgr **out, const struct uvm_config *cfg, cha
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	m->env = *env;
 	m->scheme = (enum uvm_objects_choice)uvm_cfg_i(cfg, UVM_OPT_objects);
 	m->threshold = uvm_cfg_d(cfg, UVM_OPT_density_threshold);
 	snprintf(m->path, sizeof(m->path), "%s", uvm_cfg_s(cfg, UVM_OPT_objects_profile));
@@ -79,26 +80,22 @@ void uvm_objmgr_destroy(struct uvm_objmgr *m)
 
 /* Where profile object o lives in this run: its host-view address, if the
  * run has made the same allocation (same id, same size) and not freed it. */
-static int locate(struct uvm_emu *e, const struct uvm_objprof_object *o, uintptr_t *base, char *err,
-		  size_t errlen)
+static int locate(const struct uvm_objmgr *m, const struct uvm_objprof_object *o, uintptr_t *base,
+		  char *err, size_t errlen)
 {
-	int rc = 0;
+	uint64_t bytes;
+	int rc = m->env.locate(m->env.ctx, o->id, &bytes, base);
 
-	uvm_mutex_lock(&e->lock);
-	if (o->id >= e->nalloc_info || !e->alloc_info[o->id].live) {
+	if (rc) {
 		snprintf(err, errlen, "allocation %u is not live in this run", o->id);
-		rc = -EINVAL;
-	} else if (e->alloc_info[o->id].bytes != o->bytes) {
-		snprintf(err, errlen,
-			 "allocation %u has %llu bytes in this run, %llu in the profile", o->id,
-			 (unsigned long long)e->alloc_info[o->id].bytes,
-			 (unsigned long long)o->bytes);
-		rc = -EINVAL;
-	} else {
-		*base = e->arena.host + e->alloc_info[o->id].off;
+		return -EINVAL;
 	}
-	uvm_mutex_unlock(&e->lock);
-	return rc;
+	if (bytes != o->bytes) {
+		snprintf(err, errlen, "allocation %u has %llu bytes in this run, %llu in the profile",
+			 o->id, (unsigned long long)bytes, (unsigned long long)o->bytes);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -106,25 +103,27 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-static void advise(struct uvm_emu *e, uintptr_t base, uint64_t from, uint64_t to, bool remote)
+static void advise(const struct uvm_objmgr *m, uintptr_t base, uint64_t from, uint64_t to,
+		   bool remote)
 {
 	const void *p = (const void *)(base + from);
 
 	if (from >= to)
 		return;
-	uvm_emu_advise(e, p, to - from,
-		       remote ? cudaMemAdviseSetPreferredLocation
-			      : cudaMemAdviseUnsetPreferredLocation,
-		       remote ? cudaCpuDeviceId : GPU);
-	uvm_emu_advise(e, p, to - from,
-		       remote ? cudaMemAdviseSetAccessedBy : cudaMemAdviseUnsetAccessedBy, GPU);
+	m->env.advise(m->env.ctx, p, to - from,
+		      remote ? cudaMemAdviseSetPreferredLocation
+			     : cudaMemAdviseUnsetPreferredLocation,
+		      remote ? cudaCpuDeviceId : GPU);
+	m->env.advise(m->env.ctx, p, to - from,
+		      remote ? cudaMemAdviseSetAccessedBy : cudaMemAdviseUnsetAccessedBy, GPU);
 }
 
-static void prefetch(struct uvm_emu *e, uintptr_t base, uint64_t from, uint64_t to, bool device)
+static void prefetch(const struct uvm_objmgr *m, uintptr_t base, uint64_t from, uint64_t to,
+		     bool device)
 {
 	if (from < to)
-		uvm_emu_prefetch(e, (const void *)(base + from), to - from,
-				 device ? GPU : cudaCpuDeviceId);
+		m->env.prefetch(m->env.ctx, (const void *)(base + from), to - from,
+				device ? GPU : cudaCpuDeviceId);
 }
 
 /*
@@ -134,22 +133,20 @@ static void prefetch(struct uvm_emu *e, uintptr_t base, uint64_t from, uint64_t 
  * mapping persists across launches; what GPU stores migrated of it under
  * the copy backend, whose remote copies are read-only, stays until evicted).
  */
-static void set_boundary(struct uvm_objmgr *m, struct uvm_emu *e, uint32_t o, uintptr_t base,
-			 uint64_t b)
+static void set_boundary(struct uvm_objmgr *m, uint32_t o, uintptr_t base, uint64_t b)
 {
 	uint64_t was = m->boundary[o];
 
 	if (b < was) {
-		advise(e, base, b, was, true);
-		prefetch(e, base, b, was, false);
+		advise(m, base, b, was, true);
+		prefetch(m, base, b, was, false);
 	} else if (b > was) {
-		advise(e, base, was, b, false);
+		advise(m, base, was, b, false);
 	}
 	m->boundary[o] = b;
 }
 
-static int apply(struct uvm_objmgr *m, struct uvm_emu *e, const struct uvm_objplan *plan, char *err,
-		 size_t errlen)
+static int apply(struct uvm_objmgr *m, const struct uvm_objplan *plan, char *err, size_t errlen)
 {
 	uintptr_t *base = calloc(plan->n ? plan->n : 1, sizeof(*base));
 	int rc = 0;
@@ -163,26 +160,26 @@ static int apply(struct uvm_objmgr *m, struct uvm_emu *e, const struct uvm_objpl
 		char ignored[UVM_ERRLEN];
 		uintptr_t b;
 
-		if (locate(e, o, &b, ignored, sizeof(ignored)) == 0)
-			prefetch(e, b, 0, o->bytes, false);
+		if (locate(m, o, &b, ignored, sizeof(ignored)) == 0)
+			prefetch(m, b, 0, o->bytes, false);
 	}
 	for (size_t i = 0; i < plan->n && !rc; i++) {
 		const struct uvm_objplan_entry *en = &plan->entry[i];
 		const struct uvm_objprof_object *o = &m->prof.obj[en->obj];
 		uint64_t dev = min_u64(en->dev_bytes, o->bytes);
 
-		rc = locate(e, o, &base[i], err, errlen);
+		rc = locate(m, o, &base[i], err, errlen);
 		if (rc)
 			break;
 		m->n.place[en->place]++;
 		switch (en->place) {
 		case UVM_PLACE_DEVICE:
 		case UVM_PLACE_DEMAND:
-			set_boundary(m, e, en->obj, base[i], o->bytes);
+			set_boundary(m, en->obj, base[i], o->bytes);
 			break;
 		case UVM_PLACE_PARTIAL:
 		case UVM_PLACE_REMOTE:
-			set_boundary(m, e, en->obj, base[i], dev);
+			set_boundary(m, en->obj, base[i], dev);
 			break;
 		}
 	}
@@ -193,28 +190,22 @@ static int apply(struct uvm_objmgr *m, struct uvm_emu *e, const struct uvm_objpl
 
 		if (en->place != UVM_PLACE_DEVICE && en->place != UVM_PLACE_PARTIAL)
 			continue;
-		prefetch(e, base[i], 0, dev, true);
+		prefetch(m, base[i], 0, dev, true);
 		m->n.prefetch_bytes += dev;
 	}
 	free(base);
 	if (!rc)
-		uvm_emu_synchronize(e);
+		m->env.synchronize(m->env.ctx);
 	m->n.evicted += plan->nevicted;
 	return rc;
 }
 
 /* The planner starts at the first launch, when --oversub's capacity is known. */
-static int start_planning(struct uvm_objmgr *m, struct uvm_emu *e)
+static int start_planning(struct uvm_objmgr *m)
 {
-	struct uvm_pool p;
-	uint64_t cap = uvm_emu_device_mem(e), pinned;
+	uint64_t cap = m->env.capacity(m->env.ctx);
 	int rc;
 
-	uvm_pool_snapshot(&e->pool, &p);
-	pinned = p.pinned << UVM_BLOCK_SHIFT;
-	/* cudaMalloc memory is not the managed data's. */
-	if (cap)
-		cap = cap > pinned ? cap - pinned : UVM_BLOCK_SIZE;
 	rc = uvm_objplanner_init(&m->pl, &m->prof, m->scheme, cap, m->threshold);
 	if (rc)
 		return rc;
@@ -223,14 +214,14 @@ static int start_planning(struct uvm_objmgr *m, struct uvm_emu *e)
 	return 0;
 }
 
-int uvm_objmgr_launch(struct uvm_objmgr *m, struct uvm_emu *e, uint64_t index, const char *kernel,
-		      char *err, size_t errlen)
+int uvm_objmgr_launch(struct uvm_objmgr *m, uint64_t index, const char *kernel, char *err,
+		      size_t errlen)
 {
 	struct uvm_objplan plan;
 	char name[UVM_OBJPROF_NAMELEN], why[UVM_ERRLEN];
 	int rc;
 
-	if (!m->planning && (rc = start_planning(m, e)))
+	if (!m->planning && (rc = start_planning(m)))
 		return rc;
 	if (index >= m->prof.nlaunch) {
 		m->n.beyond++;
@@ -248,7 +239,7 @@ int uvm_objmgr_launch(struct uvm_objmgr *m, struct uvm_emu *e, uint64_t index, c
 	rc = uvm_objplanner_launch(&m->pl, index, &plan);
 	if (rc)
 		return rc;
-	rc = apply(m, e, &plan, why, sizeof(why));
+	rc = apply(m, &plan, why, sizeof(why));
 	if (rc == -EINVAL)
 		snprintf(err, errlen,
 			 "--objects-profile %s: at launch %llu, %s: profile the same program with "
@@ -257,17 +248,6 @@ int uvm_objmgr_launch(struct uvm_objmgr *m, struct uvm_emu *e, uint64_t index, c
 	m->n.launches++;
 	uvm_objplan_free(&plan);
 	return rc;
-}
-
-static void flush_range(const struct uvm_range *r, void *arg)
-{
-	uvm_emu_prefetch(arg, (const void *)r->base, r->size, cudaCpuDeviceId);
-}
-
-void uvm_objmgr_flush(struct uvm_emu *e)
-{
-	uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, flush_range, e);
-	uvm_emu_synchronize(e);
 }
 
 /* ------------------------------------------------------------- reports */

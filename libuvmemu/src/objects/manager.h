@@ -16,9 +16,8 @@
  *                        whatever of it is on the device prefetched to the host
  *   demand               advice cleared: on-demand paging
  *
- * Also --flush-launches: every managed allocation to the host before each
- * launch, so that accesses.csv lists every block a launch touches (what
- * `uvmemu profile` runs with).
+ * It acts only through the environment the runtime gives it (struct
+ * uvm_objmgr_env): it knows nothing of the emulator's insides.
  */
 #ifndef UVM_OBJ_MANAGER_H
 #define UVM_OBJ_MANAGER_H
@@ -29,14 +28,29 @@
 
 #include "config.h"
 #include "json.h"
+#include "uvmemu_cuda.h"
 
-struct uvm_emu;
 struct uvm_objmgr;
+
+/* What the manager acts through: the runtime's own advice, prefetch and
+ * synchronize paths, and what it asks of the run's allocations. */
+struct uvm_objmgr_env {
+	void *ctx;
+	int (*advise)(void *ctx, const void *p, size_t n, enum cudaMemoryAdvise advice, int device);
+	int (*prefetch)(void *ctx, const void *p, size_t n, int device);
+	int (*synchronize)(void *ctx);
+	/* What managed data may hold of device memory when the first launch
+	 * starts, in bytes (cudaMalloc's share taken off; 0: unlimited). */
+	uint64_t (*capacity)(void *ctx);
+	/* Allocation `id` of the run: its size and host-view address; -ENOENT
+	 * when it is not live. */
+	int (*locate)(void *ctx, uint32_t id, uint64_t *bytes, uintptr_t *base);
+};
 
 /* *out is NULL under --objects none. A profile that cannot be read is a
  * one-line error in err naming the file and the line. */
-int uvm_objmgr_create(struct uvm_objmgr **out, const struct uvm_config *cfg, char *err,
-		      size_t errlen);
+int uvm_objmgr_create(struct uvm_objmgr **out, const struct uvm_config *cfg,
+		      const struct uvm_objmgr_env *env, char *err, size_t errlen);
 void uvm_objmgr_destroy(struct uvm_objmgr *m);
 /*
  * Launch `index` of kernel `kernel` is about to start: plans it and applies
@@ -44,10 +58,8 @@ void uvm_objmgr_destroy(struct uvm_objmgr *m);
  * (another kernel, an allocation of another size) returns -EINVAL with a
  * one-line reason in err: the profile belongs to another program or input.
  */
-int uvm_objmgr_launch(struct uvm_objmgr *m, struct uvm_emu *e, uint64_t index, const char *kernel,
-		      char *err, size_t errlen);
-/* --flush-launches: moves every managed allocation to the host and waits. */
-void uvm_objmgr_flush(struct uvm_emu *e);
+int uvm_objmgr_launch(struct uvm_objmgr *m, uint64_t index, const char *kernel, char *err,
+		      size_t errlen);
 
 /* The report's "objects" key and "objects_plan" section; a summary line. */
 void uvm_objmgr_report_json(const struct uvm_objmgr *m, struct uvm_json *j);

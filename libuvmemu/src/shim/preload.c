@@ -47,7 +47,7 @@ static void report(void *ctx, int sig)
 
 	uvm_emu_progress_stop(g.emu);
 	uvm_emu_stats(g.emu, &st);
-	uvm_trace_flush(g.emu->trace);
+	uvm_emu_flush_traces(g.emu);
 	r.device_mem_bytes = uvm_emu_device_mem(g.emu);
 	r.ctx = g.emu;
 	uvm_report_emit(&r);
@@ -61,11 +61,7 @@ static void interrupted(int sig)
 /* Managed and zero-copy memory (the arena's views) and cudaMalloc memory. */
 static bool owned(uintptr_t a)
 {
-	const struct uvm_arena *ar = &g.emu->arena;
-	struct uvm_range r;
-
-	return (a >= ar->host && a < ar->host + 3 * ar->size) ||
-	       uvm_ranges_find_unlocked(&g.emu->ranges, a, &r) == 0;
+	return uvm_emu_owns(g.emu, a);
 }
 
 static void child_fault(int sig, siginfo_t *si, void *uc)
@@ -81,7 +77,7 @@ static void forked_child(void)
 
 static void start(void)
 {
-	char err[UVM_ERRLEN];
+	char err[UVM_ERRLEN], warning[UVM_ERRLEN];
 
 	uvm_session_init(&g.session, environ);
 	if (uvm_emu_create(&g.emu, &g.session, err, sizeof(err))) {
@@ -89,12 +85,8 @@ static void start(void)
 		exit(2);
 	}
 	/* What the capture gives up, once, at start (the report repeats it). */
-	if (g.emu->uffd.user_mode_only || g.emu->uffd.sig)
-		fprintf(stderr,
-			"uvmemu: warning: --fault-capture %s (%s): system calls other than those "
-			"the runtime wraps (read, write, recv, send and their kin; README) "
-			"fail with EFAULT on managed memory not resident on the host\n",
-			uvm_uffd_capture_name(&g.emu->uffd), g.emu->uffd.why);
+	if (uvm_emu_capture_warning(g.emu, warning, sizeof(warning)))
+		fprintf(stderr, "uvmemu: warning: %s\n", warning);
 	pthread_atfork(NULL, NULL, forked_child);
 	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
 		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
@@ -183,7 +175,7 @@ int uvm_rt_fault_is_capture(const void *addr)
 	/* g.emu is set once, before any managed memory exists. */
 	const struct uvm_emu *e = g.emu;
 
-	return e && e->uffd.sig && uvm_arena_is_open(&e->arena, (uintptr_t)addr);
+	return e && uvm_emu_fault_is_capture(e, addr);
 }
 
 struct uvm_emu *uvm_rt_emu_started(void)
@@ -203,7 +195,7 @@ void *uvm_rt_host_ptr(const void *device_ptr)
 
 const struct uvmemu_gmmu *uvm_rt_gmmu(void)
 {
-	return &emu()->gmmu;
+	return uvm_emu_gmmu(emu());
 }
 
 uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
@@ -213,7 +205,7 @@ uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index)
 	/* Known only now (the --oversub capacity, the object profile against
 	 * this run), but a configuration error all the same. */
 	if (uvm_emu_kernel_begin(e, index, launch) == -EINVAL) {
-		fprintf(stderr, "uvmemu: %s\n", e->launch_error);
+		fprintf(stderr, "uvmemu: %s\n", uvm_emu_launch_error(e));
 		exit(2);
 	}
 	return index;
@@ -232,6 +224,11 @@ void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
 void uvm_rt_worker_register(unsigned sm, unsigned slot)
 {
 	uvm_emu_worker_register(emu(), sm);
+}
+
+double uvm_rt_dilation(void)
+{
+	return uvm_emu_dilation(emu());
 }
 
 void uvm_rt_calibrated(void)

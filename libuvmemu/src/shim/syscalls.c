@@ -44,7 +44,7 @@ static struct uvm_emu *wrapping(void)
 {
 	struct uvm_emu *e = uvm_rt_emu_started();
 
-	return e && (e->uffd.sig || e->uffd.user_mode_only) ? e : NULL;
+	return e && uvm_emu_capture_blind(e) ? e : NULL;
 }
 
 static void guard_init(struct guard *g)

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver_int.h - the driver's private state, shared by its files:
+ *   driver.c   the thread, its loop and the commands from other threads
+ *   batch.c    fetch (read fault messages) and preprocess (dedup, sort)
+ *   service.c  servicing a batch per vablock: decisions and eviction
+ *   ops.c, ops_remote.c  the operations on block runs: the backend's page
+ *              table work (mm's backend_remap.c or backend_copy.c), the
+ *              link booked through the model, and the state change through
+ *              the residency module
+ *   commands.c what other threads ask of the driver thread
+ *   replay.c   the wait for the model, the wake-ups, the counters published
+ *   faults.c   what the driver tells observers of its faults
+ *   uvmmu_path.c  --fault-path uvmmu
+ * No other file, in this module or any other, includes it: other modules
+ * reach the driver through driver.h.
+ *
+ * Locking: everything here belongs to the driver thread (checked with
+ * uvm_assert_driver_thread in Debug and sanitizer builds), except the fields
+ * marked otherwise. cmd_lock and stats_lock are leaves of the lock order
+ * (docs/architecture.md, "Locks").
+ */
+#ifndef UVM_DRIVER_INT_H
+#define UVM_DRIVER_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "bug.h"
+#include "driver.h"
+#include "lock_order.h"
+#include "model.h"
+#include "policy.h"
+#include "residency.h"
+#include "stats.h"
+#include "thrash.h"
+#include "tracker.h"
+#include "uvmemu_gmmu.h"
+#include "views_check.h"
+
+/* One fault after preprocessing. */
+struct uvm_fault {
+	uint64_t page;	     /* arena offset of the faulting 4 KB page */
+	uint32_t tid;	     /* faulting thread (with UFFD_FEATURE_THREAD_ID) */
+	uint8_t gpu;	     /* 1: device view (far fault), 0: host view (CPU fault) */
+	uint8_t write;	     /* a write, or a write to a write-protected page */
+	uint8_t minor;	     /* host page in the page cache but not mapped */
+	uint8_t outcome;     /* enum uvm_fault_outcome, for traces */
+	uint32_t count;	     /* fault messages coalesced into this one */
+	uint64_t not_before; /* a deferred fault waits until then (0: next batch) */
+};
+
+/* A range of one view to wake at replay. */
+struct uvm_wake {
+	uintptr_t addr;
+	uint64_t len;
+};
+
+enum uvm_cmd_kind {
+	UVM_CMD_FREE,
+	UVM_CMD_SHRINK,
+	UVM_CMD_FLUSH,
+	UVM_CMD_CALL,
+	UVM_CMD_PREFETCH,
+	UVM_CMD_ADVISE,
+	UVM_CMD_STOP,
+};
+
+struct uvm_cmd {
+	enum uvm_cmd_kind kind;
+	uint64_t off, len;
+	void (*fn)(void *arg); /* UVM_CMD_CALL */
+	void *arg;
+	bool to_device;	    /* UVM_CMD_PREFETCH */
+	uint8_t set, clear; /* UVM_CMD_ADVISE: advice bits */
+	bool async;	    /* the submitter does not wait; the driver frees it */
+	int result;
+	bool done;
+	struct uvm_cmd *next;
+};
+
+struct uvm_driver {
+	struct uvm_driver_deps dep;
+	pthread_t thread;
+	bool started;
+	bool pinned;			/* the driver has a core of its own (--pin on, > 2 cores) */
+	_Atomic(const char *) wait_how; /* what uvm_clock_precise_thread took */
+	bool realtime;			/* the driver runs SCHED_FIFO */
+	char sched_how[128];		/* --driver-sched: what took, and why */
+	int evfd;			/* command doorbell */
+
+	/* Policies (instances and their operations). */
+	const struct uvm_evict_ops *evict;
+	void *evict_p;
+	const struct uvm_prefetch_ops *prefetch;
+	void *prefetch_p;
+	const struct uvm_migrate_ops *migrate;
+	void *migrate_p;
+
+	struct uvm_tracker tracker;
+	struct uvm_backend backend; /* the page-table work of every operation */
+	struct uvm_residency res;   /* block states and their counts */
+	struct uvm_res_run probe[UVM_RES_PROBE_RUNS]; /* the launch's reuse probes */
+	size_t nprobe;
+	struct uvm_thrash thrash;
+	enum uvm_replay_choice replay;
+	bool oversubscribed;	      /* device memory has been full: an eviction happened */
+	bool check;		      /* --check: walk every residency invariant after each batch */
+	uint64_t next_counter_scan;   /* when REMOTE blocks' counts are checked next */
+	uint64_t next_sample;	      /* when REMOTE blocks are unmapped for sampling next */
+	uint64_t remote_sample_bytes; /* remap: link bytes per sampled remote access */
+	size_t sample_cursor;	      /* the vablock the next sampling scan starts at */
+	size_t sample_blocks;	      /* --remote-sample-size: blocks unmapped per period */
+
+	/* The batch being serviced. */
+	uint64_t seq;
+	unsigned max_batch;
+	struct uvm_fault *fault;
+	size_t nfault;
+	struct uvm_fault *deferred; /* carried to the next batch */
+	size_t ndeferred;
+	struct uvm_wake *wake;
+	size_t nwake, capwake;
+	struct uvm_stats st;	    /* this batch */
+	struct uvm_batch_time bt;   /* its time: began, modelled end, transfers */
+	/* The model can never delay a wake-up (no fault latency, unlimited
+	 * link): copies wake their waiters as they land instead of at replay. */
+	bool wake_at_copy;
+	uint64_t host_fill;   /* bytes */
+	uint64_t launch_seen; /* launches the eviction policy was told about */
+
+	/* --fault-path uvmmu (uvmmu.h; NULL: the batched driver path). Its
+	 * transfers are issued no earlier than bt.not_before, and the last
+	 * host-to-device one is kept for the critical page's time. */
+	struct uvm_uvmmu *uvmmu;
+	uint64_t prefetch_end;		  /* modelled completion of explicit prefetches */
+	bool halve_accesses, halve_trips; /* a counter field saturated */
+
+	/* Written by other threads. */
+	_Atomic bool halve_requested;
+	_Atomic uint64_t launch; /* current kernel launch index + 1 (0: none yet) */
+	struct uvm_mutex cmd_lock;
+	pthread_cond_t cmd_cond;
+	struct uvm_cmd *cmd_head, *cmd_tail;
+
+	struct uvm_mutex stats_lock; /* guards totals and what follows */
+	struct uvm_stats totals;
+	struct uvm_thrash_stats thrash_stats;
+};
+
+/* batch.c */
+int uvm_batch_fetch(struct uvm_driver *d);
+/* When the earliest deferred fault is due (UINT64_MAX: none deferred). */
+uint64_t uvm_batch_next_deferred(const struct uvm_driver *d);
+void uvm_batch_preprocess(struct uvm_driver *d);
+/* Fetch, then preprocess, each stage timed. Returns the faults (0: none came). */
+size_t uvm_batch_take(struct uvm_driver *d);
+void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
+
+/* service.c */
+void uvm_service_batch(struct uvm_driver *d);
+/* Makes blocks [first, first + n) resident on the device (to_device) or the
+ * host (explicit prefetch). */
+void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device);
+/* Sampling (when far faults are the access counters' only source): unmaps
+ * up to `budget` REMOTE blocks from the device view, so that their next
+ * access faults and counts, as NUMA balancing's hinting faults do. Returns
+ * the blocks unmapped. */
+size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget);
+/* A fault a GPU would not take (sampled, probe, refreshed): no far fault,
+ * no modelled fault latency. */
+bool uvm_fault_emulated(const struct uvm_fault *f);
+/* Access-counter-driven migration: REMOTE blocks whose count now meets the
+ * migration policy's threshold move to the device (GMMU accessors count
+ * their remote reads without faulting, so nothing else would notice). */
+void uvm_service_counter_migrations(struct uvm_driver *d);
+int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
+void uvm_service_evict_all_excess(struct uvm_driver *d);
+
+/* ops.c, ops_remote.c - each acts on blocks [first, first + n) of one
+ * vablock, all in the state the operation expects. */
+void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n);
+/* evicting: to make room (the host view maps at the CPU's next touch);
+ * otherwise for a waiting CPU (mapped now). */
+void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
+void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
+/* DEVICE blocks: unmapped from the device view for a reuse probe (they stay
+ * resident), and mapped again at the first touch or the next launch. */
+void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n);
+/* Evicts every device-resident block of the victim range. */
+void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
+/*
+ * Before the blocks of `mask` (vablock from `first`) migrate to the device:
+ * one batched zap of the host view of every HOST and REMOTE run, as a
+ * block's host PTEs must be gone before its device mapping. Returns true
+ * when it zapped (two runs or more): the runs' operations then skip their
+ * own host zap until the caller clears d->backend.zapped.
+ */
+bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
+/* The DEVICE and DUPLICATED blocks of `mask` (vablock from `first`) to the
+ * host, mapped there now (a CPU fault's), device views zapped in one batch. */
+void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask mask);
+
+/* HOST, or REMOTE not mapped on the device: map it there (zero-copy). */
+void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n);
+/* REMOTE mapped on the device: unmap it there (sampling). */
+void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n, bool map_host);
+void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n);
+void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
+
+/* replay.c */
+/* Waits for the model until `end`; what the wake-up overshot is counted as
+ * late_wake and returned (the planned part is the caller's stage). */
+uint64_t uvm_driver_wait(struct uvm_driver *d, uint64_t end);
+/* Waits for the model (fault latency, link), then wakes the threads of the
+ * wake list (replay). gpu: the batch had far faults the model charges. */
+void uvm_driver_replay(struct uvm_driver *d, bool gpu);
+/* Wakes the threads of the wake list now. */
+void uvm_driver_wake_all(struct uvm_driver *d);
+/* Folds the batch's counters into the run's totals and tells the observers
+ * (a trace row each: the rows add up to the totals). */
+void uvm_driver_publish(struct uvm_driver *d, enum uvm_batch_kind kind, uint64_t start);
+
+/* commands.c */
+/* Runs the commands queued by other threads; true when one said stop. */
+bool uvm_driver_run_commands(struct uvm_driver *d);
+/* Queues a command of `kind` over [off, off + len) and waits for it. */
+int uvm_driver_command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t off, uint64_t len);
+
+/* faults.c */
+/* Whether far faults count as accesses (no GMMU accessors do it). */
+bool uvm_driver_counts_faults(const struct uvm_driver *d);
+/* Tells the observers what became of a fault (traces). */
+void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);
+
+/* Stops the process unless the caller is the driver thread (Debug and
+ * sanitizer builds; nothing otherwise): what only the driver thread may
+ * touch says so where it is touched. */
+static inline void uvm_assert_driver_thread(const struct uvm_driver *d)
+{
+	(void)d;
+	uvm_assert_role(UVM_ROLE_DRIVER, "the driver's state");
+}
+
+#endif

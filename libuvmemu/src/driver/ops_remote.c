@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ops_remote.c - blocks the GPU reaches where they are: REMOTE (zero-copy,
+ * data stays on the host) and DUPLICATED (read-mostly: both sides read it).
+ *
+ * A REMOTE block is mapped on the device view until sampling unmaps it, so
+ * that the next access faults and counts (without GMMU accessors nothing
+ * else sees remote accesses). What a mapping charges to the link differs:
+ * the copy backend's read-only snapshot really crosses (64 KB per block);
+ * under remap the GPU reaches the host frames themselves, and each sampled
+ * access is charged --remote-sample-bytes, an estimate the report names.
+ *
+ * A DUPLICATED block counts against device memory and is mapped read-only on
+ * both sides; the first write from either side collapses it to that side.
+ */
+#include "driver_int.h"
+#include "timing.h"
+
+/* REMOTE blocks of [first, first + n) whose device mapping is `mapped`. */
+static bool all_mapped(const struct uvm_driver *d, size_t first, size_t n, bool mapped)
+{
+	for (size_t b = first; b < first + n; b++)
+		if (((d->dep.space->block[b].flags & UVM_BF_DEV_MAPPED) != 0) != mapped)
+			return false;
+	return true;
+}
+
+void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
+{
+	uint64_t bytes = d->backend.ops->shared_frames ? d->remote_sample_bytes * n : uvm_be_off(n);
+
+	d->backend.ops->map_remote(&d->backend, first, n);
+	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, bytes);
+	if (d->dep.space->block[first].state != UVM_REMOTE)
+		uvm_res_move(&d->res, first, n, UVM_REMOTE, UVM_RES_MIGRATE);
+	uvm_res_remote_mapped(&d->res, first, n, true);
+	d->st.remote_bytes += bytes;
+	d->st.blocks_remote += n;
+}
+
+void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n)
+{
+	if (!all_mapped(d, first, n, true))
+		uvm_bug("unmapping remote blocks that are not mapped", first, EINVAL);
+	d->backend.ops->unmap_remote(&d->backend, first, n);
+	uvm_res_remote_mapped(&d->res, first, n, false);
+}
+
+void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)
+{
+	bool mapped = d->dep.space->block[first].flags & UVM_BF_DEV_MAPPED;
+	uint64_t len = uvm_be_off(n);
+
+	if (!all_mapped(d, first, n, mapped))
+		uvm_bug("a run of remote blocks mapped in part", first, EINVAL);
+	d->backend.ops->remote_to_device(&d->backend, first, n, mapped);
+	/* A copy backend's snapshot crossed the link when it was mapped; shared
+	 * frames cross now. */
+	if (!mapped || d->backend.ops->shared_frames) {
+		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
+		d->st.bytes_h2d += len;
+	}
+	uvm_res_move(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE);
+	d->st.blocks_h2d += n;
+}
+
+void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n, bool map_host)
+{
+	for (size_t b = first; b < first + n; b++)
+		if (d->dep.space->block[b].flags & UVM_BF_DEV_MAPPED)
+			uvm_op_remote_unmap(d, b, 1);
+	uvm_res_move(&d->res, first, n, UVM_HOST, UVM_RES_MIGRATE);
+	if (map_host)
+		uvm_be_host_map(&d->backend, first, n, 0);
+}
+
+void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n)
+{
+	uint64_t len = uvm_be_off(n);
+
+	d->backend.ops->duplicate(&d->backend, first, n);
+	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
+	uvm_res_move(&d->res, first, n, UVM_DUPLICATED, UVM_RES_MIGRATE);
+	d->st.bytes_h2d += len;
+	d->st.blocks_duplicated += n;
+}
+
+void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n)
+{
+	d->backend.ops->dup_to_device(&d->backend, first, n);
+	uvm_res_move(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE);
+}
+
+void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
+{
+	d->backend.ops->dup_to_host(&d->backend, first, n);
+	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
+}

@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: MIT
+/*
+ * service.c - servicing a preprocessed batch, one vablock at a time.
+ *
+ * For the GPU faults of a vablock, each faulted block gets one decision, in
+ * the real driver's order (nvidia-uvm-driver.md, "Memory advice"): thrashing
+ * mitigation first (throttle: the fault waits; pinned on the host: read
+ * remotely), then advice (zero-copy memory stays on the host; read-mostly
+ * reads duplicate; a preferred device location migrates; resident nowhere
+ * goes to the preferred location or the faulting side; accessed-by and a
+ * preferred host location map remotely), then writes always migrate, then
+ * the migration policy (first touch, thresholds). The prefetcher adds blocks
+ * to the ones that migrate; the eviction policy makes room; the operations
+ * run per run of blocks. CPU faults of the vablock follow; one on a block the
+ * GPU also faulted in this batch waits for the next batch, so the block does
+ * not bounce within one batch.
+ */
+#include "driver_int.h"
+#include "timing.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+
+enum action {
+	ACT_NONE,	  /* already mapped for this access: stale */
+	ACT_MIGRATE,	  /* to the device */
+	ACT_REMOTE,	  /* read where it is (zero-copy) */
+	ACT_DUPLICATE,	  /* read-only copy on the device too */
+	ACT_DUP_COLLAPSE, /* a GPU write to a duplicated block */
+	ACT_THROTTLE,	  /* thrashing: the fault waits */
+	ACT_N
+};
+
+/* Masks over one vablock's blocks, indexed from its first block. */
+struct decisions {
+	struct uvm_vbmask mask[ACT_N];
+	struct uvm_vbmask probed;  /* resident blocks a reuse probe had unmapped: mapped again */
+	struct uvm_vbmask counted; /* sampled REMOTE blocks that migrate: counter migrations */
+	struct uvm_vbmask below; /* far faults mapped REMOTE: their count is below the threshold */
+	uint64_t until[UVM_BLOCKS_PER_VABLOCK]; /* throttled blocks: when they may go */
+};
+
+/* Block b's index in its vablock's masks; first is the vablock's first block. */
+static unsigned index_in(size_t b, size_t first)
+{
+	return (unsigned)(b - first);
+}
+
+/* ------------------------------------------------------------- room */
+
+/* Vablocks this batch uses only when nothing else can go (and from then on). */
+static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, struct uvm_victim *v)
+{
+	if (d->evict->pick(d->evict_p, ctx, v) == 0)
+		return 0;
+	ctx->allow_in_use = true;
+	return d->evict->pick(d->evict_p, ctx, v);
+}
+
+/*
+ * Evicts until `blocks` more fit. The victims' device unmaps run
+ * asynchronously, overlapping each other, but their frames are free before
+ * anything is copied in: device memory in use never exceeds its capacity,
+ * not even for the length of a batch.
+ */
+int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock)
+{
+	struct uvm_evict_ctx ctx = {
+	    .space = d->dep.space,
+	    .batch = d->seq,
+	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
+	    .keep_vablock = keep_vablock,
+	};
+	struct uvm_victim v;
+	bool evicted = false;
+	int rc = 0;
+
+	while (uvm_pool_free(d->dep.pool) < blocks) {
+		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, &ctx, &v));
+		if (rc) {
+			rc = -ENOSPC;
+			break;
+		}
+		uvm_op_evict(d, &v);
+		evicted = true;
+	}
+	if (evicted) {
+		d->oversubscribed = true;
+		/* Waiting for unmaps inside service counts as unmap time (the
+		 * tracker_wait stage is the end-of-batch wait). */
+		UVM_TIMED(d->st.ns.unmap, uvm_tracker_wait_device_unmaps(&d->tracker));
+	}
+	return rc;
+}
+
+void uvm_service_evict_all_excess(struct uvm_driver *d)
+{
+	struct uvm_evict_ctx ctx = {
+	    .space = d->dep.space, .batch = d->seq, .keep_vablock = SIZE_MAX, .allow_in_use = true};
+	struct uvm_victim v;
+
+	while (uvm_pool_excess(d->dep.pool) > 0 && d->evict->pick(d->evict_p, &ctx, &v) == 0) {
+		uvm_op_evict(d, &v);
+		d->oversubscribed = true;
+	}
+	uvm_tracker_wait_device_unmaps(&d->tracker);
+}
+
+/* -------------------------------------------------------- decisions */
+
+/* A store can be served remotely only where REMOTE data is the host frames
+ * themselves (remap); the copy backend's remote copies are read-only. */
+static bool remote_ok(const struct uvm_driver *d, bool write)
+{
+	return !write || d->backend.ops->coherent_remote;
+}
+
+static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
+{
+	struct uvm_pool snap;
+	struct uvm_migrate_ctx m = {.space = d->dep.space, .block = b, .write = write};
+
+	if (!remote_ok(d, write))
+		return ACT_MIGRATE;
+	uvm_pool_snapshot(d->dep.pool, &snap);
+	m.accesses = uvm_counter_accesses(d->dep.space, b);
+	m.trips = uvm_counter_trips(d->dep.space, b);
+	m.capacity_blocks = snap.resolved ? snap.capacity : 0;
+	m.used_blocks = snap.used + snap.pinned;
+	m.oversubscribed = d->oversubscribed;
+	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
+}
+
+static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64_t *until,
+			      bool *below)
+{
+	const struct uvm_block *blk = &d->dep.space->block[b];
+	enum uvm_side pinned_on = UVM_SIDE_NONE;
+	bool newly_pinned;
+
+	switch (blk->state) {
+	case UVM_DEVICE:
+		return ACT_NONE;
+	case UVM_DUPLICATED:
+		return write ? ACT_DUP_COLLAPSE : ACT_NONE;
+	case UVM_REMOTE:
+		/* Mapped again since the fault was queued. */
+		if ((blk->flags & UVM_BF_DEV_MAPPED) && remote_ok(d, write))
+			return ACT_NONE;
+		break;
+	default:
+		break;
+	}
+	switch (uvm_thrash_check(&d->thrash, b, UVM_SIDE_DEVICE, uvm_now_ns(),
+				 d->dep.model, until, &pinned_on,
+				 &newly_pinned)) {
+	case UVM_THRASH_THROTTLE:
+		d->st.thrashing_throttles++;
+		return ACT_THROTTLE;
+	case UVM_THRASH_PIN:
+		d->st.thrashing_pins += newly_pinned;
+		if (pinned_on == UVM_SIDE_HOST && remote_ok(d, write) && blk->state != UVM_EMPTY)
+			return ACT_REMOTE;
+		break;
+	case UVM_THRASH_NONE:
+		break;
+	}
+	/* A store the copy backend's read-only remote copy cannot take. */
+	if (!remote_ok(d, write) &&
+	    (blk->state == UVM_REMOTE || (blk->advice & UVM_ADV_PIN_HOST))) {
+		d->st.remote_write_migrations++;
+		return ACT_MIGRATE;
+	}
+	if (blk->advice & UVM_ADV_PIN_HOST)
+		return ACT_REMOTE;
+	if ((blk->advice & UVM_ADV_READ_MOSTLY) && !write && blk->state == UVM_HOST)
+		return ACT_DUPLICATE;
+	if (blk->advice & UVM_ADV_PREFER_DEVICE)
+		return ACT_MIGRATE;
+	if (blk->state == UVM_EMPTY)
+		return (blk->advice & UVM_ADV_PREFER_HOST) && remote_ok(d, write) ? ACT_REMOTE
+										  : ACT_MIGRATE;
+	if (remote_ok(d, write) && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
+		return ACT_REMOTE;
+	*below = migrate_or_remote(d, b, write) == ACT_REMOTE;
+	return *below ? ACT_REMOTE : ACT_MIGRATE;
+}
+
+/*
+ * A fault on a REMOTE block that sampling had unmapped is the emulator's way
+ * of counting a remote access (no GPU faults on zero-copy memory). When the
+ * count it adds meets the threshold, the migration that follows is what a
+ * GPU's access counter notification starts: no warp waits for a far fault,
+ * as none does when GMMU accessors count (uvm_service_counter_migrations).
+ * A store the copy backend's read-only copy cannot take is a real fault.
+ */
+static bool sampled(const struct uvm_driver *d, size_t b, bool write)
+{
+	const struct uvm_block *blk = &d->dep.space->block[b];
+
+	return blk->state == UVM_REMOTE && !(blk->flags & UVM_BF_DEV_MAPPED) && remote_ok(d, write);
+}
+
+/*
+ * Prefetch only plain blocks (no advice) that a migration would move. A
+ * REMOTE block is data on the host like a HOST one: the adaptive-migration
+ * paper's simulator prefetches it with its neighbours whatever its count (a
+ * zero-copy page is just a page not on the device there). With thrashing
+ * mitigation on, a REMOTE block may be pinned on the host, and a prefetch
+ * must not undo the pin: then it is left to its own faults.
+ */
+static struct uvm_vbmask prefetchable(const struct uvm_driver *d, size_t first, unsigned nvalid)
+{
+	const struct uvm_space *s = d->dep.space;
+	struct uvm_vbmask m = uvm_vbmask_zero();
+
+	for (unsigned i = 0; i < nvalid; i++) {
+		const struct uvm_block *blk = &s->block[first + i];
+		bool remote = blk->state == UVM_REMOTE && !d->thrash.enabled;
+
+		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote) &&
+		    blk->advice == 0)
+			uvm_vbmask_set(&m, i);
+	}
+	return m;
+}
+
+/*
+ * Far faults below the migration threshold start a tree walk too, and the
+ * prefetcher's picks around them are mapped REMOTE in the same batch, as
+ * Baseline would have migrated them. The adaptive-migration paper's
+ * simulator reads a page below the threshold from host memory with no fault
+ * at all; here, as on a GPU, a page must fault once to be mapped remotely,
+ * so without this every block of a dense vablock first touched below the
+ * threshold costs a far fault of its own. Blocks the GPU has reached
+ * (resident, or REMOTE, mapped or unmapped by sampling) are the walk's
+ * occupied leaves: under Baseline they would be on the device; the faults
+ * below the threshold (HOST or EMPTY blocks) are the leaves walked. Only
+ * plain blocks resident nowhere or on the host are mapped: a REMOTE block
+ * that sampling unmapped waits for its own access, which counts.
+ */
+static struct uvm_vbmask remote_neighbours(const struct uvm_driver *d, size_t vab,
+					   const struct decisions *dec, struct uvm_vbmask taken)
+{
+	const struct uvm_space *s = d->dep.space;
+	unsigned nvalid = s->vablock[vab].nvalid;
+
+	/* The common case, on every serviced vablock: no fault below it. */
+	if (uvm_vbmask_empty(dec->below))
+		return uvm_vbmask_zero();
+
+	struct uvm_vbmask remote = uvm_vablock_state_mask(s, vab, UVM_REMOTE);
+	struct uvm_prefetch_ctx pctx = {s, vab, dec->below, uvm_vbmask_or(taken, remote),
+					uvm_vbmask_run(0, nvalid)};
+
+	/* Of the picks, the plain HOST and EMPTY blocks: prefetchable, but not
+	 * a REMOTE one (those wait for their own, counted, access). */
+	return uvm_vbmask_and(
+	    d->prefetch->pick(d->prefetch_p, &pctx),
+	    uvm_vbmask_andnot(prefetchable(d, uvm_vablock_first(vab), nvalid), remote));
+}
+
+/* ------------------------------------------------------------ operations */
+
+static void migrate_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
+{
+	if (st == UVM_EMPTY)
+		uvm_op_zero_fill(d, b, n);
+	else if (st == UVM_HOST)
+		uvm_op_to_device(d, b, n);
+	else
+		uvm_op_remote_to_device(d, b, n);
+}
+
+static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
+{
+	if (st == UVM_EMPTY)
+		uvm_op_host_fill(d, b, n); /* resident nowhere: the host is preferred */
+	uvm_op_map_remote(d, b, n);
+}
+
+/* Blocks of one run share their state and, REMOTE, whether the device maps them. */
+static unsigned run_key(const struct uvm_space *s, size_t b)
+{
+	return (unsigned)s->block[b].state << 8 | (s->block[b].flags & UVM_BF_DEV_MAPPED);
+}
+
+static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n, uint8_t st)
+{
+	switch (act) {
+	case ACT_MIGRATE:
+		migrate_run(d, b, n, st);
+		break;
+	case ACT_REMOTE:
+		remote_run(d, b, n, st);
+		break;
+	case ACT_DUPLICATE:
+		uvm_op_duplicate(d, b, n);
+		break;
+	case ACT_DUP_COLLAPSE:
+		uvm_op_dup_to_device(d, b, n);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Runs the action on each run of blocks of `mask` that share a state. */
+static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
+{
+	const struct uvm_space *s = d->dep.space;
+	bool zapped = act == ACT_MIGRATE && uvm_op_zap_host_first(d, first, mask);
+
+	uvm_vbmask_for_each_run(lo, hi, mask) {
+		for (unsigned i = lo, j; i < hi; i = j) {
+			for (j = i + 1; j < hi && run_key(s, first + j) == run_key(s, first + i);
+			     j++)
+				;
+			act_on_run(d, act, first + i, j - i, s->block[first + i].state);
+		}
+	}
+	if (zapped)
+		d->backend.zapped = 0;
+}
+
+static void record_migrations(struct uvm_driver *d, size_t first, struct uvm_vbmask mask,
+			      enum uvm_side side)
+{
+	uvm_vbmask_for_each(i, mask)
+		uvm_res_migrated(&d->res, first + i, side);
+}
+
+/* ------------------------------------------------------------ GPU side */
+
+/*
+ * A touch past an allocation's end, in the rest of its last 2 MB slot (mapped
+ * whole so that neighbouring allocations' mappings merge): that rest is
+ * unmapped, so that the access, retried on wake-up, fails as it does natively
+ * (SIGSEGV; in a kernel, cudaErrorIllegalAddress) instead of faulting here
+ * for ever. The next allocation in the slot maps it whole again.
+ */
+static void retire_tail(struct uvm_driver *d, size_t vab)
+{
+	uint64_t valid = (uint64_t)d->dep.space->vablock[vab].nvalid << UVM_BLOCK_SHIFT;
+	int rc = uvm_arena_unmap(d->dep.arena, ((uint64_t)vab << UVM_VABLOCK_SHIFT) + valid,
+				 UVM_VABLOCK_SIZE - valid);
+
+	if (rc)
+		uvm_bug("unmapping past an allocation's end", uvm_vablock_first(vab), rc);
+}
+
+static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faulted,
+			struct uvm_vbmask written, struct decisions *dec)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t first = uvm_vablock_first(vab);
+	unsigned nvalid = s->vablock[vab].nvalid;
+	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
+	struct uvm_vbmask resident = uvm_vablock_device_mask(s, vab), extra = uvm_vbmask_zero();
+	struct uvm_vbmask room, remote_extra;
+	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
+	uint64_t t = uvm_now_ns();
+
+	if (!uvm_vbmask_empty(uvm_vbmask_andnot(faulted, valid)))
+		retire_tail(d, vab);
+	uvm_vbmask_for_each(i, uvm_vbmask_and(faulted, valid)) {
+		bool below = false;
+		enum action act =
+		    decide_gpu(d, first + i, uvm_vbmask_test(written, i), &dec->until[i], &below);
+
+		uvm_vbmask_set(&dec->mask[act], i);
+		/* A sampled fault counts a block the GPU already reaches. */
+		if (below && s->block[first + i].state != UVM_REMOTE)
+			uvm_vbmask_set(&dec->below, i);
+		if (act == ACT_MIGRATE && sampled(d, first + i, uvm_vbmask_test(written, i)))
+			uvm_vbmask_set(&dec->counted, i);
+	}
+	d->st.blocks_counter_migrated += uvm_vbmask_count(dec->counted);
+	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_NONE], resident)) {
+		if (s->block[first + i].flags & UVM_BF_PROBED) {
+			uvm_op_unprobe(d, first + i, 1);
+			uvm_vbmask_set(&dec->probed, i);
+		}
+		uvm_res_touched(&d->res, first + i, uvm_vbmask_test(written, i));
+	}
+	d->st.stale_faults += uvm_vbmask_count(dec->mask[ACT_NONE]);
+	/* The prefetcher sees the faults that migrate: blocks read remotely
+	 * or duplicated start no tree walk. Prefetchable blocks are valid ones. */
+	pctx.faulted = dec->mask[ACT_MIGRATE];
+	if (!uvm_vbmask_empty(dec->mask[ACT_MIGRATE])) {
+		extra = uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx),
+				       prefetchable(d, first, nvalid));
+		extra = uvm_vbmask_andnot(extra, uvm_vbmask_or(resident, faulted));
+	}
+	remote_extra = remote_neighbours(
+	    d, vab, dec,
+	    uvm_vbmask_or(uvm_vbmask_or(resident, extra), uvm_vbmask_andnot(faulted, dec->below)));
+	d->st.ns.policy += uvm_elapsed_ns(t);
+
+	room = uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]);
+	if (!uvm_vbmask_empty(uvm_vbmask_or(room, extra))) {
+		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(room, extra)), vab)) {
+			/* No room for the prefetch: bring the faulted blocks alone. */
+			extra = uvm_vbmask_zero();
+			if (uvm_service_make_room(d, uvm_vbmask_count(room), vab))
+				uvm_bug("no device memory for one vablock's faults", first,
+					       ENOSPC);
+		}
+	}
+	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_MIGRATE], extra), ACT_MIGRATE);
+	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_REMOTE], remote_extra), ACT_REMOTE);
+	d->st.blocks_remote_prefetched += uvm_vbmask_count(remote_extra);
+	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
+	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
+	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_MIGRATE], written))
+		uvm_res_written(&d->res, first + i);
+	uvm_vbmask_for_each(i, extra) {
+		/* A row per prefetched block, so traces show what came unasked. */
+		struct uvm_fault row = {.page = (first + i) << UVM_BLOCK_SHIFT,
+					.gpu = 1,
+					.outcome = UVM_OUT_PREFETCHED};
+
+		uvm_res_prefetched(&d->res, first + i);
+		uvm_driver_trace_fault(d, &row);
+	}
+	d->st.blocks_prefetched += uvm_vbmask_count(extra);
+	record_migrations(d, first,
+			  uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
+			  UVM_SIDE_DEVICE);
+	uvm_vbmask_for_each(i, uvm_vbmask_andnot(faulted, dec->mask[ACT_THROTTLE]))
+		uvm_batch_add_wake(d, d->dep.arena->dev + ((first + i) << UVM_BLOCK_SHIFT),
+				   UVM_BLOCK_SIZE);
+}
+
+/* ------------------------------------------------------------ CPU side */
+
+static void defer(struct uvm_driver *d, struct uvm_fault *f, enum uvm_fault_outcome why,
+		  uint64_t until)
+{
+	f->outcome = (uint8_t)why;
+	f->not_before = until;
+	d->deferred[d->ndeferred++] = *f;
+}
+
+static void host_fill(struct uvm_driver *d, size_t b)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t fill = d->host_fill >> UVM_BLOCK_SHIFT;
+	size_t vfirst = uvm_vablock_first(uvm_vablock_of(b));
+	size_t lo, hi, wlo = b - (b - vfirst) % fill, whi = wlo + fill;
+
+	/* First touch of fresh memory: fill the EMPTY run around the fault
+	 * within its aligned --host-fill window, so that initialising an array
+	 * does not cost a round trip per page. */
+	if (whi > vfirst + s->vablock[uvm_vablock_of(b)].nvalid)
+		whi = vfirst + s->vablock[uvm_vablock_of(b)].nvalid;
+	for (lo = b; lo > wlo && s->block[lo - 1].state == UVM_EMPTY; lo--)
+		;
+	for (hi = b + 1; hi < whi && s->block[hi].state == UVM_EMPTY; hi++)
+		;
+	uvm_op_host_fill(d, lo, hi - lo);
+}
+
+/*
+ * A CPU fault on a DEVICE block brings it back with what the prefetcher picks
+ * around it in its vablock, as the driver's prefetcher serves CPU faults too
+ * (the faulting page's region grows by the same density rule, the blocks
+ * already on the host counting as occupied). Only plain DEVICE blocks come
+ * along, none thrashing; a thrashing fault brings its block alone, and so
+ * does one in a vablock the GPU faulted in this batch. Every
+ * run's device view is zapped in one batch.
+ */
+static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned, bool gpu_too)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t vab = uvm_vablock_of(b), first = uvm_vablock_first(vab);
+	unsigned nvalid = s->vablock[vab].nvalid;
+	struct uvm_vbmask movable = uvm_vbmask_zero();
+	struct uvm_vbmask faulted = uvm_vbmask_zero(), extra = uvm_vbmask_zero();
+	uint64_t now = uvm_now_ns();
+
+	uvm_vbmask_set(&faulted, index_in(b, first));
+	/* The driver prefetches only when every page serviced in the vablock
+	 * goes to one side: none when the GPU faulted in it this batch. */
+	if (!gpu_too && !newly_pinned && !uvm_thrash_busy(&d->thrash, b, now)) {
+		struct uvm_prefetch_ctx pctx = {s, vab, faulted, uvm_vbmask_zero(),
+						uvm_vbmask_run(0, nvalid)};
+
+		for (unsigned i = 0; i < nvalid; i++) {
+			const struct uvm_block *blk = &s->block[first + i];
+
+			if (blk->state == UVM_HOST || blk->state == UVM_DUPLICATED ||
+			    blk->state == UVM_REMOTE)
+				uvm_vbmask_set(&pctx.resident, i);
+			if (blk->state == UVM_DEVICE && blk->advice == 0 &&
+			    !uvm_thrash_busy(&d->thrash, first + i, now))
+				uvm_vbmask_set(&movable, i);
+		}
+		extra = uvm_vbmask_andnot(
+		    uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx), movable), faulted);
+		d->st.ns.policy += uvm_elapsed_ns(now);
+	}
+	uvm_op_to_host_mask(d, first, uvm_vbmask_or(faulted, extra));
+	d->st.blocks_cpu_prefetched += uvm_vbmask_count(extra);
+}
+
+static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t b = f->page >> UVM_BLOCK_SHIFT;
+	enum uvm_side pinned_on;
+	uint64_t until = 0;
+	bool newly_pinned;
+
+	switch (s->block[b].state) {
+	case UVM_DEVICE:
+		/* Pinned on the device or not, the CPU cannot read device
+		 * memory remotely here: only throttling holds it back. */
+		if (uvm_thrash_check(&d->thrash, b, UVM_SIDE_HOST, uvm_now_ns(),
+				     d->dep.model, &until, &pinned_on,
+				     &newly_pinned) == UVM_THRASH_THROTTLE) {
+			d->st.thrashing_throttles++;
+			defer(d, f, UVM_OUT_THROTTLED, until);
+			return;
+		}
+		d->st.thrashing_pins += newly_pinned;
+		cpu_bring_back(d, b, newly_pinned, gpu_too);
+		uvm_res_migrated(&d->res, b, UVM_SIDE_HOST);
+		f->outcome = UVM_OUT_MIGRATED;
+		break;
+	case UVM_DUPLICATED:
+		/* Reads share the host copy read-only where the kernel can
+		 * write-protect it; a write collapses to the host. */
+		if (!f->write && d->dep.uffd->shmem_wp) {
+			uvm_be_host_map(&d->backend, b, 1, UVM_MAP_WP);
+			f->outcome = UVM_OUT_REMAPPED;
+		} else {
+			uvm_op_dup_to_host(d, b, 1, false);
+			f->outcome = UVM_OUT_MIGRATED;
+		}
+		break;
+	case UVM_REMOTE:
+		/* Shared frames: the CPU maps them too and the block stays remote.
+		 * A read-only device snapshot must go before the CPU may write. */
+		if (d->backend.ops->coherent_remote)
+			uvm_be_host_map(&d->backend, b, 1, 0);
+		else
+			uvm_op_remote_to_host(d, b, 1, true);
+		f->outcome = UVM_OUT_REMAPPED;
+		break;
+	case UVM_EMPTY:
+		host_fill(d, b);
+		f->outcome = UVM_OUT_HOST_FILL;
+		break;
+	case UVM_HOST:
+		/* Mapped again after a migration raced with this access, or
+		 * never mapped here: map what the page cache holds. */
+		uvm_be_host_map(&d->backend, b, 1, 0);
+		f->outcome = UVM_OUT_REMAPPED;
+		break;
+	case UVM_UNALLOCATED:
+		/* Past the allocation's end (the whole vablock unallocated is
+		 * handled before: a freed range). */
+		retire_tail(d, uvm_vablock_of(b));
+		f->outcome = UVM_OUT_FREED;
+		break;
+	default:
+		uvm_bug("CPU fault on a block in an unexpected state", b, EINVAL);
+	}
+	uvm_batch_add_wake(d, d->dep.arena->host + (b << UVM_BLOCK_SHIFT), UVM_BLOCK_SIZE);
+}
+
+/* Far faults are the access counters' source when no accessors count. */
+static void count_access(struct uvm_driver *d, const struct uvm_fault *f)
+{
+	if (uvm_driver_counts_faults(d) &&
+	    uvm_counter_add(d->dep.space, f->page >> UVM_BLOCK_SHIFT, f->count))
+		d->halve_accesses = true;
+}
+
+static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, unsigned i,
+					  uint8_t state_before)
+{
+	if (uvm_vbmask_test(dec->probed, i))
+		return UVM_OUT_PROBED;
+	if (uvm_vbmask_test(dec->mask[ACT_NONE], i))
+		return UVM_OUT_STALE;
+	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i) || uvm_vbmask_test(dec->counted, i))
+		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
+	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i))
+		return UVM_OUT_READ_DUP;
+	if (uvm_vbmask_test(dec->mask[ACT_THROTTLE], i))
+		return UVM_OUT_THROTTLED;
+	return state_before == UVM_EMPTY ? UVM_OUT_ZERO_FILL : UVM_OUT_MIGRATED;
+}
+
+/*
+ * Faults a GPU would not take are counted apart from far faults (and their
+ * duplicates): sampled and probe faults are the emulator's own way of seeing
+ * accesses made without faulting, and a refreshed one found a page the
+ * kernel had unmapped behind the driver's back.
+ */
+static void account_emulated(struct uvm_driver *d, const struct uvm_fault *f)
+{
+	uint64_t *stat;
+
+	switch (f->outcome) {
+	case UVM_OUT_SAMPLED:
+		stat = &d->st.remote_samples;
+		break;
+	case UVM_OUT_PROBED:
+		stat = &d->st.probe_faults;
+		break;
+	case UVM_OUT_REFRESHED:
+		stat = &d->st.refreshed_faults;
+		break;
+	default:
+		return;
+	}
+	*stat += f->count;
+	d->st.gpu_faults -= f->count;
+	d->st.duplicate_faults -= f->count - 1;
+}
+
+bool uvm_fault_emulated(const struct uvm_fault *f)
+{
+	return f->outcome == UVM_OUT_SAMPLED || f->outcome == UVM_OUT_PROBED ||
+	       f->outcome == UVM_OUT_REFRESHED;
+}
+
+/* The GPU faults [i, j) of vablock vab. */
+static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t vfirst = uvm_vablock_first(vab);
+	struct uvm_vbmask faulted = uvm_vbmask_zero(), written = uvm_vbmask_zero();
+	uint8_t before[UVM_BLOCKS_PER_VABLOCK];
+	struct decisions dec = {0};
+
+	for (size_t k = i; k < j; k++) {
+		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
+
+		uvm_vbmask_set(&faulted, idx);
+		if (d->fault[k].write)
+			uvm_vbmask_set(&written, idx);
+		if (!(s->block[d->fault[k].page >> UVM_BLOCK_SHIFT].flags & UVM_BF_PROBED))
+			count_access(d, &d->fault[k]);
+	}
+	for (unsigned b = 0; b < UVM_BLOCKS_PER_VABLOCK; b++)
+		before[b] = s->block[vfirst + b].state;
+	service_gpu(d, vab, faulted, written, &dec);
+	for (size_t k = i; k < j; k++) {
+		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
+
+		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, idx, before[idx]);
+		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh &&
+		    d->backend.ops->refresh(&d->backend, d->fault[k].page,
+					    s->block[vfirst + idx].state == UVM_DUPLICATED))
+			d->fault[k].outcome = UVM_OUT_REFRESHED;
+		account_emulated(d, &d->fault[k]);
+		uvm_res_gpu_fault(&d->res, vfirst + idx, before[idx],
+				uvm_vbmask_test(dec.probed, idx));
+		if (uvm_vbmask_test(dec.mask[ACT_THROTTLE], idx))
+			defer(d, &d->fault[k], UVM_OUT_THROTTLED, dec.until[idx]);
+	}
+}
+
+/*
+ * A freed allocation keeps its mappings, without frames (arena.h), so a touch
+ * of it faults here. If its slot is still free, unmap the slot so that the
+ * access, retried on wake-up, fails as a touch of unmapped memory does
+ * (SIGSEGV; in a kernel, cudaErrorIllegalAddress). A slot not free is still
+ * being freed (the thread retries until it is) or belongs to a new
+ * allocation, whose faults these then are.
+ */
+static void retire_freed_slot(struct uvm_driver *d, size_t vab)
+{
+	struct uvm_arena *a = d->dep.arena;
+	uint64_t off = (uint64_t)vab << UVM_VABLOCK_SHIFT;
+	int rc;
+
+	if (uvm_arena_take_at(a, off, UVM_VABLOCK_SIZE))
+		return;
+	rc = uvm_arena_unmap(a, off, UVM_VABLOCK_SIZE);
+	if (rc)
+		uvm_bug("unmapping a freed slot", uvm_vablock_first(vab), rc);
+	uvm_arena_give(a, off, UVM_VABLOCK_SIZE);
+}
+
+void uvm_service_batch(struct uvm_driver *d)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t i = 0;
+
+	uvm_assert_driver_thread(d);
+	while (i < d->nfault) {
+		size_t vab = d->fault[i].page >> UVM_VABLOCK_SHIFT;
+		size_t vfirst = uvm_vablock_first(vab);
+		struct uvm_vbmask gpu_blocks = uvm_vbmask_zero();
+		size_t j = i;
+
+		if (s->vablock[vab].nvalid == 0) {
+			/* A freed range (or one being freed): wake its faults
+			 * to fault on the unmapped range and report their
+			 * program's bug. */
+			retire_freed_slot(d, vab);
+			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
+				d->fault[j].outcome = UVM_OUT_FREED;
+				uvm_batch_add_wake(
+				    d,
+				    (d->fault[j].gpu ? d->dep.arena->dev : d->dep.arena->host) +
+					d->fault[j].page,
+				    UVM_PAGE_SIZE);
+			}
+			i = j;
+			continue;
+		}
+		s->vablock[vab].in_batch = d->seq;
+		d->st.vablocks_serviced++;
+		while (j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
+		       d->fault[j].gpu) {
+			uvm_vbmask_set(&gpu_blocks,
+				       index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst));
+			j++;
+		}
+		if (j > i)
+			gpu_faults(d, vab, i, j);
+		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
+			if (uvm_vbmask_test(gpu_blocks,
+					    index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst)))
+				defer(d, &d->fault[j], UVM_OUT_DEFERRED, 0);
+			else
+				service_cpu(d, &d->fault[j], !uvm_vbmask_empty(gpu_blocks));
+		}
+		i = j;
+		if (d->replay == UVM_REPLAY_BLOCK)
+			uvm_driver_replay(d, true);
+	}
+	for (size_t k = 0; k < d->nfault; k++)
+		uvm_driver_trace_fault(d, &d->fault[k]);
+}
+
+/* ----------------------------------------------------- explicit moves */
+
+size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
+{
+	struct uvm_space *s = d->dep.space;
+	size_t done = 0, v = d->sample_cursor;
+
+	/* Round robin over vablocks from where the last scan stopped, as NUMA
+	 * balancing's scanner resumes at its offset; a run of mapped REMOTE
+	 * blocks unmaps in one call. */
+	for (size_t looked = 0;
+	     looked < s->used_vablocks && done < budget && atomic_load(&d->res.remote_mapped);
+	     looked++, v = (v + 1) % s->used_vablocks) {
+		size_t first = uvm_vablock_first(v), end = first + s->vablock[v].nvalid;
+
+		for (size_t b = first; b < end && done < budget;) {
+			size_t run = 0;
+
+			while (b + run < end && done + run < budget &&
+			       s->block[b + run].state == UVM_REMOTE &&
+			       (s->block[b + run].flags & UVM_BF_DEV_MAPPED))
+				run++;
+			if (run)
+				uvm_op_remote_unmap(d, b, run);
+			done += run;
+			b += run ? run : 1;
+		}
+	}
+	d->sample_cursor = v;
+	return done;
+}
+
+/* A prefetch to the host: whatever the block's state, its data ends there. */
+static void to_host(struct uvm_driver *d, size_t b)
+{
+	switch (d->dep.space->block[b].state) {
+	case UVM_DEVICE:
+		uvm_op_to_host(d, b, 1, false);
+		break;
+	case UVM_DUPLICATED:
+		uvm_op_dup_to_host(d, b, 1, false);
+		break;
+	case UVM_REMOTE:
+		uvm_op_remote_to_host(d, b, 1, false);
+		break;
+	case UVM_EMPTY:
+		uvm_op_host_fill(d, b, 1);
+		break;
+	default:
+		break;
+	}
+}
+
+void uvm_service_counter_migrations(struct uvm_driver *d)
+{
+	struct uvm_space *s = d->dep.space;
+	uint64_t seen = 0;
+
+	for (size_t v = 0; v < s->used_vablocks && seen < d->res.remote_blocks; v++) {
+		size_t first = uvm_vablock_first(v);
+		struct uvm_vbmask want = uvm_vbmask_zero();
+
+		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
+			if (s->block[b].state != UVM_REMOTE)
+				continue;
+			seen++;
+			/* Counters move data towards the accessing processor, but
+			 * never away from a preferred location (the real driver
+			 * selects residency with the preferred location first). */
+			if (!(s->block[b].advice & (UVM_ADV_PIN_HOST | UVM_ADV_PREFER_HOST)) &&
+			    migrate_or_remote(d, b, false) == ACT_MIGRATE)
+				uvm_vbmask_set(&want, index_in(b, first));
+		}
+		if (uvm_vbmask_empty(want))
+			continue;
+		s->vablock[v].in_batch = d->seq;
+		if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
+			continue; /* nothing may be evicted now: try again at the next scan */
+		run_action(d, first, want, ACT_MIGRATE);
+		d->st.blocks_counter_migrated += uvm_vbmask_count(want);
+	}
+}
+
+void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device)
+{
+	struct uvm_space *s = d->dep.space;
+
+	uvm_assert_driver_thread(d);
+	for (size_t v = uvm_vablock_of(first); v <= uvm_vablock_of(first + n - 1); v++) {
+		size_t vfirst = uvm_vablock_first(v), lo = vfirst, hi = lo + s->vablock[v].nvalid;
+		struct uvm_vbmask want = uvm_vbmask_zero();
+
+		lo = lo < first ? first : lo;
+		hi = hi > first + n ? first + n : hi;
+		if (lo >= hi)
+			continue;
+		s->vablock[v].in_batch = d->seq;
+		for (size_t b = lo; b < hi; b++) {
+			uint8_t st = s->block[b].state;
+
+			if (to_device && st != UVM_DEVICE && st != UVM_DUPLICATED)
+				uvm_vbmask_set(&want, index_in(b, vfirst));
+			if (!to_device && st != UVM_HOST)
+				uvm_vbmask_set(&want, index_in(b, vfirst));
+		}
+		if (uvm_vbmask_empty(want))
+			continue;
+		d->st.blocks_prefetch_api += uvm_vbmask_count(want);
+		if (to_device) {
+			if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
+				uvm_bug("no device memory for a prefetch of one vablock", lo,
+					       ENOSPC);
+			run_action(d, vfirst, want, ACT_MIGRATE);
+			continue;
+		}
+		uvm_vbmask_for_each(i, want)
+			to_host(d, vfirst + i);
+	}
+}

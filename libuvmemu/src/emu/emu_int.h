@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emu_int.h - an emulator instance's parts (emu.h's opaque struct): the
+ * memory system, the model, the driver, observation and the launch
+ * subscribers. Only the emu module's files and tests of it include this.
+ */
+#ifndef UVM_EMU_INT_H
+#define UVM_EMU_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "backend.h"
+#include "driver.h"
+#include "json.h"
+#include "manager.h"
+#include "map_touch.h"
+#include "model.h"
+#include "placement.h"
+#include "pool.h"
+#include "progress.h"
+#include "ranges.h"
+#include "reuse.h"
+#include "rt.h"
+#include "session.h"
+#include "space.h"
+#include "trace.h"
+#include "uffd.h"
+#include "workers.h"
+
+/* Allocations by id: what each is called, how large, where (the report's
+ * thrashing table, the object manager, traces). Under the emulator's lock. */
+struct uvm_alloc_info {
+	char name[48];
+	uint64_t bytes;
+	uint64_t off; /* arena offset */
+	bool live;
+};
+
+/* A part that acts when a kernel launch begins, before its first CTA (the
+ * object manager): it may refuse the launch with a one-line reason. */
+struct uvm_launch_sub {
+	void *p;
+	int (*begin)(void *p, uint64_t index, const char *kernel, char *err, size_t errlen);
+};
+#define UVM_LAUNCH_SUBS 4
+
+/* The parts of a run; emu.c assembles them. */
+struct uvm_emu {
+	struct uvm_session *session; /* configuration, footprint, kernels */
+	/* Memory (mm/). */
+	struct uvm_uffd uffd;
+	struct uvm_arena arena;
+	struct uvm_space space;
+	struct uvm_pool pool;
+	struct uvm_placement place;
+	const struct uvm_backend_ops *backend; /* remap or copy */
+	char backend_why[192];		       /* why that one (report, info) */
+	struct uvm_ranges ranges;	       /* every allocation, by host-side address */
+	/* Time (model/). */
+	struct uvm_model model;
+	/* The fault path (driver/). */
+	struct uvm_driver *driver;
+	struct uvmemu_gmmu gmmu; /* the table the executor's accessors read */
+	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
+	/* Observation (obs/). */
+	struct uvm_trace *trace;	/* NULL unless traces were asked for */
+	struct uvm_workers workers;	/* thread id -> SM */
+	struct uvm_map_touch map_touch; /* the machine's first-access cost (report) */
+	struct uvm_reuse reuse;		/* the running launch's data reuse (driver thread) */
+	struct uvm_progress progress;
+	uint32_t *access_seen;	/* per block: access count at the last launch's end */
+	unsigned char *reached; /* per vablock: EMU_DEV reached it this launch (use.h) */
+	/* Launch subscribers: the object manager (NULL unless --objects). */
+	struct uvm_objmgr *objmgr;
+	struct uvm_launch_sub subs[UVM_LAUNCH_SUBS];
+	size_t nsubs;
+	char launch_error[UVM_ERRLEN]; /* why uvm_emu_kernel_begin failed */
+	_Atomic uint32_t next_alloc;
+
+	struct uvm_mutex lock; /* guards what follows */
+	double oversub;	       /* 0 unless capacity waits for the first launch */
+	char capacity_note[160];
+	struct {
+		uint64_t index, begin_ns;
+		struct uvmemu_launch launch;
+		char name[48];
+		struct uvm_trace_objs objs; /* the allocations it uses */
+	} kernel; /* the kernel running (kernels run one at a time, in order) */
+	struct uvm_reuse_run reuse_run; /* the run's data reuse so far */
+	struct uvm_alloc_info *alloc_info;
+	size_t nalloc_info;
+};
+
+#include "emu.h"
+
+/* alloc.c: what the emulator remembers of its allocations. */
+void uvm_emu_note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, uint64_t off,
+			     const char *name);
+/* gmmu.c: the table the executor's GMMU accessors read. */
+void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg);
+
+
+
+#endif

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gmmu.c - the table the executor's GMMU accessors read (uvmemu_gmmu.h) and
+ * the calls they make into the emulator: counter halving, remote traffic
+ * booked on the link, and UVMMU's far faults resolved from the accessing
+ * thread.
+ */
+#include "emu_int.h"
+
+/* ctx is the emulator (uvmemu_gmmu.h). */
+static void gmmu_halve(void *ctx)
+{
+	struct uvm_emu *e = ctx;
+
+	uvm_driver_request_halving(e->driver);
+}
+
+/*
+ * Remote sectors an executor thread read or wrote but has not yet booked on
+ * the link. Booking takes the link's lock and may sleep, far too much per
+ * 32-byte sector; a thread instead books every --remote-chunk bytes per
+ * direction, once, and stalls for their modelled time then. The bytes
+ * themselves are counted at once, so the report's figure is exact.
+ */
+static _Thread_local uint32_t remote_owed[2];
+
+static void gmmu_remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
+{
+	struct uvm_emu *e = ctx;
+	uint32_t *owed = &remote_owed[store];
+
+	(void)dev_addr;
+	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
+	*owed += (uint32_t)bytes;
+	if (*owed >= (uint64_t)uvm_cfg_i(&e->session->cfg, UVM_OPT_remote_chunk)) {
+		uvm_model_wait_until(uvm_model_transfer(&e->model, store ? UVM_D2H : UVM_H2D,
+							*owed, uvm_now_ns()));
+		*owed = 0;
+	}
+}
+
+/* --fault-path uvmmu: an accessor resolves its own far fault, in its thread
+ * (no userfaultfd), and goes on when the page is modelled as arrived. */
+static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
+{
+	struct uvm_emu *e = ctx;
+
+	if (dev_addr < e->arena.dev || dev_addr >= e->arena.dev + e->arena.size)
+		return;
+	uvm_model_wait_until(uvm_driver_direct_fault(e->driver, dev_addr - e->arena.dev, write));
+}
+
+/* Once the arena, the space and the backend exist. */
+void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
+{
+	e->gmmu = (struct uvmemu_gmmu){
+	    .dev_lo = e->arena.dev,
+	    .dev_hi = e->arena.dev + e->arena.size,
+	    /* Where host data lives: the DMA view's copy, or under remap the
+	     * shared frames the host view maps. */
+	    .dma_offset = (intptr_t)((e->backend->shared_frames ? e->arena.host : e->arena.dma) -
+				     e->arena.dev),
+	    .counters = e->space.counters,
+	    .state = e->space.gmmu_state,
+	    .remote_stores = e->backend->shared_frames,
+	    .ctx = e,
+	    .remote_access = gmmu_remote_access,
+	    .halve = gmmu_halve,
+	    .resolve =
+		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,
+	};
+}
+
+const struct uvmemu_gmmu *uvm_emu_gmmu(struct uvm_emu *e)
+{
+	return &e->gmmu;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * launch.c - kernel launches as the executor reports them: the capacity an
+ * --oversub ratio gives, the driver's launch events, the launch
+ * subscribers (the object manager), --flush-launches, and the launch's
+ * trace rows (its kernel, the blocks it touched, its data reuse).
+ */
+#include "emu_int.h"
+
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "units.h"
+#include "use.h"
+
+static void rebase_allocation(const struct uvm_range *r, void *arg)
+{
+	struct uvm_emu *e = arg;
+	size_t first = (r->base - e->arena.host) >> UVM_BLOCK_SHIFT;
+	size_t n = (r->size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+
+	for (size_t b = first; b < first + n; b++)
+		e->access_seen[b] = uvm_counter_accesses(&e->space, b);
+}
+
+/*
+ * --flush-launches: every managed block back on the host, so that each block
+ * the launch touches faults in it; and its accesses counted from here, not
+ * from the last launch's end (explicit copies in between are no launch's).
+ */
+static void flush_range(const struct uvm_range *r, void *arg)
+{
+	uvm_emu_prefetch(arg, (const void *)r->base, r->size, cudaCpuDeviceId);
+}
+
+static void flush_launch(struct uvm_emu *e)
+{
+	uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, flush_range, e);
+	uvm_emu_synchronize(e);
+	if (uvm_trace_wants_accesses(e->trace)) {
+		uvm_mutex_lock(&e->lock);
+		uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, rebase_allocation, e);
+		uvm_mutex_unlock(&e->lock);
+	}
+}
+
+int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_launch *launch)
+{
+	int rc = 0;
+
+	uvm_mutex_lock(&e->lock);
+	e->kernel.index = index;
+	e->kernel.begin_ns = uvm_now_ns();
+	e->kernel.launch = *launch;
+	snprintf(e->kernel.name, sizeof(e->kernel.name), "%s",
+		 launch->kernel ? launch->kernel : "");
+	e->kernel.launch.kernel = e->kernel.name;
+	if (e->oversub > 0) {
+		uint64_t footprint = atomic_load(&e->session->managed_bytes);
+		uint64_t blocks = (uint64_t)((double)footprint / e->oversub) >> UVM_BLOCK_SHIFT;
+		char a[32], b[32];
+
+		snprintf(e->capacity_note, sizeof(e->capacity_note),
+			 "--oversub %g of a %s managed footprint at the first launch gives %s",
+			 e->oversub, uvm_fmt_size(a, sizeof(a), footprint),
+			 uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
+		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
+			snprintf(e->launch_error, sizeof(e->launch_error),
+				 "%s, less than one 2 MB vablock of device memory; use a smaller "
+				 "ratio or a larger footprint",
+				 e->capacity_note);
+			rc = -EINVAL;
+		} else {
+			uvm_pool_set_capacity(&e->pool, blocks);
+		}
+		e->oversub = 0;
+	}
+	uvm_mutex_unlock(&e->lock);
+	if (rc)
+		return rc;
+	if (uvm_pool_excess(&e->pool))
+		uvm_driver_shrink(e->driver);
+	uvm_driver_launch(e->driver, index);
+	/* Kernels run one at a time: the record is the running launch's. */
+	uvm_objuse_args(e, launch, &e->kernel.objs);
+	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == UVM_FLUSH_LAUNCHES_ON)
+		flush_launch(e);
+	for (size_t i = 0; i < e->nsubs && !rc; i++)
+		rc = e->subs[i].begin(e->subs[i].p, index, e->kernel.name, e->launch_error,
+				      sizeof(e->launch_error));
+	return rc;
+}
+
+struct access_scan {
+	struct uvm_emu *e;
+	uint64_t launch;
+	const char *kernel;
+	bool gmmu;
+};
+
+/* The accesses a launch made: each block's counter now, less at the last
+ * launch's end (a halving in between makes the difference the count itself). */
+static void scan_allocation(const struct uvm_range *r, void *arg)
+{
+	struct access_scan *a = arg;
+	struct uvm_emu *e = a->e;
+	size_t first = (r->base - e->arena.host) >> UVM_BLOCK_SHIFT;
+	size_t n = (r->size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+	uint32_t alloc = e->space.vablock[uvm_vablock_of(first)].alloc;
+
+	for (size_t b = first; b < first + n; b++) {
+		uint32_t now = uvm_counter_accesses(&e->space, b), was = e->access_seen[b];
+		uint32_t delta = now >= was ? now - was : now;
+
+		if (delta)
+			uvm_trace_access(e->trace, a->launch, a->kernel, alloc, b, delta, a->gmmu);
+		e->access_seen[b] = now;
+	}
+}
+
+struct reuse_end {
+	struct uvm_reuse *reuse;
+	struct uvm_reuse_launch *out;
+};
+
+/* On the driver thread, which feeds the measurement. */
+static void end_reuse(void *arg)
+{
+	struct reuse_end *a = arg;
+
+	uvm_reuse_end(a->reuse, a->out);
+}
+
+void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
+{
+	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
+	struct access_scan a = {e, index, NULL, ex && ex->gmmu_accessors};
+	struct uvm_reuse_launch reuse;
+	struct uvmemu_launch l;
+	uint64_t begin, end = uvm_now_ns();
+
+	uvm_objuse_reached(e, &e->kernel.objs);
+	uvm_driver_call(e->driver, end_reuse, &(struct reuse_end){&e->reuse, &reuse});
+	uvm_mutex_lock(&e->lock);
+	uvm_reuse_run_add(&e->reuse_run, &reuse);
+	if (e->trace) {
+		l = e->kernel.launch;
+		begin = e->kernel.begin_ns;
+		a.kernel = e->kernel.name;
+		if (uvm_trace_wants_accesses(e->trace))
+			uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
+		uvm_trace_kernel(e->trace, index, &l, begin, end, &reuse, &e->kernel.objs);
+	}
+	uvm_mutex_unlock(&e->lock);
+}
+
+const char *uvm_emu_launch_error(const struct uvm_emu *e)
+{
+	return e->launch_error;
+}
+
+void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin)
+{
+	/* The worker's thread id, asked for once per thread: faults name
+	 * threads by it, and a system call per CTA would cost more than the
+	 * record. */
+	static _Thread_local uint32_t tid;
+
+	if (!uvm_trace_wants_ctas(e->trace))
+		return;
+	if (!tid)
+		tid = (uint32_t)syscall(SYS_gettid);
+	uvm_trace_cta(e->trace, tid, sm, launch, cta, begin, uvm_now_ns());
+}
+
+void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)
+{
+	uvm_workers_add(&e->workers, (uint32_t)syscall(SYS_gettid), sm);
+}

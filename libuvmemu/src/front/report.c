@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/* report.c - the end-of-run text summary and JSON report. */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "units.h"
+
+void uvm_stats_add(struct uvm_stats *dst, const struct uvm_stats *src)
+{
+#define UVMEMU_STAT(id, unit, help) dst->id += src->id;
+#define UVMEMU_TIME(id, help)	    dst->ns.id += src->ns.id;
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+}
+
+static const char *verify_name(int v)
+{
+	return v == UVMEMU_VERIFY_PASS ? "pass" : v == UVMEMU_VERIFY_FAIL ? "fail" : "none";
+}
+
+/* argv[0] of this process, from /proc (the report names what ran). */
+static void program_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	if (n == 0)
+		snprintf(buf, len, "?");
+}
+
+static void json_config(struct uvm_json *j, const struct uvm_config *cfg)
+{
+	uvm_json_object(j, "config");
+	for (int i = 0; i < UVM_OPT_COUNT; i++) {
+		const struct uvm_option_desc *d = &uvm_options[i];
+		const struct uvm_optval *v = &cfg->v[i];
+
+		switch (d->type) {
+		case UVM_T_SIZE:
+		case UVM_T_UINT:
+		case UVM_T_INT:
+			uvm_json_i64(j, d->id, v->i);
+			break;
+		case UVM_T_DURATION:
+			if (v->i < 0)
+				uvm_json_str(j, d->id, "preset");
+			else
+				uvm_json_num(j, d->id, (double)v->i / 1e9);
+			break;
+		case UVM_T_BANDWIDTH:
+			if (v->d == 0)
+				uvm_json_str(j, d->id, "preset");
+			else
+				uvm_json_num(j, d->id, v->d);
+			break;
+		case UVM_T_DOUBLE:
+			uvm_json_num(j, d->id, v->d);
+			break;
+		case UVM_T_DILATION:
+			if (v->d == 0)
+				uvm_json_str(j, d->id, "auto");
+			else
+				uvm_json_num(j, d->id, v->d);
+			break;
+		case UVM_T_ENUM:
+		case UVM_T_PATH:
+			uvm_json_str(j, d->id, v->s);
+			break;
+		}
+	}
+	uvm_json_close(j, '}');
+}
+
+void uvm_report_json(const struct uvm_report *r, FILE *f)
+{
+	static const struct uvm_stats zero;
+	const struct uvm_stats *st = r->stats ? r->stats : &zero;
+	struct uvm_session *s = r->session;
+	struct uvm_json j;
+	char prog[512];
+
+	program_name(prog, sizeof(prog));
+	uvm_json_begin(&j, f);
+	uvm_json_u64(&j, "schema", UVM_REPORT_SCHEMA);
+	uvm_json_str(&j, "mode", r->mode);
+	uvm_json_str(&j, "program", prog);
+	uvm_json_str(&j, "verify", verify_name(atomic_load(&s->verify)));
+	uvm_json_bool(&j, "usage_error", atomic_load(&s->usage_error));
+	/* An interrupted run's counters cover the run up to the signal. */
+	uvm_json_bool(&j, "interrupted", r->signal != 0);
+	if (r->signal) {
+		char sig[16];
+
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(r->signal));
+		uvm_json_str(&j, "signal", sig);
+	}
+	json_config(&j, &s->cfg);
+	if (*uvm_cfg_s(&s->cfg, UVM_OPT_config)) {
+		uvm_json_object(&j, "config_file");
+		uvm_json_str(&j, "path", uvm_cfg_s(&s->cfg, UVM_OPT_config));
+		uvm_json_str(&j, "contents", s->cfg.file_text);
+		uvm_json_close(&j, '}');
+	}
+	uvm_json_u64(&j, "footprint_bytes", atomic_load(&s->footprint_peak));
+	uvm_json_u64(&j, "device_mem_bytes", r->device_mem_bytes);
+	uvm_json_num(&j, "wall_s", uvm_session_wall_s(s));
+	uvm_json_num(&j, "roi_s", uvm_session_roi_s(s, UVM_ROI_WALL));
+	uvm_json_num(&j, "roi_cpu_s", uvm_session_roi_s(s, UVM_ROI_CPU));
+	uvm_json_u64(&j, "kernels", atomic_load(&s->kernels));
+#define UVMEMU_STAT(id, unit, help) uvm_json_u64(&j, #id, st->id);
+#define UVMEMU_TIME(id, help)
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	uvm_json_object(&j, "time_s");
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) uvm_json_num(&j, #id, (double)st->ns.id / 1e9);
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	uvm_json_close(&j, '}');
+	uvm_mutex_lock(&s->lock);
+	uvm_json_object(&j, "workload");
+	for (int i = 0; i < s->nvalues; i++)
+		uvm_json_num(&j, s->values[i].key, s->values[i].value);
+	uvm_json_close(&j, '}');
+	uvm_mutex_unlock(&s->lock);
+	if (r->json_extra)
+		r->json_extra(r->ctx, &j);
+	uvm_json_end(&j);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+void uvm_report_text(const struct uvm_report *r, FILE *f)
+{
+	static const struct uvm_stats zero;
+	const struct uvm_stats *st = r->stats ? r->stats : &zero;
+	struct uvm_session *s = r->session;
+	char a[32], b[32], c[32], d[32], prog[512];
+	uint64_t busy = 0;
+
+	program_name(prog, sizeof(prog));
+	fprintf(f, "uvmemu: %s (%s%s%s): verify %s, wall %s, roi %s (CPU %s), %llu kernels\n", prog,
+		r->mode, r->signal ? ", interrupted by SIG" : "",
+		r->signal ? sigabbrev_np(r->signal) : "", verify_name(atomic_load(&s->verify)),
+		uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
+		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s, UVM_ROI_WALL)),
+		uvm_fmt_duration(d, sizeof(d), uvm_session_roi_s(s, UVM_ROI_CPU)),
+		(unsigned long long)atomic_load(&s->kernels));
+	if (!r->stats)
+		return; /* natively there is nothing more to say */
+	fprintf(f, "  memory  footprint %s, device %s, peak on device %s\n",
+		uvm_fmt_size(a, sizeof(a), atomic_load(&s->footprint_peak)),
+		r->device_mem_bytes ? uvm_fmt_size(b, sizeof(b), r->device_mem_bytes) : "unlimited",
+		uvm_fmt_size(c, sizeof(c), st->peak_device_bytes));
+	fprintf(f,
+		"  faults  gpu %llu, cpu %llu, batches %llu (%.1f faults/batch), duplicates %llu\n",
+		(unsigned long long)st->gpu_faults, (unsigned long long)st->cpu_faults,
+		(unsigned long long)st->batches,
+		st->batches ? (double)(st->gpu_faults + st->cpu_faults) / (double)st->batches : 0.0,
+		(unsigned long long)st->duplicate_faults);
+	fprintf(f,
+		"  moved   h2d %s (%llu blocks, %llu prefetched), d2h %s, zero-filled %llu blocks, "
+		"remote %s\n",
+		uvm_fmt_size(a, sizeof(a), st->bytes_h2d), (unsigned long long)st->blocks_h2d,
+		(unsigned long long)st->blocks_prefetched,
+		uvm_fmt_size(b, sizeof(b), st->bytes_d2h),
+		(unsigned long long)st->blocks_zero_filled,
+		uvm_fmt_size(c, sizeof(c), st->remote_bytes));
+	fprintf(f, "  evicted %llu blocks in %llu victims, thrashed %llu blocks\n",
+		(unsigned long long)st->blocks_evicted, (unsigned long long)st->vablocks_evicted,
+		(unsigned long long)st->thrashed_blocks);
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) busy += st->ns.id;
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	/* service's sub-stages are already inside it */
+	busy -= st->ns.policy + st->ns.unmap + st->ns.copy + st->ns.map;
+	fprintf(f, "  driver  %s busy:", uvm_fmt_duration(a, sizeof(a), (double)busy / 1e9));
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) fprintf(f, " " #id " %.0f%%", pct(st->ns.id, busy));
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	fputc('\n', f);
+	if (r->text_extra)
+		r->text_extra(r->ctx, f);
+}
+
+void uvm_report_emit(const struct uvm_report *r)
+{
+	const struct uvm_config *cfg = &r->session->cfg;
+	const char *path = uvm_cfg_s(cfg, UVM_OPT_report);
+
+	/* After a usage error the program's one line says it all. */
+	if (uvm_cfg_i(cfg, UVM_OPT_summary) == UVM_SUMMARY_ON &&
+	    !atomic_load(&r->session->usage_error))
+		uvm_report_text(r, stderr);
+	if (*path) {
+		FILE *f = fopen(path, "w");
+
+		if (!f) {
+			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
+				strerror(errno));
+			return;
+		}
+		uvm_report_json(r, f);
+		if (fclose(f))
+			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
+				strerror(errno));
+	}
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * backend_copy.c - two sets of frames: device frames are the device view's
+ * private pages, and data really moves between them and the memfd.
+ *
+ * Host to device, in the real driver's order: unmap the host view first
+ * (MADV_DONTNEED on the shared mapping zaps the PTEs and keeps the page
+ * cache; a CPU touch from now on takes a MINOR fault and waits), copy through
+ * the DMA view into the device view with UFFDIO_COPY, then punch the memfd to
+ * free the host frames. Copy-then-unmap would lose a CPU write made during
+ * the copy.
+ *
+ * Device to host: write-protect the device range first (a GPU write from now
+ * on waits), write the data into the page cache (the host view stays
+ * unmapped), MADV_DONTNEED the device range, and map the host pages only once
+ * the device copy is gone, so that no GPU load reads a copy older than a CPU
+ * write.
+ *
+ * A REMOTE block gets a write-protected read-only copy on the device (a GPU
+ * load that faulted must be able to retry through the device view); its host
+ * view is unmapped, so that a CPU touch drops the copy before a CPU write
+ * could leave it stale. Punches and device unmaps go through the tracker
+ * (io_uring), and every operation first settles its blocks.
+ */
+#include "backend.h"
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "bug.h"
+#include "timing.h"
+
+static uintptr_t dev(const struct uvm_backend *be, size_t b)
+{
+	return uvm_dev_addr(be->arena, uvm_be_off(b));
+}
+
+static uintptr_t dma(const struct uvm_backend *be, size_t b)
+{
+	return uvm_dma_addr(be->arena, uvm_be_off(b));
+}
+
+static void punch(struct uvm_backend *be, size_t first, size_t n)
+{
+	UVM_TIMED(be->st->ns.unmap,
+		  uvm_tracker_punch(be->tracker, be->arena->memfd, uvm_be_off(first), uvm_be_off(n),
+				    first, n, *be->seq));
+}
+
+/* Whether drop_device returns before the frames are gone (the tracker
+ * completes the unmap, and a later operation on the blocks settles first) or
+ * after. */
+enum drop { DROP_ASYNC, DROP_WAIT };
+
+static void drop_device(struct uvm_backend *be, size_t first, size_t n, enum drop drop)
+{
+	UVM_TIMED(be->st->ns.unmap, {
+		uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n,
+				     *be->seq);
+		if (drop == DROP_WAIT)
+			uvm_tracker_settle(be->tracker, first, n);
+	});
+}
+
+static void copy_in(struct uvm_backend *be, size_t first, size_t n, uintptr_t src, unsigned flags,
+		    const char *what)
+{
+	int rc;
+
+	UVM_TIMED(be->st->ns.copy, rc = uvm_uffd_copy(be->uffd, dev(be, first), src, uvm_be_off(n),
+						      flags | be->wake));
+	if (rc)
+		uvm_bug(what, first, rc);
+}
+
+static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
+{
+	int rc;
+
+	uvm_tracker_settle(be->tracker, first, n);
+	/* A copy from zero pages gives the device real frames, as a GPU's
+	 * zeroed chunk would be. */
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_copy(be->uffd, dev(be, first), be->zeros, uvm_be_off(n), be->wake));
+	if (rc)
+		uvm_bug("zero-filling device blocks", first, rc);
+}
+
+static void to_device(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_tracker_settle(be->tracker, first, n);
+	uvm_be_zap_host(be, first, n);
+	copy_in(be, first, n, dma(be, first), 0, "copying blocks to the device");
+	punch(be, first, n);
+}
+
+/* Writes the device copy into the page cache without mapping the host view:
+ * the CPU must not see (and write) the host copy while the device copy is
+ * still readable, or a GPU load could read stale data after a CPU write. */
+static void write_back(struct uvm_backend *be, size_t first, size_t n)
+{
+	uint64_t off = uvm_be_off(first), len = uvm_be_off(n), done = 0;
+
+	while (done < len) {
+		/*
+		 * The system call itself, not libc's wrapper: the kernel copies,
+		 * ordered after the GPU's last write by the write-protect before
+		 * it (and its TLB shootdown), an order thread sanitizers cannot
+		 * see through an intercepted pwrite. UFFDIO_COPY, its counterpart
+		 * the other way, is an ioctl they never interpret either.
+		 */
+		ssize_t w =
+		    syscall(SYS_pwrite64, be->arena->memfd, (const void *)(dev(be, first) + done),
+			    len - done, (off_t)(off + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			uvm_bug("writing device blocks back to host frames", first,
+				       w < 0 ? errno : EIO);
+		done += (uint64_t)w;
+	}
+}
+
+static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_host)
+{
+	int rc;
+
+	uvm_tracker_settle(be->tracker, first, n);
+	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
+	if (rc)
+		uvm_bug("write-protecting device blocks", first, rc);
+	UVM_TIMED(be->st->ns.copy, write_back(be, first, n));
+	/* A CPU thread waits on this block: its pages map once the device copy
+	 * is gone (an eviction's map at the CPU's next fault, which settles
+	 * first as well). */
+	drop_device(be, first, n, map_host ? DROP_WAIT : DROP_ASYNC);
+	if (map_host)
+		uvm_be_host_map(be, first, n, 0);
+}
+
+static void map_remote(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_tracker_settle(be->tracker, first, n);
+	uvm_be_zap_host(be, first, n);
+	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "mapping a read-only copy on the device");
+}
+
+static void unmap_remote(struct uvm_backend *be, size_t first, size_t n)
+{
+	/* Waited for: a GPU load must not read a stale copy once the CPU,
+	 * woken at replay, writes the host data. */
+	drop_device(be, first, n, DROP_WAIT);
+}
+
+static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, bool mapped)
+{
+	int rc;
+
+	uvm_tracker_settle(be->tracker, first, n);
+	if (mapped) {
+		/* The data crossed when the copy was made: lifting the protection
+		 * makes it the device's own. */
+		UVM_TIMED(be->st->ns.map, rc = uvm_uffd_unprotect(be->uffd, dev(be, first),
+								  uvm_be_off(n), be->wake));
+		if (rc)
+			uvm_bug("migrating a remote block to the device", first, rc);
+	} else {
+		copy_in(be, first, n, dma(be, first), 0, "migrating a remote block to the device");
+	}
+	punch(be, first, n);
+}
+
+static void duplicate(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_tracker_settle(be->tracker, first, n);
+	/* CPU reads go on; a CPU write takes a write-protect fault. */
+	if (be->uffd->shmem_wp)
+		uvm_be_protect_host(be, first, n);
+	else
+		uvm_be_zap_host(be, first, n);
+	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "mapping a read-only copy on the device");
+}
+
+static void dup_to_device(struct uvm_backend *be, size_t first, size_t n)
+{
+	int rc;
+
+	uvm_tracker_settle(be->tracker, first, n);
+	uvm_be_zap_host(be, first, n);
+	UVM_TIMED(be->st->ns.map,
+		  rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
+	if (rc)
+		uvm_bug("collapsing a duplicated block to the device", first, rc);
+	punch(be, first, n);
+}
+
+static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
+{
+	/* Nothing to write back: the host copy is valid. The device copy goes
+	 * before the host pages become writable again. */
+	uvm_tracker_settle(be->tracker, first, n);
+	drop_device(be, first, n, DROP_WAIT);
+	if (be->uffd->shmem_wp)
+		uvm_be_unprotect_host(be, first, n);
+}
+
+static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)
+{
+	if (device_view)
+		return UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_WP;
+	/* Write-protect on the host view, where the kernel has it, lets a
+	 * read-duplicated block stay readable on the CPU side. */
+	return UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR |
+	       (u->shmem_wp ? UFFDIO_REGISTER_MODE_WP : 0);
+}
+
+const struct uvm_backend_ops uvm_backend_copy = {
+    .name = "copy",
+    .shared_frames = false,
+    .coherent_remote = false,
+    .zero_fill = zero_fill,
+    .to_device = to_device,
+    .to_host = to_host,
+    .map_remote = map_remote,
+    .unmap_remote = unmap_remote,
+    .remote_to_device = remote_to_device,
+    .duplicate = duplicate,
+    .dup_to_device = dup_to_device,
+    .dup_to_host = dup_to_host,
+    .register_mode = register_mode,
+};

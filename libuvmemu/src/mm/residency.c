@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+/* residency.c - block states, the counts that follow from them, their events. */
+#include "residency.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uvmemu_gmmu.h"
+
+/* The arena's geometry and the access counters' layout are stated in the
+ * public headers too; they must agree with the metadata's. */
+_Static_assert(UVM_BLOCK_SHIFT == UVMEMU_BLOCK_SHIFT, "block size: space.h vs uvmemu.h");
+_Static_assert(UVM_BLOCKS_PER_VABLOCK <= UINT16_MAX, "struct uvm_vablock counts blocks in 16 bits");
+_Static_assert(UVMEMU_COUNTER_ACCESS_BITS == 27 && UVMEMU_COUNTER_TRIPS_SHIFT == 27,
+	       "access counters: 27 access bits, 5 round-trip bits");
+
+#define EACH_OBSERVER(r, o)                                                                        \
+	for (const struct uvm_res_observer *o = (r)->obs; o < (r)->obs + (r)->nobs; o++)
+
+void uvm_res_init(struct uvm_residency *r, struct uvm_space *space, struct uvm_pool *pool,
+		  struct uvm_stats *st)
+{
+	memset(r, 0, sizeof(*r));
+	r->space = space;
+	r->pool = pool;
+	r->st = st;
+}
+
+void uvm_res_observe(struct uvm_residency *r, const struct uvm_res_observer *o)
+{
+	if (r->nobs == UVM_RES_MAX_OBSERVERS) {
+		fprintf(stderr, "uvmemu: internal error: too many residency observers\n");
+		abort();
+	}
+	r->obs[r->nobs++] = *o;
+}
+
+static void gmmu_bits(struct uvm_space *s, size_t b, uint8_t set, uint8_t clear)
+{
+	_Atomic uint8_t *g = &s->gmmu_state[b];
+
+	if (clear)
+		atomic_fetch_and_explicit(g, (uint8_t)~clear, memory_order_relaxed);
+	if (set)
+		atomic_fetch_or_explicit(g, set, memory_order_relaxed);
+}
+
+static void became_resident(struct uvm_residency *r, size_t b)
+{
+	struct uvm_space *s = r->space;
+	struct uvm_block *blk = &s->block[b];
+
+	if (blk->flags & UVM_BF_EVICTED) {
+		r->st->thrashed_blocks++;
+		EACH_OBSERVER(r, o)
+		if (o->returned)
+			o->returned(o->p, b, s->vablock[uvm_vablock_of(b)].alloc, blk->trips);
+		if (blk->trips < UINT8_MAX)
+			blk->trips++;
+		blk->flags &= (uint8_t)~UVM_BF_EVICTED;
+	}
+	s->vablock[uvm_vablock_of(b)].resident++;
+	gmmu_bits(s, b, UVMEMU_GMMU_DEVICE, 0);
+	EACH_OBSERVER(r, o)
+	if (o->resident)
+		o->resident(o->p, b);
+}
+
+static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how)
+{
+	struct uvm_space *s = r->space;
+	struct uvm_block *blk = &s->block[b];
+
+	if (how == UVM_RES_EVICT) {
+		blk->flags |= UVM_BF_EVICTED;
+		if (uvm_counter_trip(s, b))
+			r->halve_trips = true;
+		if (blk->flags & UVM_BF_PREFETCHED)
+			r->st->blocks_prefetch_wasted++;
+	}
+	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
+	gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN | UVMEMU_GMMU_DEVICE);
+	s->vablock[uvm_vablock_of(b)].resident--;
+	EACH_OBSERVER(r, o)
+	if (o->released)
+		o->released(o->p, b);
+}
+
+static void left_remote(struct uvm_residency *r, size_t b)
+{
+	struct uvm_block *blk = &r->space->block[b];
+
+	r->remote_blocks--;
+	if (blk->flags & UVM_BF_DEV_MAPPED) {
+		blk->flags &= (uint8_t)~UVM_BF_DEV_MAPPED;
+		atomic_fetch_sub_explicit(&r->remote_mapped, 1, memory_order_relaxed);
+	}
+	gmmu_bits(r->space, b, 0, UVMEMU_GMMU_REMOTE | UVMEMU_GMMU_PINNED);
+}
+
+static void became_remote(struct uvm_residency *r, size_t b)
+{
+	bool pinned = r->space->block[b].advice & UVM_ADV_PIN_HOST;
+
+	r->remote_blocks++;
+	gmmu_bits(r->space, b, UVMEMU_GMMU_REMOTE | (pinned ? UVMEMU_GMMU_PINNED : 0), 0);
+}
+
+void uvm_res_move(struct uvm_residency *r, size_t first, size_t n, enum uvm_block_state to,
+		  enum uvm_res_how how)
+{
+	struct uvm_space *s = r->space;
+	int64_t pool_delta = 0;
+
+	for (size_t b = first; b < first + n; b++) {
+		uint8_t from = s->block[b].state;
+
+		uvm_block_move(s, b, to);
+		if (from == UVM_REMOTE)
+			left_remote(r, b);
+		if (to == UVM_REMOTE)
+			became_remote(r, b);
+		if (!uvm_state_on_device(from) && uvm_state_on_device(to)) {
+			became_resident(r, b);
+			pool_delta++;
+		} else if (uvm_state_on_device(from) && !uvm_state_on_device(to)) {
+			left_device(r, b, how);
+			pool_delta--;
+		}
+	}
+	if (pool_delta)
+		uvm_pool_use(r->pool, pool_delta);
+}
+
+void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped)
+{
+	struct uvm_space *s = r->space;
+
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+		bool was = blk->flags & UVM_BF_DEV_MAPPED;
+
+		if (blk->state != UVM_REMOTE) {
+			fprintf(stderr,
+				"uvmemu: internal error: block %zu in state %s cannot be mapped "
+				"remotely\n",
+				b, uvm_state_name(blk->state));
+			abort();
+		}
+		if (was == mapped)
+			continue;
+		if (mapped) {
+			blk->flags |= UVM_BF_DEV_MAPPED;
+			atomic_fetch_add_explicit(&r->remote_mapped, 1, memory_order_relaxed);
+		} else {
+			blk->flags &= (uint8_t)~UVM_BF_DEV_MAPPED;
+			atomic_fetch_sub_explicit(&r->remote_mapped, 1, memory_order_relaxed);
+		}
+	}
+}
+
+void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed)
+{
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &r->space->block[b];
+
+		if (blk->state != UVM_DEVICE) {
+			fprintf(stderr,
+				"uvmemu: internal error: block %zu in state %s cannot be probed\n",
+				b, uvm_state_name(blk->state));
+			abort();
+		}
+		if (probed)
+			blk->flags |= UVM_BF_PROBED;
+		else
+			blk->flags &= (uint8_t)~UVM_BF_PROBED;
+	}
+}
+
+void uvm_res_touched(struct uvm_residency *r, size_t b, bool write)
+{
+	struct uvm_block *blk = &r->space->block[b];
+
+	blk->flags &= (uint8_t)~UVM_BF_PREFETCHED;
+	if (write)
+		blk->flags |= UVM_BF_WRITTEN;
+	EACH_OBSERVER(r, o)
+	if (o->touched)
+		o->touched(o->p, b, write);
+}
+
+void uvm_res_prefetched(struct uvm_residency *r, size_t b)
+{
+	r->space->block[b].flags |= UVM_BF_PREFETCHED;
+}
+
+void uvm_res_written(struct uvm_residency *r, size_t b)
+{
+	r->space->block[b].flags |= UVM_BF_WRITTEN;
+}
+
+void uvm_res_migrated(struct uvm_residency *r, size_t b, enum uvm_side to)
+{
+	EACH_OBSERVER(r, o)
+	if (o->migrated)
+		o->migrated(o->p, b, to);
+}
+
+void uvm_res_launch(struct uvm_residency *r, uint64_t index)
+{
+	EACH_OBSERVER(r, o)
+	if (o->launch)
+		o->launch(o->p, index);
+}
+
+bool uvm_res_wants_faults(const struct uvm_residency *r)
+{
+	EACH_OBSERVER(r, o)
+	if (o->fault)
+		return true;
+	return false;
+}
+
+void uvm_res_fault(struct uvm_residency *r, const struct uvm_fault_event *f)
+{
+	EACH_OBSERVER(r, o)
+	if (o->fault)
+		o->fault(o->p, f);
+}
+
+void uvm_res_batch(struct uvm_residency *r, const struct uvm_batch_event *b)
+{
+	EACH_OBSERVER(r, o)
+	if (o->batch)
+		o->batch(o->p, b);
+}
+
+void uvm_res_gpu_fault(struct uvm_residency *r, size_t b, uint8_t before, bool probe_hit)
+{
+	EACH_OBSERVER(r, o)
+	if (o->gpu_fault)
+		o->gpu_fault(o->p, b, before, probe_hit);
+}
+
+size_t uvm_res_probe(struct uvm_residency *r, bool gmmu, bool can_probe, struct uvm_res_run *runs)
+{
+	EACH_OBSERVER(r, o)
+	if (o->probe)
+		return o->probe(o->p, gmmu, can_probe, runs);
+	return 0;
+}
+
+void uvm_res_free(struct uvm_residency *r, uint64_t off, uint64_t len)
+{
+	struct uvm_space *s = r->space;
+	size_t first = off >> UVM_BLOCK_SHIFT;
+	size_t n = (len + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
+	int64_t released = 0;
+
+	for (size_t b = first; b < first + n; b++) {
+		uint8_t st = s->block[b].state;
+
+		if (st == UVM_REMOTE)
+			left_remote(r, b);
+		if (!uvm_state_on_device(st))
+			continue;
+		/* The frames go with the views; only the books change here. */
+		s->vablock[uvm_vablock_of(b)].resident--;
+		released++;
+		EACH_OBSERVER(r, o)
+		if (o->released)
+			o->released(o->p, b);
+	}
+	if (released)
+		uvm_pool_use(r->pool, -released);
+	uvm_space_remove(s, off, len);
+}
+
+/* ------------------------------------------------------------------- check */
+
+#define FAIL(...)                                                                                  \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		return -EINVAL;                                                                    \
+	} while (0)
+
+/* Flags each state may carry (EVICTED outlives the device copy by design). */
+static const uint8_t flags_allowed[UVM_NSTATES] = {
+    [UVM_UNALLOCATED] = 0,
+    [UVM_EMPTY] = 0,
+    [UVM_HOST] = UVM_BF_EVICTED,
+    [UVM_DEVICE] = UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED,
+    [UVM_REMOTE] = UVM_BF_EVICTED | UVM_BF_DEV_MAPPED,
+    [UVM_DUPLICATED] = UVM_BF_PREFETCHED | UVM_BF_WRITTEN,
+};
+
+static int check_block(const struct uvm_space *s, size_t b, char *err, size_t errlen)
+{
+	const struct uvm_block *blk = &s->block[b];
+	uint8_t g = atomic_load_explicit(&s->gmmu_state[b], memory_order_relaxed);
+
+	if (blk->state >= UVM_NSTATES || blk->state == UVM_UNALLOCATED)
+		FAIL("block %zu of a live allocation is in state %u", b, blk->state);
+	if (blk->flags & ~flags_allowed[blk->state])
+		FAIL("block %zu in state %s has flags %#x", b, uvm_state_name(blk->state),
+		     blk->flags);
+	if (!(g & UVMEMU_GMMU_REMOTE) != (blk->state != UVM_REMOTE) ||
+	    !(g & UVMEMU_GMMU_DEVICE) != !uvm_state_on_device(blk->state))
+		FAIL("block %zu in state %s has gmmu bits %#x", b, uvm_state_name(blk->state), g);
+	/* UVMEMU_GMMU_WRITTEN is not checked: an accessor that passed its
+	 * fault may set it just after an eviction cleared it. */
+	return 0;
+}
+
+int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
+{
+	const struct uvm_space *s = r->space;
+	uint64_t resident = 0, remote = 0, mapped = 0;
+	struct uvm_pool p;
+
+	for (size_t v = 0; v < s->used_vablocks; v++) {
+		const struct uvm_vablock *va = &s->vablock[v];
+		size_t first = uvm_vablock_first(v);
+		unsigned on_device = 0;
+
+		if (va->nvalid > UVM_BLOCKS_PER_VABLOCK)
+			FAIL("vablock %zu claims %u blocks", v, va->nvalid);
+		for (size_t b = first; b < first + va->nvalid; b++) {
+			int rc = check_block(s, b, err, errlen);
+
+			if (rc)
+				return rc;
+			on_device += uvm_state_on_device(s->block[b].state);
+			remote += s->block[b].state == UVM_REMOTE;
+			mapped += (s->block[b].flags & UVM_BF_DEV_MAPPED) != 0;
+		}
+		for (size_t b = first + va->nvalid; b < first + UVM_BLOCKS_PER_VABLOCK; b++)
+			if (s->block[b].state != UVM_UNALLOCATED)
+				FAIL("block %zu past its allocation's end is in state %s", b,
+				     uvm_state_name(s->block[b].state));
+		if (va->resident != on_device)
+			FAIL("vablock %zu counts %u resident blocks, %u are on the device", v,
+			     va->resident, on_device);
+		resident += on_device;
+	}
+	uvm_pool_snapshot(r->pool, &p);
+	if (p.used != resident)
+		FAIL("the pool counts %llu blocks in use, %llu are on the device",
+		     (unsigned long long)p.used, (unsigned long long)resident);
+	if (r->remote_blocks != remote)
+		FAIL("%llu blocks counted REMOTE, %llu are", (unsigned long long)r->remote_blocks,
+		     (unsigned long long)remote);
+	if (atomic_load(&r->remote_mapped) != mapped)
+		FAIL("%llu REMOTE blocks counted mapped on the device, %llu are",
+		     (unsigned long long)atomic_load(&r->remote_mapped),
+		     (unsigned long long)mapped);
+	return 0;
+}

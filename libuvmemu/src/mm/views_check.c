@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * views_check.c - residency against the page tables (--check).
+ *
+ * Counts and thrashing depend on residency being exact: a CPU access to a
+ * DEVICE block must fault, and so must a GPU access to a HOST block. That
+ * holds only if the view a block is not resident on has no page-table
+ * entries for it, which /proc/self/pagemap shows (bit 63: present). Only
+ * "must not be mapped" is checked: a mapped page may legitimately vanish
+ * (reclaim), but one that should fault and does not is a bug.
+ */
+#include "views_check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#define PAGES_PER_BLOCK	  (UVM_BLOCK_SIZE / UVM_PAGE_SIZE)
+#define PAGES_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_PAGE_SIZE)
+#define PRESENT		  (1ull << 63)
+
+/* Which views must have no entries for a block in each state. */
+static void forbidden(const struct uvm_backend_ops *be, const struct uvm_block *blk, bool *host,
+		      bool *dev)
+{
+	*host = *dev = false;
+	switch (blk->state) {
+	case UVM_EMPTY:
+		*host = *dev = true;
+		break;
+	case UVM_HOST:
+		*dev = true;
+		break;
+	case UVM_DEVICE:
+		*host = true;
+		break;
+	case UVM_REMOTE:
+		*dev = !(blk->flags & UVM_BF_DEV_MAPPED);
+		/* A read-only snapshot on the device: the host view stays
+		 * unmapped so that a CPU write drops it first. */
+		*host = !be->coherent_remote;
+		break;
+	default:
+		break;
+	}
+}
+
+static int read_entries(int fd, uintptr_t addr, uint64_t *e)
+{
+	ssize_t want = PAGES_PER_VABLOCK * sizeof(*e);
+
+	return pread(fd, e, (size_t)want, (off_t)(addr / UVM_PAGE_SIZE * sizeof(*e))) == want
+		   ? 0
+		   : -EIO;
+}
+
+int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
+		    const struct uvm_backend_ops *be, char *err, size_t errlen)
+{
+	uint64_t host[PAGES_PER_VABLOCK], dev[PAGES_PER_VABLOCK];
+	int fd, rc = 0;
+
+	/* The mprotect capture keeps PTEs under PROT_NONE: pagemap cannot tell
+	 * a closed block from an open one (the protections are the check). */
+	if (a->closed_views)
+		return 0;
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "/proc/self/pagemap: %m");
+		return -EINVAL;
+	}
+	for (size_t v = 0; v < s->used_vablocks && !rc; v++) {
+		size_t first = uvm_vablock_first(v);
+
+		if (!s->vablock[v].nvalid)
+			continue;
+		if (read_entries(fd, uvm_host_addr(a, (uint64_t)v << UVM_VABLOCK_SHIFT), host) ||
+		    read_entries(fd, uvm_dev_addr(a, (uint64_t)v << UVM_VABLOCK_SHIFT), dev)) {
+			snprintf(err, errlen, "reading /proc/self/pagemap failed");
+			rc = -EINVAL;
+			break;
+		}
+		for (size_t i = 0; i < s->vablock[v].nvalid && !rc; i++) {
+			const struct uvm_block *blk = &s->block[first + i];
+			bool no_host, no_dev;
+
+			forbidden(be, blk, &no_host, &no_dev);
+			for (size_t p = i * PAGES_PER_BLOCK; p < (i + 1) * PAGES_PER_BLOCK; p++) {
+				if ((no_host && (host[p] & PRESENT)) ||
+				    (no_dev && (dev[p] & PRESENT))) {
+					snprintf(
+					    err, errlen,
+					    "block %zu is %s but its page %zu is mapped on the %s "
+					    "view",
+					    first + i, uvm_state_name(blk->state),
+					    (size_t)(p % PAGES_PER_BLOCK),
+					    no_host && (host[p] & PRESENT) ? "host" : "device");
+					rc = -EINVAL;
+					break;
+				}
+			}
+		}
+	}
+	close(fd);
+	return rc;
+}

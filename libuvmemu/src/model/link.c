@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/* link.c - interconnect presets and the per-direction token bucket. */
+#include "link.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The presets of --link (links.def). */
+static const struct {
+	const char *name;
+	double gbps;
+	double latency_us;
+} presets[] = {
+#define UVMEMU_LINK(name, gbps, latency_us) {name, gbps, latency_us},
+#include "links.def"
+#undef UVMEMU_LINK
+};
+
+void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
+{
+	const char *name = uvm_cfg_s(cfg, UVM_OPT_link);
+	double bw = uvm_cfg_d(cfg, UVM_OPT_link_bw);
+	long long lat = uvm_cfg_i(cfg, UVM_OPT_link_latency);
+
+	memset(l, 0, sizeof(*l));
+	uvm_mutex_init(&l->lock, UVM_LOCK_LINK);
+	snprintf(l->name, sizeof(l->name), "%.15s", name);
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		if (strcmp(presets[i].name, name) == 0) {
+			l->bandwidth = presets[i].gbps * 1e9;
+			l->latency_ns = (uint64_t)(presets[i].latency_us * 1e3);
+		}
+	}
+	l->unlimited = strcmp(name, "unlimited") == 0;
+	/* Custom values override the preset; a custom bandwidth on the
+	 * "unlimited" preset makes it a throttled link. */
+	if (bw > 0) {
+		l->bandwidth = bw;
+		l->unlimited = false;
+		snprintf(l->name, sizeof(l->name), "custom");
+	}
+	if (lat >= 0) {
+		l->latency_ns = (uint64_t)lat;
+		if (!l->unlimited)
+			snprintf(l->name, sizeof(l->name), "custom");
+	}
+}
+
+void uvm_link_destroy(struct uvm_link *l)
+{
+	uvm_mutex_destroy(&l->lock);
+}
+
+void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx)
+{
+	uvm_mutex_lock(&l->lock);
+	l->observer = fn;
+	l->observer_ctx = ctx;
+	uvm_mutex_unlock(&l->lock);
+}
+
+uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
+		       double scale)
+{
+	uint64_t start, busy, done;
+
+	uvm_mutex_lock(&l->lock);
+	l->bytes[dir] += bytes;
+	if (l->unlimited) {
+		uvm_mutex_unlock(&l->lock);
+		return now;
+	}
+	start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
+	busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * scale);
+	l->busy_until[dir] = start + busy;
+	done = start + busy + (uint64_t)((double)l->latency_ns * scale);
+	if (l->observer)
+		l->observer(l->observer_ctx, dir, bytes, start, start + busy);
+	uvm_mutex_unlock(&l->lock);
+	return done;
+}
+
+uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale)
+{
+	if (l->unlimited)
+		return 0;
+	return (uint64_t)((double)bytes / l->bandwidth * 1e9 * scale);
+}

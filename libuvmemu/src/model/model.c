@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/* model.c - the modelled latencies, the dilation and the link's bookings. */
+#include "model.h"
+
+#include "clock.h"
+
+void uvm_model_init(struct uvm_model *m, const struct uvm_config *cfg)
+{
+	double d = uvm_cfg_d(cfg, UVM_OPT_dilation);
+
+	uvm_link_init(&m->link, cfg);
+	/* 0 is --dilation auto: 1 until the executor calibrates. */
+	atomic_init(&m->dilation, d > 0 ? d : 1.0);
+	m->fixed_dilation = d != 0;
+	m->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
+	m->uvmmu_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_uvmmu_latency);
+	m->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
+	m->instant = m->fault_latency_ns == 0 && m->link.unlimited;
+}
+
+void uvm_model_destroy(struct uvm_model *m)
+{
+	uvm_link_destroy(&m->link);
+}
+
+/* A relaxed atomic: the value guards no other data. */
+double uvm_model_dilation(const struct uvm_model *m)
+{
+	return atomic_load_explicit(&m->dilation, memory_order_relaxed);
+}
+
+double uvm_model_calibrate(struct uvm_model *m, double measured, double target)
+{
+	double d;
+
+	if (m->fixed_dilation || measured <= 0)
+		return uvm_model_dilation(m);
+	d = target / measured;
+	/* A machine faster than the target runs at the target's speed. */
+	if (d < 1)
+		d = 1;
+	atomic_store_explicit(&m->dilation, d, memory_order_relaxed);
+	return d;
+}
+
+uint64_t uvm_model_scaled(const struct uvm_model *m, uint64_t ns)
+{
+	return (uint64_t)((double)ns * uvm_model_dilation(m));
+}
+
+uint64_t uvm_model_busy_ns(const struct uvm_model *m, uint64_t bytes)
+{
+	return uvm_link_busy_ns(&m->link, bytes, uvm_model_dilation(m));
+}
+
+uint64_t uvm_model_transfer(struct uvm_model *m, enum uvm_dir dir, uint64_t bytes, uint64_t at)
+{
+	return uvm_link_book(&m->link, dir, bytes, at, uvm_model_dilation(m));
+}
+
+void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0)
+{
+	*bt = (struct uvm_batch_time){.t0 = t0, .end = t0};
+}
+
+void uvm_model_book(struct uvm_model *m, struct uvm_batch_time *bt, enum uvm_dir dir,
+		    uint64_t bytes)
+{
+	uint64_t now = uvm_now_ns();
+	uint64_t end = uvm_model_transfer(m, dir, bytes, bt->not_before > now ? bt->not_before : now);
+
+	if (dir == UVM_H2D) {
+		bt->h2d_end = end;
+		bt->h2d_bytes = bytes;
+	}
+	if (end > bt->end)
+		bt->end = end;
+}
+
+uint64_t uvm_model_latency_end(const struct uvm_model *m, uint64_t t0, bool far)
+{
+	return far ? t0 + uvm_model_scaled(m, m->fault_latency_ns) : t0;
+}
+
+uint64_t uvm_model_uvmmu_end(const struct uvm_model *m, uint64_t t0)
+{
+	return t0 + uvm_model_scaled(m, m->uvmmu_latency_ns);
+}
+
+uint64_t uvm_model_critical(const struct uvm_model *m, uint64_t lat_end, uint64_t fetch_end,
+			    uint64_t fetch_bytes)
+{
+	/* The 4 KB page: the unit a thread waits for, whatever the block. */
+	const uint64_t page = 4096;
+	uint64_t rest, crit;
+
+	if (fetch_bytes == 0)
+		return lat_end;
+	rest = fetch_bytes > page ? fetch_bytes - page : 0;
+	crit = fetch_end - uvm_model_busy_ns(m, rest);
+	return crit > lat_end ? crit : lat_end;
+}
+
+uint64_t uvm_model_next_sample(const struct uvm_model *m, uint64_t now)
+{
+	return now + uvm_model_scaled(m, m->sample_period_ns);
+}
+
+uint64_t uvm_model_wait_until(uint64_t end)
+{
+	if (end <= uvm_now_ns())
+		return 0;
+	uvm_wait_until(end);
+	return uvm_elapsed_ns(end);
+}

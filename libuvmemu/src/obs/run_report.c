@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run_report.c - what an emulated run's report adds to the common one
+ * (front/report.c): the time model as it was applied, the mechanisms, the
+ * thrashing and reuse figures, placement, and notes where the model could
+ * not be honoured. The emulator gathers the facts (emu/report.c); this file
+ * only writes them.
+ */
+#include "run_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clock.h" /* UVM_REALTIME_WHO */
+#include "timeline.h"
+#include "units.h"
+
+/* The model as it was applied: dilated figures. */
+struct model {
+	double bandwidth, latency_us, fault_latency_us;
+};
+
+static void model_of(const struct uvm_run_facts *f, struct model *m)
+{
+	m->bandwidth = f->link_unlimited ? 0 : f->link_bw / f->dilation;
+	m->latency_us = (double)f->link_latency_ns * f->dilation / 1e3;
+	m->fault_latency_us = (double)f->fault_latency_ns * f->dilation / 1e3;
+}
+
+/* Round trips per block and thrashing per allocation (the adaptive-migration
+ * paper's "pages thrashed" comparison). */
+static void json_thrashing(const struct uvm_run_facts *f, struct uvm_json *j)
+{
+	char key[24];
+
+	uvm_json_object(j, "round_trips");
+	for (size_t k = 1; k < f->ntrips; k++) {
+		if (!f->trips[k])
+			continue;
+		snprintf(key, sizeof(key), "%zu", k);
+		uvm_json_u64(j, key, f->trips[k]);
+	}
+	uvm_json_close(j, '}');
+	uvm_json_array(j, "allocations");
+	for (size_t i = 0; i < f->nallocs; i++) {
+		const struct uvm_report_alloc *a = &f->allocs[i];
+
+		uvm_json_object(j, NULL);
+		uvm_json_u64(j, "id", a->id);
+		uvm_json_str(j, "name", a->name);
+		uvm_json_u64(j, "bytes", a->bytes);
+		uvm_json_u64(j, "thrashed_blocks", a->thrashed);
+		uvm_json_u64(j, "distinct_blocks_thrashed", a->distinct);
+		uvm_json_close(j, '}');
+	}
+	uvm_json_close(j, ']');
+}
+
+/* timeline.json: its size in events, and what its bound left out. */
+static void timeline_json(struct uvm_trace *trace, struct uvm_json *j)
+{
+	struct uvm_tl_counts c;
+	char why[640];
+
+	if (!*uvm_trace_dir(trace))
+		return;
+	uvm_json_object(j, "timeline");
+	if (uvm_trace_timeline(trace, &c, why, sizeof(why))) {
+		uvm_json_u64(j, "events_per_process", c.events);
+		uvm_json_u64(j, "dropped", c.dropped);
+		uvm_json_u64(j, "worker_tracks", c.tracks_total);
+		uvm_json_u64(j, "worker_tracks_shown", c.tracks_shown);
+	} else {
+		uvm_json_str(j, "error", why);
+	}
+	uvm_json_close(j, '}');
+}
+
+static void timeline_text(struct uvm_trace *trace, FILE *f)
+{
+	struct uvm_tl_counts c;
+	char why[640];
+
+	if (!*uvm_trace_dir(trace))
+		return;
+	if (!uvm_trace_timeline(trace, &c, why, sizeof(why))) {
+		fprintf(f, "; no timeline.json: %s", why);
+		return;
+	}
+	fprintf(f, "; timeline.json %llu events per time axis", (unsigned long long)c.events);
+	if (c.dropped)
+		fprintf(f,
+			" (bounded by --trace-events: %llu records left out, %llu of %llu worker "
+			"tracks shown)",
+			(unsigned long long)c.dropped, (unsigned long long)c.tracks_shown,
+			(unsigned long long)c.tracks_total);
+}
+
+/* What the access counters count, and what remote bytes stand for. */
+static const char *access_counts(const struct uvm_run_facts *f)
+{
+	if (!f->counts_faults)
+		return "gmmu accessors (per warp transaction)";
+	return "far faults, and sampled faults on REMOTE blocks";
+}
+
+static const char *remote_bytes_source(const struct uvm_run_facts *f)
+{
+	if (!f->counts_faults)
+		return "gmmu accessors: 32-byte sectors per warp";
+	if (f->shared_frames)
+		return "estimate: --remote-sample-bytes per sampled access";
+	return "read-only copies: 64 KB per block mapped";
+}
+
+/* A share of the batches the model charges time for (a batch of sampled
+ * faults alone that moved nothing costs none): overruns, late wakes. */
+static double modelled_share(const struct uvm_stats *st, uint64_t n)
+{
+	return st->modelled_batches ? (double)n / (double)st->modelled_batches : 0;
+}
+
+/* CPC's data reuse rate: the mean over launches (as the paper averages
+ * kernels) and over all touched blocks. */
+static void json_reuse(const struct uvm_reuse_run *r, struct uvm_json *j)
+{
+	uvm_json_object(j, "data_reuse");
+	uvm_json_str(j, "source", uvm_reuse_source_name(r->source));
+	uvm_json_u64(j, "launches", r->launches);
+	uvm_json_u64(j, "launches_measured", r->measured);
+	uvm_json_num(j, "mean_rate", r->measured ? r->rate_sum / (double)r->measured : -1);
+	uvm_json_num(j, "overall_rate", r->touched ? (double)r->reused / (double)r->touched : -1);
+	uvm_json_close(j, '}');
+}
+
+/* Blocks the run mapped into the device view (migrated, zero-filled, mapped
+ * remotely, mapped again after a sample, duplicated). The first touch of
+ * each pays the machine's map-touch cost, so blocks times that cost
+ * estimates what the machine, not the emulator, took of the run's time. */
+static uint64_t device_maps(const struct uvm_stats *st)
+{
+	return st->blocks_h2d + st->blocks_zero_filled + st->blocks_remote + st->remote_samples +
+	       st->blocks_duplicated;
+}
+
+static double map_touch_est_s(const struct uvm_map_touch *mt, const struct uvm_stats *st)
+{
+	double extra = mt->first_us - mt->again_us;
+
+	return mt->measured && extra > 0 ? (double)device_maps(st) * extra / 1e6 : 0;
+}
+
+void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j)
+{
+	const struct uvm_stats st = f->st;
+	struct model m;
+	char buf[384];
+
+	model_of(f, &m);
+	uvm_json_str(j, "backend", f->backend);
+	uvm_json_str(j, "backend_why", f->backend_why);
+	uvm_json_str(j, "fault_path", f->uvmmu ? "uvmmu" : "driver");
+	uvm_json_u64(j, "remote_blocks", f->remote_blocks);
+	uvm_json_str(j, "access_counts", access_counts(f));
+	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(f));
+	json_thrashing(f, j);
+	json_reuse(f->reuse, j);
+	uvm_json_object(j, "model");
+	uvm_json_str(j, "link", f->link);
+	uvm_json_num(j, "link_bandwidth_bytes_per_s", f->link_unlimited ? 0 : f->link_bw);
+	uvm_json_num(j, "link_latency_s", (double)f->link_latency_ns / 1e9);
+	uvm_json_num(j, "dilation", f->dilation);
+	uvm_json_num(j, "dilated_bandwidth_bytes_per_s", m.bandwidth);
+	uvm_json_num(j, "dilated_link_latency_s", m.latency_us / 1e6);
+	/* uvmmu: the hardware path's latency per migration, not per batch. */
+	uvm_json_num(j, f->uvmmu ? "dilated_uvmmu_latency_s" : "dilated_fault_latency_s",
+		     m.fault_latency_us / 1e6);
+	if (f->calib_measured > 0) {
+		uvm_json_str(j, "calibration_source", f->calib_source);
+		uvm_json_str(j, "calibration_gpu", f->calib_gpu);
+		uvm_json_num(j, "calibration_measured_bytes_per_s", f->calib_measured);
+		uvm_json_num(j, "calibration_target_bytes_per_s", f->calib_target);
+	}
+	uvm_json_u64(j, "overruns", st.model_overruns);
+	uvm_json_num(j, "overrun_share", modelled_share(&st, st.model_overruns));
+	uvm_json_u64(j, "late_wakes", st.late_wakes);
+	uvm_json_num(j, "late_wake_share", modelled_share(&st, st.late_wakes));
+	uvm_json_close(j, '}');
+	uvm_json_object(j, "system");
+	uvm_json_str(j, "placement", f->placement);
+	uvm_json_i64(j, "device_node", f->device_node);
+	uvm_json_i64(j, "host_node", f->host_node);
+	uvm_json_str(j, "userfaultfd_features", f->uffd_features);
+	uvm_json_str(j, "userfaultfd_via", f->uffd_via);
+	uvm_json_str(j, "fault_capture", f->capture);
+	uvm_json_str(j, "fault_capture_why", f->capture_why);
+	uvm_json_str(j, "zap", f->zap);
+	uvm_json_str(j, "async_unmaps", *f->sync_reason ? f->sync_reason : "io_uring");
+	uvm_json_str(j, "driver_wait", f->driver_wait);
+	uvm_json_str(j, "driver_sched", f->driver_sched);
+	uvm_json_str(j, "capacity", f->capacity_note);
+	uvm_json_num(j, "map_touch_first_us", f->map_touch->first_us);
+	uvm_json_num(j, "map_touch_again_us", f->map_touch->again_us);
+	uvm_map_touch_describe(f->map_touch, buf, sizeof(buf));
+	uvm_json_str(j, "map_touch", buf);
+	uvm_json_u64(j, "map_touch_blocks", device_maps(&st));
+	uvm_json_num(j, "map_touch_est_s", map_touch_est_s(f->map_touch, &st));
+	uvm_json_close(j, '}');
+	if (f->trace) {
+		uint64_t rows, dropped;
+
+		uvm_trace_counts(f->trace, &rows, &dropped);
+		uvm_json_object(j, "trace");
+		uvm_json_str(j, "dir", uvm_trace_dir(f->trace));
+		uvm_json_u64(j, "rows", rows);
+		uvm_json_u64(j, "dropped", dropped);
+		timeline_json(f->trace, j);
+		uvm_json_close(j, '}');
+	}
+}
+
+void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
+{
+	const struct uvm_stats st = r->st;
+	const struct uvm_reuse_run *reuse = r->reuse;
+	struct model m;
+	char a[32], b[32], c[32], buf[384];
+
+	model_of(r, &m);
+	fprintf(f,
+		"  model   link %s %s (dilated %s), latency %s, %s %.1f us, "
+		"dilation %g",
+		r->link, r->link_unlimited ? "unthrottled" : uvm_fmt_bandwidth(a, sizeof(a), r->link_bw),
+		r->link_unlimited ? "-" : uvm_fmt_bandwidth(b, sizeof(b), m.bandwidth),
+		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6),
+		r->uvmmu ? "uvmmu latency" : "fault latency", m.fault_latency_us, r->dilation);
+	if (r->calib_measured > 0)
+		fprintf(f, " (calibrated: %s measured, %s %s)",
+			uvm_fmt_bandwidth(a, sizeof(a), r->calib_measured), r->calib_gpu,
+			uvm_fmt_bandwidth(b, sizeof(b), r->calib_target));
+	fputc('\n', f);
+	if (r->calib_measured > 0 && *r->calib_source)
+		fprintf(f, "  calib   %s\n", r->calib_source);
+	fprintf(f, "  backend %s (%s)\n", r->backend, r->backend_why);
+	fprintf(f,
+		"  capture %s (%s): %llu faults by signal, %llu user-mode-only, %llu system "
+		"calls wrapped\n",
+		r->capture, r->capture_why, (unsigned long long)st.signal_faults,
+		(unsigned long long)st.user_mode_faults, (unsigned long long)st.wrapped_syscalls);
+	fprintf(f, "  zap     %s\n", r->zap);
+	if (r->uvmmu)
+		fprintf(f,
+			"  path    uvmmu: %llu far faults resolved alone (critical page first); "
+			"candidate queue %llu refills, %llu stalls\n",
+			(unsigned long long)st.uvmmu_faults, (unsigned long long)st.cq_refills,
+			(unsigned long long)st.cq_stalls);
+	if (reuse->measured)
+		fprintf(f,
+			"  reuse   %.1f%% of the blocks a launch touched were resident from before "
+			"(mean of %llu launches; %s)\n",
+			100 * reuse->rate_sum / (double)reuse->measured,
+			(unsigned long long)reuse->measured, uvm_reuse_source_name(reuse->source));
+	if (reuse->launches > reuse->measured)
+		fprintf(f,
+			"  reuse   unknown for %llu of %llu launches: they found data resident and "
+			"nothing counted its use (--reuse-probes SIZE estimates it under the remap "
+			"backend, at a real-time cost; a GMMU build counts it exactly)\n",
+			(unsigned long long)(reuse->launches - reuse->measured),
+			(unsigned long long)reuse->launches);
+	if (st.model_overruns && st.batches)
+		fprintf(f,
+			"  note    the model could not be honoured in %llu of %llu %s (%.1f%%): "
+			"real costs exceeded the modelled time at dilation %g (raise --dilation)\n",
+			(unsigned long long)st.model_overruns,
+			(unsigned long long)st.modelled_batches, r->uvmmu ? "migrations" : "batches",
+			100 * modelled_share(&st, st.model_overruns), r->dilation);
+	if (st.late_wakes && st.batches)
+		fprintf(
+		    f,
+		    "  note    the driver woke late in %llu of %llu batches (%.1f%%, %.3f s): "
+		    "the host's scheduler ran it past the model's deadline (time_s.late_wake)%s\n",
+		    (unsigned long long)st.late_wakes, (unsigned long long)st.modelled_batches,
+		    100 * modelled_share(&st, st.late_wakes), (double)st.ns.late_wake / 1e9,
+		    r->driver_realtime ? ""
+				       : "; a real-time driver wakes on time "
+					 "(--driver-sched fifo: " UVM_REALTIME_WHO ")");
+	if (*r->capacity_note)
+		fprintf(f, "  device  %s\n", r->capacity_note);
+	fprintf(f, "  system  %s\n", r->placement);
+	if (*r->sync_reason)
+		fprintf(f, "  note    %s\n", r->sync_reason);
+	if (uvm_map_touch_describe(r->map_touch, buf, sizeof(buf)))
+		fprintf(f,
+			"  note    this machine charges %s; this run mapped %llu blocks for the "
+			"GPU: about %.3f s of its threads' time (system.map_touch_est_s)\n",
+			buf, (unsigned long long)device_maps(&st), map_touch_est_s(r->map_touch, &st));
+	if (r->trace) {
+		uint64_t rows, dropped;
+
+		uvm_trace_counts(r->trace, &rows, &dropped);
+		fprintf(f, "  trace   %s: %llu rows",
+			*uvm_trace_dir(r->trace) ? uvm_trace_dir(r->trace) : "(access trace only)",
+			(unsigned long long)rows);
+		if (dropped)
+			fprintf(f,
+				"; the trace buffer was full and %llu records were DROPPED "
+				"(the disk could not keep up)",
+				(unsigned long long)dropped);
+		timeline_text(r->trace, f);
+		fputc('\n', f);
+	}
+	if (r->counts_faults)
+		fprintf(
+		    f, "  note    access counts are fault-based (far faults, and sampled faults on "
+		       "REMOTE blocks; build emu-gpu with -DEMUGPU_GMMU=ON to count every warp "
+		       "transaction)\n");
+	if (st.remote_bytes && r->counts_faults && r->shared_frames)
+		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(r));
+	if (r->capture_blind)
+		fprintf(f,
+			"  note    the %s capture does not see kernel-mode touches: system calls "
+			"other than the wrapped ones fail with EFAULT on non-resident managed "
+			"memory\n",
+			r->capture);
+}

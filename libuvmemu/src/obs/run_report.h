@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_report.h - what an emulated run's report adds to the common one: the facts
+ * the emulator gathers from its parts at the end of a run (emu/report.c),
+ * written as the report's JSON keys and the summary's lines.
+ */
+#ifndef UVM_RUN_REPORT_H
+#define UVM_RUN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "map_touch.h"
+#include "reuse.h"
+#include "stats.h"
+#include "trace.h"
+
+/* One allocation's row of the thrashing table. */
+struct uvm_report_alloc {
+	uint64_t id;
+	const char *name;
+	uint64_t bytes, thrashed, distinct;
+};
+
+struct uvm_run_facts {
+	/* The model, undilated, and the dilation it ran at. */
+	const char *link;
+	double link_bw;
+	uint64_t link_latency_ns;
+	bool link_unlimited;
+	double dilation;
+	bool uvmmu; /* --fault-path uvmmu: fault_latency_ns is --uvmmu-latency */
+	uint64_t fault_latency_ns;
+	double calib_measured, calib_target; /* bytes/s; 0 when not calibrated */
+	const char *calib_gpu, *calib_source;
+	/* The mechanisms. */
+	const char *backend, *backend_why;
+	bool shared_frames;
+	const char *capture, *capture_why, *uffd_via, *uffd_features, *zap;
+	bool capture_blind; /* the capture does not see kernel-mode touches */
+	const char *sync_reason, *driver_wait, *driver_sched;
+	bool driver_realtime;
+	const char *placement;
+	int device_node, host_node;
+	const char *capacity_note;
+	bool counts_faults; /* far faults count accesses (no GMMU accessors) */
+	uint64_t remote_blocks;
+	struct uvm_stats st;
+	/* Thrashing: blocks by round trips, and per allocation. */
+	const uint64_t *trips;
+	size_t ntrips;
+	const struct uvm_report_alloc *allocs;
+	size_t nallocs;
+	/* Observation. */
+	const struct uvm_map_touch *map_touch;
+	const struct uvm_reuse_run *reuse;
+	struct uvm_trace *trace; /* NULL when none was written */
+};
+
+void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j);
+void uvm_obs_report_text(const struct uvm_run_facts *f, FILE *out);
+
+#endif

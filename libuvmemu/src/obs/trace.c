@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: MIT
+/* trace.c - the bounded trace queue and its background writer. */
+#include "trace.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lock_order.h"
+#include "space.h"
+#include "timeline.h"
+
+/* Records held at most: about 10 MB; a writer formats far faster than a
+ * driver produces, so the queue fills only when the disk stalls. */
+#define QUEUE_RECORDS 32768
+
+enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL, REC_ALLOC, REC_CTA, REC_XFER };
+
+/* The files a trace writes; F_RECORD is --record-trace's copy of the accesses. */
+enum { F_BATCHES, F_FAULTS, F_ACCESSES, F_KERNELS, F_ALLOCS, F_RECORD, F_COUNT };
+
+struct rec {
+	uint8_t type;
+	union {
+		struct {
+			uint64_t seq, start_ns, model_end_ns, device_bytes;
+			double dilation;
+			uint8_t kind;
+			struct uvm_stats st;
+		} batch;
+		struct uvm_trace_fault fault;
+		struct {
+			uint64_t launch, block, count;
+			uint32_t alloc;
+			bool gmmu;
+			char kernel[48];
+		} access;
+		struct {
+			uint64_t launch, begin_ns, end_ns;
+			dim3 grid, block;
+			size_t shared;
+			char kernel[48];
+			struct uvm_trace_objs objs;
+			struct uvm_reuse_launch reuse;
+		} kernel;
+		struct {
+			uint64_t first, bytes;
+			uint32_t id;
+			char kind[12], name[48];
+		} alloc;
+		struct {
+			uint64_t launch, t_ns;
+			uint32_t tid, cta, sm;
+			bool begin;
+		} cta;
+		struct {
+			uint64_t bytes, start_ns, end_ns;
+			int dir;
+		} xfer;
+	};
+};
+
+struct uvm_trace {
+	char dir[256];
+	uint64_t start_ns;
+	FILE *file[F_COUNT];
+
+	/* The timeline: fed and written by the writer thread only. */
+	struct uvm_timeline *tl;
+	FILE *tl_file;
+	char tl_path[512];
+	struct uvm_trace_deps dep;
+	_Atomic bool ctas_wanted; /* read by CTA producers without the lock */
+
+	pthread_t writer;
+	struct uvm_mutex lock;
+	pthread_cond_t nonempty;
+	pthread_cond_t drained; /* signalled when the writer emptied the queue */
+	struct rec *q;
+	size_t head, tail; /* head: next to write out; tail: next free (mod QUEUE_RECORDS) */
+	bool closing;
+	bool finish;   /* write the timeline once the queue is empty */
+	bool finished; /* it is written (or there is none) */
+	struct uvm_tl_counts tl_counts;
+	char tl_error[640];
+	uint64_t written, dropped; /* records */
+	uint64_t rows;		   /* CSV rows among them */
+};
+
+/* ---------------------------------------------------------------- writing */
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* A uvm_now_ns() time as time since the run began. */
+static uint64_t rel(const struct uvm_trace *t, uint64_t ns)
+{
+	return ns > t->start_ns ? ns - t->start_ns : 0;
+}
+
+static void write_batch(struct uvm_trace *t, const struct rec *r)
+{
+	const struct uvm_stats *st = &r->batch.st;
+
+	fprintf(t->file[F_BATCHES], "%" PRIu64 ",%s,%.9f", r->batch.seq,
+		r->batch.kind == UVM_BATCH_FAULTS ? "batch" : "eviction",
+		secs(r->batch.start_ns - t->start_ns));
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) fprintf(t->file[F_BATCHES], ",%.9f", secs(st->ns.id));
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+#define UVMEMU_STAT(id, unit, help) fprintf(t->file[F_BATCHES], ",%" PRIu64, st->id);
+#define UVMEMU_TIME(id, help)
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	fprintf(t->file[F_BATCHES], ",%d,%.9f,%.17g,%" PRIu64 "\n", st->blocks_evicted > 0,
+		secs(rel(t, r->batch.model_end_ns)), r->batch.dilation, r->batch.device_bytes);
+}
+
+/* One id list of kernels.csv: space-separated, "+N" for ids left out. */
+static void write_ids(FILE *f, const uint32_t *id, uint32_t n, uint32_t more)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu32, i ? " " : "", id[i]);
+	if (more)
+		fprintf(f, "%s+%" PRIu32, n ? " " : "", more);
+}
+
+/* Writes the record's CSV row; returns whether it has one. */
+static bool write_rec(struct uvm_trace *t, const struct rec *r)
+{
+	switch (r->type) {
+	case REC_BATCH:
+		write_batch(t, r);
+		break;
+	case REC_FAULT: {
+		char launch[24] = "";
+
+		if (!t->file[F_FAULTS])
+			return false; /* for the timeline only */
+		if (r->fault.launch != UINT64_MAX)
+			snprintf(launch, sizeof(launch), "%" PRIu64, r->fault.launch);
+		fprintf(t->file[F_FAULTS],
+			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32
+			"\n",
+			secs(r->fault.t_ns), r->fault.gpu ? "gpu" : "cpu", r->fault.page,
+			r->fault.page >> 16, r->fault.write ? "write" : "read", r->fault.tid,
+			r->fault.sm, launch,
+			uvm_fault_outcome_name((enum uvm_fault_outcome)r->fault.outcome),
+			r->fault.count);
+		break;
+	}
+	case REC_ACCESS:
+		for (int i = 0; i < 2; i++) {
+			FILE *f = t->file[i ? F_RECORD : F_ACCESSES];
+
+			if (f)
+				fprintf(f,
+					"%" PRIu64 ",%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+					r->access.launch, r->access.kernel, r->access.alloc,
+					r->access.block, r->access.count,
+					r->access.gmmu ? "gmmu" : "faults");
+		}
+		break;
+	case REC_ALLOC:
+		fprintf(t->file[F_ALLOCS],
+			"%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", r->alloc.id,
+			r->alloc.kind, r->alloc.first, (r->alloc.bytes + 65535) >> 16,
+			r->alloc.bytes, r->alloc.name);
+		break;
+	case REC_KERNEL:
+		fprintf(t->file[F_KERNELS],
+			"%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64
+			",%.4f,%s,",
+			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
+			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
+			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
+			secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
+			r->kernel.reuse.reused, r->kernel.reuse.rate,
+			uvm_reuse_source_name(r->kernel.reuse.source));
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id, r->kernel.objs.nargs,
+			  r->kernel.objs.more_args);
+		fputc(',', t->file[F_KERNELS]);
+		write_ids(t->file[F_KERNELS], r->kernel.objs.id + r->kernel.objs.nargs,
+			  r->kernel.objs.ndev, r->kernel.objs.more_dev);
+		fputc('\n', t->file[F_KERNELS]);
+		break;
+	case REC_CTA:
+	case REC_XFER:
+		return false; /* the timeline's alone */
+	}
+	return true;
+}
+
+/* The same record, for the timeline. */
+static void feed_timeline(struct uvm_trace *t, const struct rec *r)
+{
+	struct uvm_tl_batch b;
+	struct uvm_tl_kernel k;
+
+	switch (r->type) {
+	case REC_BATCH:
+		b = (struct uvm_tl_batch){
+		    .seq = r->batch.seq,
+		    .eviction = r->batch.kind != UVM_BATCH_FAULTS,
+		    .start_ns = rel(t, r->batch.start_ns),
+		    .model_end_ns = rel(t, r->batch.model_end_ns),
+		    .dilation = r->batch.dilation,
+		    .device_bytes = r->batch.device_bytes,
+		    .st = r->batch.st,
+		};
+		uvm_timeline_batch(t->tl, &b);
+		break;
+	case REC_FAULT:
+		uvm_timeline_fault(t->tl, &r->fault);
+		break;
+	case REC_KERNEL:
+		k = (struct uvm_tl_kernel){
+		    .launch = r->kernel.launch,
+		    .begin_ns = rel(t, r->kernel.begin_ns),
+		    .end_ns = rel(t, r->kernel.end_ns),
+		    .grid = {r->kernel.grid.x, r->kernel.grid.y, r->kernel.grid.z},
+		    .block = {r->kernel.block.x, r->kernel.block.y, r->kernel.block.z},
+		    .name = r->kernel.kernel,
+		};
+		uvm_timeline_kernel(t->tl, &k);
+		break;
+	case REC_CTA:
+		uvm_timeline_cta(t->tl, r->cta.tid, (int)r->cta.sm, r->cta.launch, r->cta.cta,
+				 r->cta.begin, rel(t, r->cta.t_ns));
+		break;
+	case REC_XFER:
+		uvm_timeline_transfer(t->tl, r->xfer.dir, r->xfer.bytes, rel(t, r->xfer.start_ns),
+				      rel(t, r->xfer.end_ns));
+		break;
+	default:
+		break;
+	}
+}
+
+/* Writes timeline.json (the writer thread, once the queue is empty). */
+static void finish_timeline(struct uvm_trace *t)
+{
+	char err[sizeof(t->tl_path) + 128] = "";
+
+	if (uvm_timeline_write(t->tl, t->tl_file, "run", err, sizeof(err)) == 0 &&
+	    fclose(t->tl_file) != 0)
+		snprintf(err, sizeof(err), "writing %s: %s", t->tl_path, strerror(errno));
+	else if (*err)
+		fclose(t->tl_file);
+	t->tl_file = NULL;
+	uvm_mutex_lock(&t->lock);
+	uvm_timeline_counts(t->tl, &t->tl_counts);
+	snprintf(t->tl_error, sizeof(t->tl_error), "%s", err);
+	t->finished = true;
+	pthread_cond_broadcast(&t->drained);
+	uvm_mutex_unlock(&t->lock);
+}
+
+static void *writer_main(void *arg)
+{
+	struct uvm_trace *t = arg;
+	struct rec *out = malloc(256 * sizeof(*out));
+
+	pthread_setname_np(pthread_self(), "uvmemu-trace");
+	for (;;) {
+		size_t n = 0;
+		uint64_t rows = 0;
+
+		uvm_mutex_lock(&t->lock);
+		while (t->head == t->tail && !t->closing && !(t->finish && !t->finished))
+			uvm_cond_wait(&t->nonempty, &t->lock);
+		if (t->head == t->tail && t->finish && !t->finished) {
+			uvm_mutex_unlock(&t->lock);
+			finish_timeline(t);
+			continue;
+		}
+		if (t->head == t->tail && t->closing) {
+			uvm_mutex_unlock(&t->lock);
+			break;
+		}
+		/* Take a chunk out, so producers are not held while it is formatted. */
+		while (t->head != t->tail && n < 256 && out) {
+			out[n++] = t->q[t->head];
+			t->head = (t->head + 1) % QUEUE_RECORDS;
+		}
+		uvm_mutex_unlock(&t->lock);
+		for (size_t i = 0; i < n; i++) {
+			rows += write_rec(t, &out[i]);
+			if (t->tl && !t->finished)
+				feed_timeline(t, &out[i]);
+		}
+		if (t->tl)
+			atomic_store_explicit(&t->ctas_wanted,
+					      !t->finished && uvm_timeline_wants_ctas(t->tl),
+					      memory_order_relaxed);
+		uvm_mutex_lock(&t->lock);
+		t->written += n;
+		t->rows += rows;
+		if (t->head == t->tail) {
+			uvm_mutex_unlock(&t->lock);
+			for (int i = 0; i < F_COUNT; i++)
+				if (t->file[i])
+					fflush(t->file[i]);
+			uvm_mutex_lock(&t->lock);
+			pthread_cond_broadcast(&t->drained);
+		}
+		uvm_mutex_unlock(&t->lock);
+	}
+	free(out);
+	return NULL;
+}
+
+static void push(struct uvm_trace *t, const struct rec *r)
+{
+	size_t next;
+
+	uvm_mutex_lock(&t->lock);
+	next = (t->tail + 1) % QUEUE_RECORDS;
+	if (next == t->head) {
+		t->dropped++;
+	} else {
+		t->q[t->tail] = *r;
+		t->tail = next;
+		pthread_cond_signal(&t->nonempty);
+	}
+	uvm_mutex_unlock(&t->lock);
+}
+
+/* ----------------------------------------------------------------- files */
+
+static FILE *open_csv(const char *dir, const char *name, const char *header, char *err,
+		      size_t errlen)
+{
+	char path[512];
+	FILE *f;
+
+	if (dir)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write trace file %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	fputs(header, f);
+	return f;
+}
+
+static void batch_header(char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "batch,kind,start_s");
+
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) n += (size_t)snprintf(buf + n, len - n, "," #id "_s");
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+#define UVMEMU_STAT(id, unit, help) n += (size_t)snprintf(buf + n, len - n, "," #id);
+#define UVMEMU_TIME(id, help)
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	snprintf(buf + n, len - n, ",any_eviction,model_end_s,dilation,device_bytes\n");
+}
+
+static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n";
+
+/* A transfer the link booked (under the link's lock). */
+static void link_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
+			uint64_t busy_end)
+{
+	push(ctx, &(struct rec){
+		      .type = REC_XFER,
+		      .xfer = {.bytes = bytes, .start_ns = start, .end_ns = busy_end, .dir = dir}});
+}
+
+/* DIR/timeline.json is opened now, so that a file that cannot be written
+ * stops the run at its start; it is written at the end. */
+static int open_timeline(struct uvm_trace *t, const struct uvm_config *cfg,
+			 const struct uvm_trace_deps *deps, char *err, size_t errlen)
+{
+	snprintf(t->tl_path, sizeof(t->tl_path), "%s/timeline.json", t->dir);
+	t->tl = uvm_timeline_new((uint64_t)uvm_cfg_i(cfg, UVM_OPT_trace_events));
+	if (!t->tl) {
+		snprintf(err, errlen, "out of memory for the timeline");
+		return -ENOMEM;
+	}
+	t->tl_file = fopen(t->tl_path, "w");
+	if (!t->tl_file) {
+		snprintf(err, errlen, "cannot write trace file %s: %s", t->tl_path,
+			 strerror(errno));
+		return -EIO;
+	}
+	if (deps)
+		t->dep = *deps;
+	atomic_store(&t->ctas_wanted, true);
+	return 0;
+}
+
+int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_t start_ns,
+		   const struct uvm_trace_deps *deps, char *err, size_t errlen)
+{
+	const char *dir = uvm_cfg_s(cfg, UVM_OPT_trace),
+		   *rec = uvm_cfg_s(cfg, UVM_OPT_record_trace);
+	bool faults = uvm_cfg_i(cfg, UVM_OPT_trace_faults) == UVM_TRACE_FAULTS_ON;
+	struct uvm_trace *t;
+	char header[2048];
+
+	*out = NULL;
+	if (!*dir && !*rec) {
+		if (faults) {
+			snprintf(err, errlen, "--trace-faults on needs --trace DIR");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->q = malloc(QUEUE_RECORDS * sizeof(*t->q)))) {
+		free(t);
+		snprintf(err, errlen, "out of memory for the trace queue");
+		return -ENOMEM;
+	}
+	t->start_ns = start_ns;
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	if (*dir) {
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			snprintf(err, errlen, "--trace %s: cannot create the directory: %s", dir,
+				 strerror(errno));
+			goto fail;
+		}
+		batch_header(header, sizeof(header));
+		if (!(t->file[F_BATCHES] = open_csv(dir, "batches.csv", header, err, errlen)) ||
+		    !(t->file[F_KERNELS] =
+			  open_csv(dir, "kernels.csv",
+				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
+				   "block_z,shared_bytes,begin_s,end_s,touched_blocks,"
+				   "reused_blocks,reuse_rate,reuse_source,arg_allocs,dev_allocs\n",
+				   err, errlen)) ||
+		    !(t->file[F_ACCESSES] =
+			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
+		    !(t->file[F_ALLOCS] =
+			  open_csv(dir, "allocations.csv",
+				   "alloc,kind,first_block,blocks,bytes,name\n", err, errlen)))
+			goto fail;
+		if (faults &&
+		    !(t->file[F_FAULTS] = open_csv(dir, "faults.csv",
+						   "time_s,side,page,block,access,tid,sm,launch,"
+						   "outcome,count\n",
+						   err, errlen)))
+			goto fail;
+		if (open_timeline(t, cfg, deps, err, errlen))
+			goto fail;
+	} else {
+		t->finished = true; /* no timeline without a directory */
+	}
+	if (*rec && !(t->file[F_RECORD] = open_csv(NULL, rec, access_header, err, errlen)))
+		goto fail;
+	uvm_mutex_init(&t->lock, UVM_LOCK_TRACE);
+	pthread_cond_init(&t->nonempty, NULL);
+	pthread_cond_init(&t->drained, NULL);
+	if (pthread_create(&t->writer, NULL, writer_main, t)) {
+		snprintf(err, errlen, "cannot start the trace writer");
+		goto fail;
+	}
+	if (t->tl && t->dep.model)
+		uvm_link_observe(&t->dep.model->link, link_booked, t);
+	*out = t;
+	return 0;
+fail:
+	for (int i = 0; i < F_COUNT; i++)
+		if (t->file[i])
+			fclose(t->file[i]);
+	if (t->tl_file)
+		fclose(t->tl_file);
+	uvm_timeline_free(t->tl);
+	free(t->q);
+	free(t);
+	return -EIO;
+}
+
+void uvm_trace_flush(struct uvm_trace *t)
+{
+	uint64_t target;
+
+	if (!t)
+		return;
+	uvm_mutex_lock(&t->lock);
+	/* Wait for what is queued now, not for rows added while waiting. */
+	target = t->written + (t->tail + QUEUE_RECORDS - t->head) % QUEUE_RECORDS;
+	while (t->written < target || t->head != t->tail)
+		uvm_cond_wait(&t->drained, &t->lock);
+	/* Then the timeline, from everything so far. */
+	t->finish = true;
+	pthread_cond_signal(&t->nonempty);
+	while (!t->finished)
+		uvm_cond_wait(&t->drained, &t->lock);
+	uvm_mutex_unlock(&t->lock);
+}
+
+void uvm_trace_close(struct uvm_trace *t)
+{
+	if (!t)
+		return;
+	if (t->dep.model)
+		uvm_link_observe(&t->dep.model->link, NULL, NULL);
+	uvm_trace_flush(t);
+	uvm_mutex_lock(&t->lock);
+	t->closing = true;
+	pthread_cond_signal(&t->nonempty);
+	uvm_mutex_unlock(&t->lock);
+	pthread_join(t->writer, NULL);
+	for (int i = 0; i < F_COUNT; i++)
+		if (t->file[i])
+			fclose(t->file[i]);
+	uvm_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->nonempty);
+	pthread_cond_destroy(&t->drained);
+	uvm_timeline_free(t->tl);
+	free(t->q);
+	free(t);
+}
+
+/* ------------------------------------------------------------- producers */
+
+bool uvm_trace_wants_faults(const struct uvm_trace *t)
+{
+	/* The timeline shows a stall per fault. */
+	return t && (t->file[F_FAULTS] || t->tl);
+}
+
+bool uvm_trace_wants_ctas(const struct uvm_trace *t)
+{
+	return t && t->tl && atomic_load_explicit(&t->ctas_wanted, memory_order_relaxed);
+}
+
+bool uvm_trace_wants_accesses(const struct uvm_trace *t)
+{
+	return t && (t->file[F_ACCESSES] || t->file[F_RECORD]);
+}
+
+static void on_batch(void *p, const struct uvm_batch_event *b)
+{
+	struct uvm_trace *t = p;
+	struct rec r = {.type = REC_BATCH};
+	struct uvm_pool pool;
+
+	r.batch.seq = b->seq;
+	r.batch.start_ns = b->start_ns;
+	r.batch.kind = (uint8_t)b->kind;
+	r.batch.st = *b->st;
+	r.batch.model_end_ns = b->model_end_ns;
+	r.batch.dilation = b->dilation;
+	r.batch.device_bytes = UINT64_MAX;
+	if (t->dep.pool) {
+		uvm_pool_snapshot(t->dep.pool, &pool);
+		r.batch.device_bytes = (pool.used + pool.pinned) << UVM_BLOCK_SHIFT;
+	}
+	push(t, &r);
+}
+
+static void on_fault(void *p, const struct uvm_fault_event *f)
+{
+	struct uvm_trace *t = p;
+	struct rec r = {.type = REC_FAULT};
+
+	r.fault = (struct uvm_trace_fault){
+	    .t_ns = rel(t, f->t_ns),
+	    .page = f->page,
+	    .launch = f->launch,
+	    .tid = f->tid,
+	    .sm = t->dep.workers ? uvm_workers_sm(t->dep.workers, f->tid) : -1,
+	    .count = f->count,
+	    .gpu = f->gpu,
+	    .write = f->write,
+	    .outcome = f->outcome,
+	};
+	push(t, &r);
+}
+
+struct uvm_res_observer uvm_trace_observer(struct uvm_trace *t)
+{
+	return (struct uvm_res_observer){
+	    .p = t,
+	    .batch = t && t->file[F_BATCHES] ? on_batch : NULL,
+	    .fault = uvm_trace_wants_faults(t) ? on_fault : NULL,
+	};
+}
+
+void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
+		      uint64_t block, uint64_t count, bool from_gmmu)
+{
+	struct rec r = {.type = REC_ACCESS};
+
+	if (!uvm_trace_wants_accesses(t))
+		return;
+	r.access.launch = launch;
+	r.access.block = block;
+	r.access.count = count;
+	r.access.alloc = alloc;
+	r.access.gmmu = from_gmmu;
+	snprintf(r.access.kernel, sizeof(r.access.kernel), "%s", kernel ? kernel : "");
+	push(t, &r);
+}
+
+void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse,
+		      const struct uvm_trace_objs *objs)
+{
+	struct rec r = {.type = REC_KERNEL};
+
+	if (!t || !t->file[F_KERNELS])
+		return;
+	r.kernel.launch = launch;
+	r.kernel.begin_ns = begin_ns;
+	r.kernel.end_ns = end_ns;
+	r.kernel.grid = l->grid;
+	r.kernel.block = l->block;
+	r.kernel.shared = l->shared_bytes;
+	r.kernel.reuse = *reuse;
+	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
+	if (objs)
+		r.kernel.objs = *objs;
+	push(t, &r);
+}
+
+void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
+			  uint64_t bytes, const char *name)
+{
+	struct rec r = {.type = REC_ALLOC};
+
+	if (!t || !t->file[F_ALLOCS])
+		return;
+	r.alloc.id = id;
+	r.alloc.first = first;
+	r.alloc.bytes = bytes;
+	snprintf(r.alloc.kind, sizeof(r.alloc.kind), "%s", kind);
+	/* A name with a comma would break the row. */
+	for (size_t i = 0; i + 1 < sizeof(r.alloc.name) && name[i]; i++)
+		r.alloc.name[i] = name[i] == ',' ? ';' : name[i];
+	push(t, &r);
+}
+
+void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t launch, unsigned cta,
+		   bool begin, uint64_t t_ns)
+{
+	if (uvm_trace_wants_ctas(t))
+		push(t, &(struct rec){.type = REC_CTA,
+				      .cta = {.launch = launch,
+					      .t_ns = t_ns,
+					      .tid = tid,
+					      .cta = cta,
+					      .sm = sm,
+					      .begin = begin}});
+}
+
+bool uvm_trace_timeline(struct uvm_trace *t, struct uvm_tl_counts *out, char *why, size_t len)
+{
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	if (!t || !t->tl) {
+		snprintf(why, len, "no trace directory");
+		return false;
+	}
+	uvm_mutex_lock(&t->lock);
+	ok = t->finished && !*t->tl_error;
+	if (ok)
+		*out = t->tl_counts;
+	else
+		snprintf(why, len, "%s", t->finished ? t->tl_error : "not written yet");
+	uvm_mutex_unlock(&t->lock);
+	return ok;
+}
+
+void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped)
+{
+	*written = *dropped = 0;
+	if (!t)
+		return;
+	uvm_mutex_lock(&t->lock);
+	*written = t->rows;
+	*dropped = t->dropped;
+	uvm_mutex_unlock(&t->lock);
+}
+
+const char *uvm_trace_dir(const struct uvm_trace *t)
+{
+	return t ? t->dir : "";
+}
