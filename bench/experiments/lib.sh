@@ -45,10 +45,10 @@ exp_init() {
 		--jobs) [ $# -ge 2 ] || exp_die "--jobs needs a number"; exp_jobs=$2; shift 2 ;;
 		--repeat) [ $# -ge 2 ] || exp_die "--repeat needs a number"; exp_repeat=$2; shift 2 ;;
 		--timeout)
-			[ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || exp_die "--timeout needs a whole number of seconds"
+			{ [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]]; } || exp_die "--timeout needs a whole number of seconds"
 			exp_timeout=$2; shift 2 ;;
 		--set)
-			[ $# -ge 2 ] && [[ $2 =~ ^[a-z][a-z0-9_.]*:\  ]] || exp_die "--set needs 'KEY: VALUE' (e.g. --set 'oversub: 1.5 2')"
+			{ [ $# -ge 2 ] && [[ $2 =~ ^[a-z][a-z0-9_.]*:\  ]]; } || exp_die "--set needs 'KEY: VALUE' (e.g. --set 'oversub: 1.5 2')"
 			exp_sets+=("$2"); shift 2 ;;
 		--table-only) exp_table_only=1; shift ;;
 		-h|--help) sed -n '2,/^set -eu/p' "$exp_dir/run" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -103,10 +103,47 @@ exp_sweep() {
 		--jobs "$exp_jobs" ${exp_timeout:+--timeout "$exp_timeout"} || exp_sweep_status=$?
 	exp_seconds=$((spent + SECONDS))
 	echo "$exp_seconds" >"$exp_out/seconds.txt"
+	exp_provenance
 	if [ ${#before[@]} -gt 0 ]; then
 		{ printf '%s\n' "${before[@]}"; cat "$exp_out/runs.txt"; } | awk '!seen[$0]++' >"$exp_out/runs.all"
 		mv "$exp_out/runs.all" "$exp_out/runs.txt"
 	fi
+}
+
+# What the table's footer says ran the matrix, recorded when it ran (so
+# that --table-only tells of that run, not of now): the date, the commit of
+# the sources ("-dirty" when tracked files differ from it: what ran is not
+# what the commit holds) and the machine, whose kind moves the figures that
+# depend on the host (experiment 07; the emulator's cost everywhere).
+exp_provenance() {
+	local commit
+	date -u '+%Y-%m-%d %H:%M UTC' >"$exp_out/date.txt"
+	commit=$(git -C "$exp_src" rev-parse --short HEAD 2>/dev/null) || commit=unknown
+	if [ "$commit" != unknown ] && ! git -C "$exp_src" diff --quiet HEAD -- 2>/dev/null; then
+		commit+=-dirty
+	fi
+	echo "$commit" >"$exp_out/commit.txt"
+	exp_machine >"$exp_out/machine.txt"
+}
+
+# The machine in one line: CPUs and their model, the hypervisor if any,
+# `uvmemu info`'s first line (the kernel) and its map-touch verdict (bare
+# metal's page walks, or a hypervisor's exits: what prices page-table work).
+exp_machine() {
+	local cpu virt info kernel touch
+	cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -1)
+	virt=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p' | head -1)
+	if [ -n "$virt" ]; then
+		virt="$virt guest"
+	elif grep -qw hypervisor /proc/cpuinfo 2>/dev/null; then
+		virt="a virtual machine"
+	else
+		virt="no hypervisor"
+	fi
+	info=$("$exp_build/bin/uvmemu" info 2>/dev/null || true)
+	kernel=$(sed -n '1s/^kernel[[:space:]]*//p' <<<"$info")
+	touch=$(sed -n 's/^map touch[[:space:]].*: //p' <<<"$info" | head -1)
+	echo "$(nproc) CPUs (${cpu:-unknown model}), $virt, ${kernel:-unknown kernel}${touch:+, map touch: $touch}"
 }
 
 # Applies the --set lines to the copy MATRIX: each replaces the line of its
@@ -198,29 +235,74 @@ exp_rows() {
 }
 
 # jq helpers for the tables, prepended to each experiment's filter:
-#   best(f)     the smallest f over a group's passing runs (the repeats)
-#   fmt(x; n)   x with n decimals, "-" when null
-#   xfmt(v)     v as a factor with 2 decimals ("1.5x"), "-" when null
 #   ok          the run exited 0 and verified
+#   timedout    the run was stopped by --timeout
+#   backend     the backend that ran (remap, copy), from the report
+#   roi_time    a run's time of the region of interest on its clock: under
+#               the model clock the modelled GPU time (gpu_s, the headline),
+#               under the real clock the host's wall time (roi_s)
+#   agg(f)      a group's figure over its repeats: the median under the
+#               model clock (its runs differ by how the host scheduled them,
+#               and no run is the "right" one), the best (smallest) under
+#               the real clock (every disturbance only adds time)
+#   tlabel      the column label of roi_time for the rows given: "gpu s",
+#               "roi s", or both where the clocks mix
+#   best(f)     the smallest f over a group's passing runs
 #   med(f)      the median of f over a group's passing runs
 #   spread(f)   " (min-max)" of f over them, "" for fewer than two
-#   backend     the backend that ran (remap, copy), from the report
-#   timedout    the run was stopped by --timeout
+#   fmt(x; n)   x with n decimals, "-" when null
+#   xfmt(v)     v as a factor with 2 decimals ("1.5x"), "-" when null
+#   ratio(a; b) a / b, null when either is missing or b is 0
+#   percent(x)  x (a fraction) in percent, null when null
+#   change(a; b) (a - b) / b in percent, null when either is missing or b is 0
+#   clock       the run's clock ("real" for reports from before the model clock)
 exp_jq_lib='
 def ok: .exit == "passed" and .r.verify == "pass";
 def timedout: .exit == "timeout";
 def backend: .r.backend // ((.uvmemu + " " + .policy) | capture("--backend (?<b>[a-z]+)").b? // "-");
+def clock: .r.clock // (if .r == {} then null else "real" end);
+def roi_time: if clock == "model" then .r.gpu_s else .r.roi_s end;
 def best(f): map(select(ok) | f) | min;
 def med(f): map(select(ok) | f) | sort | if length == 0 then null else .[(length - 1) / 2 | floor] end;
+def agg(f): if any(.[]; ok and clock == "model") then med(f) else best(f) end;
+def tlabel: [.[] | select(ok) | clock] | unique | if . == ["model"] then "gpu s" elif . == ["real"] then "roi s" else "gpu s (model) / roi s (real)" end;
 def spread(f): map(select(ok) | f) | if length < 2 then "" else " (\(min | . * 1000 | round / 1000)-\(max | . * 1000 | round / 1000))" end;
 def fmt(x; n): if x == null then "-" else (x * pow(10; n) | round) / pow(10; n) | tostring end;
 def ratio(a; b): if a == null or b == null or b == 0 then null else a / b end;
 def xfmt(v): if v == null then "-" else fmt(v; 2) + "x" end;
+def percent(x): if x == null then null else x * 100 end;
+def change(a; b): if a == null or b == null or b == 0 then null else (a - b) / b * 100 end;
 '
 
+# The footer line of a table (one line, "runs: ..."): how many runs and how
+# many passed, how long the experiment took, and what the issue asks every
+# table to state: date, commit, machine, clock, dilation D, repeats; then
+# the backends and the calibration. From ROWS (exp_rows' JSON) and the
+# files exp_provenance wrote when the matrix ran.
+exp_footer() {
+	local rows=$1 when commit machine
+	when=$(cat "$exp_out/date.txt" 2>/dev/null || date -u '+%Y-%m-%d %H:%M UTC')
+	commit=$(cat "$exp_out/commit.txt" 2>/dev/null || echo unknown)
+	machine=$(cat "$exp_out/machine.txt" 2>/dev/null || exp_machine)
+	printf '%s\n' "$rows" | jq -r --arg secs "${exp_seconds:-?}" --arg when "$when" \
+		--arg commit "$commit" --arg machine "$machine" "$exp_jq_lib"'
+def range_of(xs): xs | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring
+  else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end;
+([.[] | clock // empty] | unique) as $clocks
+| "runs: \(length), passing: \(map(select(ok)) | length); experiment time \($secs) s; \($when); commit \($commit); machine: \($machine); "
+  + "clock \(if $clocks == [] then "-" else $clocks | join(", ") end)"
+  + (if $clocks == ["model"] then " (times: gpu_s, modelled; figures: the median of the repeats)"
+     elif $clocks == ["real"] then " (times: wall time on the host)" else "" end)
+  + "; repeats \([.[].repeat // 1] | max // 0); D (dilation) \(range_of([.[].r.model.dilation // empty | . * 10 | round / 10]))"
+  + "; backend \([.[].r.backend // empty] | unique | join(", "))"
+  + "; calibration \([.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | if length == 0 then "-" else join(", ") end)"'
+}
+
 # Writes the table (markdown, from the jq filter in $1 over exp_rows; more
-# jq arguments may follow) to DIR/table.md and prints it with how long the
-# experiment took. A filter that fails makes exp_done fail.
+# jq arguments may follow) to DIR/table.md and prints it with its footer
+# (exp_footer). Runs under the real clock add the table of model overruns
+# and late wakes, which exist only there (the model clock waits for
+# nothing). A filter that fails makes exp_done fail.
 exp_table_status=0
 exp_table() {
 	local rows filter=$1
@@ -231,18 +313,20 @@ exp_table() {
 		printf '%s\n' "$rows" | jq -r --argjson timeout "$(exp_limit | grep . || echo null)" \
 			"$@" "$exp_jq_lib $filter" || exp_table_status=$?
 		echo
-		echo "runs: $(jq length <<<"$rows"), passing: $(jq '[.[] | select(.exit == "passed" and .r.verify == "pass")] | length' <<<"$rows"); experiment time ${exp_seconds:-?} s; $(date -u '+%Y-%m-%d %H:%M UTC'); backend $(jq -r '[.[].r.backend // empty] | unique | join(", ")' <<<"$rows"); dilation $(jq -r '[.[].r.model.dilation // empty | . * 10 | round / 10] | sort | if length == 0 then "-" elif .[0] == .[-1] then .[0] | tostring else "\(.[0])-\(.[-1]) (median \(.[(length - 1) / 2 | floor]))" end' <<<"$rows"); calibration $(jq -r '[.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | join(", ")' <<<"$rows")"
-		echo
-		echo "Model overruns (batches whose real cost exceeded the modelled time, of those the model charges time for), and late wakes (batches whose threads the driver woke more than a tenth of their modelled time late: the host's scheduler, not the emulator's work):"
-		echo
-		printf '%s\n' "$rows" | jq -r "$exp_jq_lib"'
+		exp_footer "$rows" || exp_table_status=$?
+		if jq -e "$exp_jq_lib"' any(.[]; ok and clock == "real")' <<<"$rows" >/dev/null; then
+			echo
+			echo "Model overruns (real-clock runs: batches whose real cost exceeded the modelled time, of those the model charges time for), and late wakes (batches whose threads the driver woke more than a tenth of their modelled time late: the host's scheduler, not the emulator's work):"
+			echo
+			printf '%s\n' "$rows" | jq -r "$exp_jq_lib"'
 "| backend | link | runs | overrun batches | late wakes | modelled batches | overrun share | late-wake share |",
 "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-(map(select(ok)) | group_by([.r.backend, .link])[]
+(map(select(ok and clock == "real")) | group_by([.r.backend, .link])[]
  | (map(.r.model_overruns // 0) | add) as $o | (map(.r.modelled_batches // 0) | add) as $m
  | (map(.r.late_wakes // 0) | add) as $l
  | "| \(.[0].r.backend // "-") | \(.[0].link) | \(length) | \($o) | \($l) | \($m) | \(if $m > 0 then fmt(100 * $o / $m; 1) + "%" else "-" end) | \(if $m > 0 then fmt(100 * $l / $m; 1) + "%" else "-" end) |")' ||
-			exp_table_status=$?
+				exp_table_status=$?
+		fi
 	} >"$exp_out/table.md"
 	cat "$exp_out/table.md"
 }

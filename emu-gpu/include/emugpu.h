@@ -73,6 +73,9 @@ struct emu_cta {
 	uint64_t launch;     /* launch index of the kernel */
 	const struct uvmemu_view_map *views; /* for EMU_DEV */
 	const struct uvmemu_gmmu *gmmu;	     /* for the GMMU accessors */
+	/* The runtime's model clock (NULL: none): its word says a lane of the
+	 * running warp took a far fault, and the warp's end waits for it. */
+	const struct uvmemu_slot *slot;
 };
 
 typedef void (*emu_kernel_fn)(const struct emu_cta *cta, const void *args);
@@ -119,8 +122,8 @@ struct emu_kernel {
 /* A shape of 0 x 0 x 0 is any shape. */
 #define EMU_KERNEL_DEFINE_(name, args_type, bx, by, bz)                                            \
 	typedef args_type name##_args_t;                                                           \
-	static void name##_body(const struct emu_cta *__restrict emu_cta_,                         \
-				const args_type *__restrict args);                                 \
+	static inline __attribute__((always_inline)) void name##_body(                             \
+	    const struct emu_cta *__restrict emu_cta_, const args_type *__restrict args);          \
 	static void name##_entry(const struct emu_cta *cta, const void *a)                         \
 	{                                                                                          \
 		struct emu_cta cta_copy_ = *cta;                                                   \
@@ -129,7 +132,12 @@ struct emu_kernel {
 			cta_copy_.block_dim = (dim3){(bx), (by), (bz)};                            \
 			cta_copy_.nthreads = (bx) * (by) * (bz);                                   \
 		}                                                                                  \
-		name##_body(&cta_copy_, &args_copy_);                                              \
+		/* Two copies of the body: natively (no slot word) the thread                      \
+		 * loops are single segments and vectorize as plain loops do. */                   \
+		if (cta_copy_.slot)                                                                \
+			name##_body(&cta_copy_, &args_copy_);                                      \
+		else                                                                               \
+			name##_body(&cta_copy_, &args_copy_);                                      \
 	}                                                                                          \
 	const struct emu_kernel name = {                                                           \
 	    #name, name##_entry, sizeof(args_type), {(bx), (by), (bz)}};                           \
@@ -197,20 +205,71 @@ static inline unsigned emu_first_at_(int64_t bound, int64_t base, unsigned n)
 	return bound - base >= (int64_t)n ? n : (unsigned)(bound - base);
 }
 
+/*
+ * The model clock (uvmemu.h): the lanes of a warp issue together, so they
+ * share its issue time, and a CTA's warps interleave, so a far fault stalls
+ * the CTA's slot only at the thread loop's end. The x loop runs in segments
+ * that end where a warp does (every UVMEMU_WARP_SIZE threads in linear
+ * order); after a warp-ending segment a flag test, set by the runtime when a
+ * lane faulted, tells it the warp ended, and at the loop's end the same
+ * flag decides whether to wait. With no model clock (natively) a row is one
+ * segment and the test never passes; the kernel's entry runs a copy of the
+ * body made for that case (EMU_KERNEL_DEFINE_), whose loops vectorize as
+ * plain loops do.
+ */
+static inline int emu_seg_end_(unsigned w, int xs, unsigned x1, unsigned row)
+{
+	int e;
+
+	if (!w)
+		return (int)x1;
+	e = xs + (int)(w - (row + (unsigned)xs) % w);
+	return e < (int)x1 ? e : (int)x1;
+}
+
+static inline uint32_t emu_attention_(const struct emu_cta *c)
+{
+	return c->slot ? atomic_load_explicit(&c->slot->attention, memory_order_relaxed) : 0;
+}
+
+static inline void emu_warp_check_(const struct emu_cta *c, unsigned w, unsigned end)
+{
+	if (w && end % w == 0 && (emu_attention_(c) & UVMEMU_ATTN_WARP))
+		uvmemu_warp_end();
+}
+
+/* At a thread loop's end (a barrier): its warps' faults, the last warp's
+ * whole or not. */
+static inline int emu_loop_end_(const struct emu_cta *c)
+{
+	if (emu_attention_(c))
+		uvmemu_barrier();
+	return 0;
+}
+
 /* The thread loop over x in [x0, x1), y in [y0, y1) and every z; the bounds may
  * name emu_nx_ and emu_ny_ (the block's x and y) and are evaluated once. */
 #define EMU_FOR_THREADS_RANGE_(x0, x1, y0, y1)                                                     \
 	for (unsigned emu_tz_ = 0, emu_nx_ = emu_block_dim_(blockDim.x, 1024),                     \
 		      emu_ny_ = emu_block_dim_(blockDim.y, 1024),                                  \
 		      emu_nz_ = emu_block_dim_(blockDim.z, 64), emu_x0_ = (x0), emu_x1_ = (x1),    \
-		      emu_y0_ = (y0), emu_y1_ = (y1)EMU_GMMU_LOOP_;                                \
-	     emu_tz_ < emu_nz_; emu_tz_++)                                                         \
-		for (unsigned emu_ty_ = emu_y0_; emu_ty_ < emu_y1_; emu_ty_++)                     \
-			for (int emu_tx_ = (int)emu_x0_, emu_once_ = 1; emu_tx_ < (int)emu_x1_;    \
-			     emu_tx_++, emu_once_ = 1)                                             \
-				for (const dim3 threadIdx __attribute__((                          \
-					 unused)) = {(unsigned)emu_tx_, emu_ty_, emu_tz_};         \
-				     emu_once_ EMU_GMMU_THREAD_; emu_once_ = 0)
+		      emu_y0_ = (y0), emu_y1_ = (y1),                                              \
+		      emu_w_ = emu_cta_->slot ? UVMEMU_WARP_SIZE : 0 EMU_GMMU_LOOP_;               \
+	     emu_tz_ < emu_nz_ || emu_loop_end_(emu_cta_); emu_tz_++)                              \
+		for (unsigned emu_ty_ = emu_y0_,                                                   \
+			      emu_row_ = (emu_tz_ * emu_ny_ + emu_ty_) * emu_nx_;                  \
+		     emu_ty_ < emu_y1_; emu_ty_++, emu_row_ += emu_nx_)                            \
+			for (int emu_xs_ = (int)emu_x0_,                                           \
+				 emu_xe_ = emu_seg_end_(emu_w_, emu_xs_, emu_x1_, emu_row_);       \
+			     emu_xs_ < (int)emu_x1_;                                               \
+			     emu_warp_check_(emu_cta_, emu_w_, emu_row_ + (unsigned)emu_xe_),      \
+				 emu_xs_ = emu_xe_,                                                \
+				 emu_xe_ = emu_seg_end_(emu_w_, emu_xs_, emu_x1_, emu_row_))       \
+				for (int emu_tx_ = emu_xs_, emu_once_ = 1; emu_tx_ < emu_xe_;      \
+				     emu_tx_++, emu_once_ = 1)                                     \
+					for (const dim3 threadIdx __attribute__((                  \
+						 unused)) = {(unsigned)emu_tx_, emu_ty_, emu_tz_}; \
+					     emu_once_ EMU_GMMU_THREAD_; emu_once_ = 0)
 
 #define EMU_FOR_THREADS EMU_FOR_THREADS_RANGE_(0, emu_nx_, 0, emu_ny_)
 

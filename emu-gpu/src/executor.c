@@ -154,9 +154,18 @@ err:
 	eg.pool_error = err == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInitializationError;
 }
 
+/* The pool's start and the calibration are the executor's work, not the
+ * program's: the runtime's host clock leaves them out. */
+static void start_pool_aside(void)
+{
+	uvmemu_executor_overhead(true);
+	start_pool();
+	uvmemu_executor_overhead(false);
+}
+
 cudaError_t eg_pool_start(void)
 {
-	pthread_once(&eg.pool_once, start_pool);
+	pthread_once(&eg.pool_once, start_pool_aside);
 	return eg.pool_error;
 }
 
@@ -174,7 +183,10 @@ static void start_kernel(struct eg_kernel *k)
 					  .block = k->block,
 					  .shared_bytes = k->shared_bytes,
 					  .args = k->args,
-					  .args_size = k->kernel->args_size};
+					  .args_size = k->kernel->args_size,
+					  .host_ns = k->host_ns,
+					  .slots = eg.cfg.workers,
+					  .cores = eg.nmain};
 
 		k->index = uvmemu_kernel_begin(&l);
 	}
@@ -244,6 +256,7 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 {
 	struct uvmemu_view_map views = {0};
 	unsigned char translated[EG_MAX_ARGS];
+	uint64_t host_ns;
 	struct eg_kernel *k;
 	uint64_t seq;
 	bool start;
@@ -253,6 +266,8 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 		uvmemu_get_view_map(&views);
 	memcpy(translated, args, kernel->args_size);
 	translate_args(translated, kernel->args_size, &views);
+	/* The model clock: the host's time at the launch, not at its start. */
+	host_ns = internal ? 0 : uvmemu_host_time();
 	eg_lock();
 	/* The next slot is free once the launch EG_QUEUE_DEPTH earlier
 	 * completed... The position is read after the last wait: a launcher
@@ -267,6 +282,7 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 	while (atomic_load(&k->active) != 0)
 		sched_yield();
 	fill_slot(k, seq, kernel, grid, block, shared_bytes, translated, internal, &views);
+	k->host_ns = host_ns;
 	start = eg.completed == eg.submitted;
 	eg.submitted++;
 	eg_unlock();

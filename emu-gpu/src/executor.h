@@ -84,6 +84,7 @@ struct eg_kernel {
 	uint64_t ncta;	    /* grid.x * grid.y * grid.z */
 	uint64_t seq;	    /* position in the stream */
 	uint64_t index;	    /* launch index from uvmemu_kernel_begin */
+	uint64_t host_ns;   /* the host's modelled time at the launch (uvmemu_host_time) */
 	bool desc;	    /* hand CTAs out from the last one down */
 	bool internal;	    /* the calibration kernel: no memory-system hooks */
 	_Atomic bool abort; /* a CTA faulted: skip the CTAs not yet run */
@@ -115,6 +116,9 @@ struct eg_worker {
 	volatile sig_atomic_t fault_sig;
 	void *volatile fault_addr;
 	const struct eg_kernel *volatile kernel; /* being run */
+	/* The runtime's word for the model clock (NULL: none): set when a lane
+	 * of the running warp took a far fault (uvmemu.h). */
+	const struct uvmemu_slot *model_slot;
 };
 
 /* The process-wide executor (executor.c). */

@@ -329,6 +329,7 @@ static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 	    .launch = k->index,
 	    .views = &k->views,
 	    .gmmu = eg.gmmu,
+	    .slot = k->internal ? NULL : w->model_slot,
 	};
 	uint64_t mine = 0;
 	bool linger = false;
@@ -343,7 +344,11 @@ static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 		if (!eg_tickets_take(&k->tickets, own, size, &t, &end))
 			break;
 		t0 = now_ns();
+		if (cta.slot)
+			uvmemu_run_begin(end - t);
 		run_chunk(w, k, &cta, t, end);
+		if (cta.slot)
+			uvmemu_run_end(end - t);
 		/* Skipped CTAs of an aborted kernel count as done too. */
 		mine += end - t;
 		t0 = now_ns() - t0;
@@ -441,7 +446,7 @@ static void *worker_main(void *arg)
 	eg_fault_thread_enter(w);
 	set_batch_policy();
 
-	uvmemu_worker_register(w->sm, w->slot);
+	w->model_slot = uvmemu_worker_register(w->sm, w->slot);
 	eg_lock();
 	eg.registered++;
 	pthread_cond_broadcast(&eg.changed);

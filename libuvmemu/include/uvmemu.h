@@ -154,6 +154,12 @@ struct uvmemu_launch {
 	 * knows which allocations the launch was given; may be NULL. */
 	const void *args;
 	size_t args_size;
+	/* The model clock: the host's modelled time when the program launched
+	 * it (uvmemu_host_time() then; 0: when it begins), the CTA slots it
+	 * runs on (SMs x CTAs per SM) and the cores the executor runs them on
+	 * (what its calibration measured). */
+	uint64_t host_ns;
+	unsigned slots, cores;
 };
 /*
  * Called by the executor when a kernel starts running (in stream order) and
@@ -165,8 +171,46 @@ void uvmemu_kernel_end(uint64_t launch_index);
 /* Optional, per CTA, from the worker running it. */
 void uvmemu_cta_begin(uint64_t launch_index, unsigned cta_linear, unsigned sm);
 void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm);
-/* Called by each executor worker thread once, so faults can name their SM. */
-void uvmemu_worker_register(unsigned sm, unsigned slot);
+
+/*
+ * The model clock (--clock model, docs/architecture.md, "Time model"): the
+ * runtime computes the GPU's time from each worker's CPU time and its far
+ * faults. A worker's slot word is set by the runtime when a lane of the
+ * warp running took a far fault. The executor tests it at each warp's end
+ * (every 32 threads of a thread loop) and calls uvmemu_warp_end() when
+ * UVMEMU_ATTN_WARP is set: the lanes of a warp issue together, so they
+ * share its issue time. At each thread loop's end (a barrier, or the CTA's
+ * end) it calls uvmemu_barrier() when the word is not 0: the CTA's warps run
+ * interleaved on a GPU, so a warp's stall hides behind the others' compute,
+ * and the CTA waits only there, until its warps' faults' modelled
+ * completion.
+ */
+struct uvmemu_slot {
+	_Atomic uint32_t attention;
+};
+#define UVMEMU_ATTN_WARP 1u /* a lane of the running warp faulted */
+#define UVMEMU_ATTN_LOOP 2u /* a warp of the running thread loop faulted */
+#define UVMEMU_WARP_SIZE 32
+/* Called by each executor worker thread once, so faults can name their SM;
+ * returns the worker's slot word, or NULL when the runtime keeps no GPU
+ * clock (natively, --clock real): then warps need no test. */
+const struct uvmemu_slot *uvmemu_worker_register(unsigned sm, unsigned slot);
+/* The calling worker runs (ran) a hand-out of ncta consecutive CTAs. */
+void uvmemu_run_begin(uint64_t ncta);
+void uvmemu_run_end(uint64_t ran);
+/* The calling worker's warp ended with UVMEMU_ATTN_WARP set: returns at
+ * once (the CTA's next warp goes on). */
+void uvmemu_warp_end(void);
+/* The calling worker's thread loop ended with its slot word set: returns
+ * when its warps' faults' batches have been formed (in real time: nothing
+ * sleeps for the model's time). */
+void uvmemu_barrier(void);
+/* The host's modelled time now (0 natively and under --clock real). */
+uint64_t uvmemu_host_time(void);
+/* The executor's own work on the host's time (starting its workers,
+ * calibrating) begins or ends: the model clock does not count it as the
+ * program's. */
+void uvmemu_executor_overhead(bool begin);
 /* Records a kernel fault (sticky until cudaGetLastError reads it). */
 void uvmemu_set_kernel_error(cudaError_t error);
 /*

@@ -7,8 +7,11 @@
  * What the CSVs hold: batches.csv (stage times; the modelled end, dilation
  * and device memory since they were recorded), kernels.csv and, with
  * --trace-faults on, faults.csv (fault stalls). They do not record CTAs or
- * link transfers, so a rebuilt timeline has no CTA slices and no link
- * tracks; its otherData.source says it was rebuilt.
+ * real-time link transfers, so a rebuilt timeline has no CTA slices and no
+ * real-time link tracks; its otherData.source says it was rebuilt. A run
+ * under --clock model also wrote the model's records (gpu_batches.csv,
+ * gpu_transfers.csv, gpu_stalls.csv, kernels.csv's model_begin_s and
+ * model_end_s): where they are, process 2 is made of them, as the run's was.
  */
 #include <errno.h>
 #include <math.h>
@@ -102,6 +105,20 @@ static int batch_row(const struct plot_csv *c, const int *idx, void *ctx, char *
 	return 0;
 }
 
+/* Its modelled begin and end where the row has them (--clock model; empty
+ * under --clock real, absent from older traces). */
+static int kernel_modelled(const struct plot_csv *c, struct uvm_tl_kernel *k, char *err, size_t len)
+{
+	int b = plot_csv_col(c, "model_begin_s"), e = plot_csv_col(c, "model_end_s");
+
+	if (b < 0 || e < 0 || !*c->field[b])
+		return 0;
+	k->modelled = true;
+	if (ns_of(c, b, &k->model_begin_ns, err, len) || ns_of(c, e, &k->model_end_ns, err, len))
+		return -1;
+	return 0;
+}
+
 /* Columns: launch, kernel, begin_s, end_s, grid_x..z, block_x..z. */
 static int kernel_row(const struct plot_csv *c, const int *idx, void *ctx, char *err, size_t len)
 {
@@ -109,7 +126,8 @@ static int kernel_row(const struct plot_csv *c, const int *idx, void *ctx, char 
 	uint64_t dim[6];
 
 	if (plot_csv_u64(c, idx[0], &k.launch, err, len) ||
-	    ns_of(c, idx[2], &k.begin_ns, err, len) || ns_of(c, idx[3], &k.end_ns, err, len))
+	    ns_of(c, idx[2], &k.begin_ns, err, len) || ns_of(c, idx[3], &k.end_ns, err, len) ||
+	    kernel_modelled(c, &k, err, len))
 		return -1;
 	for (int i = 0; i < 6; i++)
 		if (plot_csv_u64(c, idx[4 + i], &dim[i], err, len))
@@ -154,7 +172,78 @@ static int fault_row(const struct plot_csv *c, const int *idx, void *ctx, char *
 	return 0;
 }
 
-static int read_csvs(struct uvm_timeline *tl, const char *dir, bool *faults, char *err, size_t len)
+/* Columns: batch, start_s, end_s, faults, vablocks, pages, h2d_bytes, d2h_bytes. */
+static int gpu_batch_row(const struct plot_csv *c, const int *idx, void *ctx, char *err, size_t len)
+{
+	struct uvm_gpu_batch b = {0};
+	uint64_t n[3];
+
+	if (plot_csv_u64(c, idx[0], &b.seq, err, len) || ns_of(c, idx[1], &b.start_ns, err, len) ||
+	    ns_of(c, idx[2], &b.end_ns, err, len) || plot_csv_u64(c, idx[3], &n[0], err, len) ||
+	    plot_csv_u64(c, idx[4], &n[1], err, len) || plot_csv_u64(c, idx[5], &n[2], err, len) ||
+	    plot_csv_u64(c, idx[6], &b.h2d_bytes, err, len) ||
+	    plot_csv_u64(c, idx[7], &b.d2h_bytes, err, len))
+		return -1;
+	b.faults = (uint32_t)n[0];
+	b.vablocks = (uint32_t)n[1];
+	b.pages = (uint32_t)n[2];
+	uvm_timeline_gpu_batch(ctx, &b);
+	return 0;
+}
+
+/* Columns: dir, start_s, end_s, bytes. */
+static int gpu_transfer_row(const struct plot_csv *c, const int *idx, void *ctx, char *err,
+			    size_t len)
+{
+	const char *dir = c->field[idx[0]];
+	uint64_t start, end, bytes;
+
+	if (strcmp(dir, "h2d") != 0 && strcmp(dir, "d2h") != 0)
+		return plot_csv_bad(c, err, len, "dir is neither 'h2d' nor 'd2h'");
+	if (ns_of(c, idx[1], &start, err, len) || ns_of(c, idx[2], &end, err, len) ||
+	    plot_csv_u64(c, idx[3], &bytes, err, len))
+		return -1;
+	uvm_timeline_gpu_transfer(ctx, dir[0] == 'd', bytes, start, end);
+	return 0;
+}
+
+/* Columns: slot, start_s, end_s. */
+static int gpu_stall_row(const struct plot_csv *c, const int *idx, void *ctx, char *err, size_t len)
+{
+	uint64_t slot, from, to;
+
+	if (plot_csv_u64(c, idx[0], &slot, err, len) || ns_of(c, idx[1], &from, err, len) ||
+	    ns_of(c, idx[2], &to, err, len))
+		return -1;
+	uvm_timeline_gpu_stall(ctx, (unsigned)slot, from, to);
+	return 0;
+}
+
+static bool has_csv(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	return plot_path(path, sizeof(path), dir, name) == 0 && access(path, F_OK) == 0;
+}
+
+/* The model clock's records: all three files, where the run wrote them. */
+static int read_gpu_csvs(struct uvm_timeline *tl, const char *dir, char *err, size_t len)
+{
+	static const char *const batch_cols[] = {"batch",    "start_s", "end_s",     "faults",
+						 "vablocks", "pages",	"h2d_bytes", "d2h_bytes"};
+	static const char *const xfer_cols[] = {"dir", "start_s", "end_s", "bytes"};
+	static const char *const stall_cols[] = {"slot", "start_s", "end_s"};
+
+	uvm_timeline_model_clock(tl);
+	if (plot_csv_each(dir, "gpu_batches.csv", batch_cols, 8, gpu_batch_row, tl, err, len) ||
+	    plot_csv_each(dir, "gpu_transfers.csv", xfer_cols, 4, gpu_transfer_row, tl, err, len) ||
+	    plot_csv_each(dir, "gpu_stalls.csv", stall_cols, 3, gpu_stall_row, tl, err, len))
+		return -1;
+	return 0;
+}
+
+static int read_csvs(struct uvm_timeline *tl, const char *dir, bool *faults, bool *model, char *err,
+		     size_t len)
 {
 	static const char *const batch_cols[] = {"batch", "kind", "start_s"};
 	static const char *const kernel_cols[] = {"launch",  "kernel", "begin_s", "end_s",
@@ -163,13 +252,15 @@ static int read_csvs(struct uvm_timeline *tl, const char *dir, bool *faults, cha
 	static const char *const fault_cols[] = {"time_s", "side", "page",    "access",
 						 "tid",	   "sm",   "outcome", "count"};
 	struct batch_cols b = {.tl = tl};
-	char path[PATH_MAX];
 
 	if (plot_csv_each(dir, "batches.csv", batch_cols, 3, batch_row, &b, err, len) ||
 	    plot_csv_each(dir, "kernels.csv", kernel_cols, 10, kernel_row, tl, err, len))
 		return -1;
+	*model = has_csv(dir, "gpu_batches.csv");
+	if (*model && read_gpu_csvs(tl, dir, err, len))
+		return -1;
 	/* faults.csv is there only with --trace-faults on: without it, no stalls. */
-	*faults = plot_path(path, sizeof(path), dir, "faults.csv") == 0 && access(path, F_OK) == 0;
+	*faults = has_csv(dir, "faults.csv");
 	return *faults ? plot_csv_each(dir, "faults.csv", fault_cols, 8, fault_row, tl, err, len)
 		       : 0;
 }
@@ -180,7 +271,7 @@ int plot_timeline(const char *dir, const char *out, char *err, size_t len)
 	long long max_events = 0;
 	struct uvm_timeline *tl;
 	struct uvm_tl_counts counts;
-	bool faults = false;
+	bool faults = false, model = false;
 	FILE *f;
 	int rc = -1;
 
@@ -207,7 +298,7 @@ int plot_timeline(const char *dir, const char *out, char *err, size_t len)
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	if (read_csvs(tl, dir, &faults, err, len))
+	if (read_csvs(tl, dir, &faults, &model, err, len))
 		goto done;
 	f = fopen(out, "w");
 	if (!f) {
@@ -226,10 +317,11 @@ int plot_timeline(const char *dir, const char *out, char *err, size_t len)
 		goto done;
 	}
 	uvm_timeline_counts(tl, &counts);
-	printf("%s: %llu events per time axis (no CTA slices or link transfers: the CSVs do not "
-	       "hold them%s)\n",
+	printf("%s: %llu events per time axis (no CTA slices or real-time link transfers: the CSVs "
+	       "do not hold them%s%s)\n",
 	       out, (unsigned long long)counts.events,
-	       faults ? "" : "; no fault stalls either: the run had no --trace-faults on");
+	       faults ? "" : "; no fault stalls either: the run had no --trace-faults on",
+	       model ? "; modelled time from the model clock's CSVs" : "");
 done:
 	uvm_timeline_free(tl);
 	return rc;

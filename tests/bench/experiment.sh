@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Description: an experiment's `run --quick` (its matrix.quick: tiny sizes,
-# seconds) exits 0 with every run verified, and writes table.md: its own
-# table with a row for each workload of the quick matrix, the footer with
-# the run count, and the model-overrun table with a row for each backend
-# the matrix names; --table-only makes the same table again from the
+# seconds, on the model clock, named in its uvmemu line) exits 0 with every
+# run verified, and writes table.md: its own table with a row for each
+# workload of the quick matrix and a column headed by the model clock's time
+# ("gpu s"), one footer line with the run count, date, commit, machine,
+# clock, repeats and dilation, and no model-overrun table (overruns exist
+# only on the real clock); results.csv carries each run's clock and gpu_s;
+# --table-only makes the same table, footer included, again from the
 # results; an unknown option is refused with exit status 2.
 # Usage: experiment.sh BUILD SRC EXPERIMENT
 set -u
@@ -21,25 +24,38 @@ fi
 table=$dir/out/table.md
 [ -s "$table" ] || { echo "FAIL: no table.md"; cat "$dir/log"; exit 1; }
 matrix=$src/bench/experiments/$exp/matrix.quick
-for w in $(sed -n 's/^workloads:[[:space:]]*//p' "$matrix"); do
+read -r -a workloads <<<"$(sed -n 's/^workloads:[[:space:]]*//p' "$matrix")"
+for w in "${workloads[@]}"; do
 	grep -q "^| $w |" "$table" || fail "no row for $w in the table"
 done
 n=$(grep -c '^runs: ' "$table")
 [ "$n" = 1 ] || fail "$n footer lines, not 1"
-runs=$(sed -n 's/^runs: \([0-9]*\), passing: \([0-9]*\);.*/\1 \2/p' "$table")
+footer=$(grep '^runs: ' "$table")
+runs=$(sed -n 's/^runs: \([0-9]*\), passing: \([0-9]*\);.*/\1 \2/p' <<<"$footer")
 read -r total passing <<<"$runs"
 if [ "${total:-0}" -eq 0 ] || [ "$total" != "${passing:-}" ]; then
 	fail "footer: '$runs' (runs, passing): not all runs passed"
 fi
-grep -q '^Model overruns' "$table" || fail "no model-overrun table"
-for b in $(grep -o -- '--backend [a-z]*' "$matrix" | awk '{ print $2 }' | sort -u); do
-	grep -q "^| $b | " "$table" || fail "the overrun table has no row for the $b backend"
+# What every table must state (issue 31): date, commit, machine, clock, D,
+# repeats.
+for want in ' [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC;' '; commit [0-9a-f]{7,}(-dirty)?;' \
+	'; machine: [0-9]+ CPUs \(' '; clock model ' '; repeats 1;' '; D \(dilation\) [0-9]'; do
+	grep -Eq -- "$want" <<<"$footer" || fail "the footer lacks /$want/: $footer"
 done
+clock=$(grep -o -- '--clock [a-z]*' "$matrix" | awk '{ print $2 }' | sort -u)
+[ "$clock" = model ] || fail "the quick matrix does not name --clock model in its uvmemu line: '$clock'"
+grep -q '^| .*gpu s' "$table" ||
+	fail "no column headed by gpu s (the model clock's time)"
+# Overruns and late wakes exist only on the real clock.
+! grep -q '^Model overruns' "$table" || fail "a model-clock table has the model-overrun table"
+csv=$dir/out/results.csv
+head -1 "$csv" | grep -q '"clock","gpu_s","gpu_batches"' || fail "results.csv has no clock, gpu_s, gpu_batches columns"
+[ "$(grep -c ',"model",[0-9]' "$csv")" = "$total" ] || fail "results.csv: not every run is on the model clock with a gpu_s"
 cp "$table" "$dir/first.md"
 "$run" --table-only --build "$build" --out "$dir/out" >/dev/null 2>"$dir/err2" || fail "--table-only failed: $(cat "$dir/err2")"
-# The tables match but for the footer line (its date).
-diff <(grep -v '^runs: ' "$dir/first.md") <(grep -v '^runs: ' "$table") >/dev/null ||
-	fail "--table-only made another table"
+# The same table, footer included: its date, commit and machine are the
+# run's, recorded when it ran.
+diff "$dir/first.md" "$table" >/dev/null || fail "--table-only made another table: $(diff "$dir/first.md" "$table")"
 "$run" --no-such-option >/dev/null 2>"$dir/err3"
 rc=$?
 [ $rc -eq 2 ] || fail "an unknown option exited $rc, not 2"

@@ -6,6 +6,7 @@
 for tool in parallel jq; do
 	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
+: "${build:?sweep_prelude.sh: the sourcing test sets build}"
 "$build/bin/uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -20,7 +20,7 @@ expect 2 "UVMEMU_DEVICE_MEM='12Q': expected a size" env UVMEMU_DEVICE_MEM=12Q LD
 expect 2 "--device-mem='1M': device memory must be at least one 2 MB vablock" run --device-mem 1M -- "$probe"
 expect 2 "--device-mem='-5M': expected a size" run --device-mem=-5M -- "$probe"
 expect 2 "given twice: choose --device-mem" run --device-mem 64M --oversub 1.5 -- "$probe"
-expect 2 "--link='pcie9': accepted values are pcie3\|pcie4\|pcie5\|nvlink2\|nvlink3\|nvlink4\|unlimited" run --link pcie9 -- "$probe"
+expect 2 "--link='pcie9': accepted values are pcie3\|pcie4\|pcie5\|nvlink2\|nvlink3\|nvlink4\|pcie3-uvmsmart\|unlimited" run --link pcie9 -- "$probe"
 expect 2 "--evict='lru9': accepted values are lru2m" run --evict lru9 -- "$probe"
 expect 2 "unknown option '--bogus'" run --bogus 1 -- "$probe"
 expect 2 "--batch='0': must be between 1 and 4096" run --batch 0 -- "$probe"
@@ -30,6 +30,9 @@ expect 2 "--dilation='0.5': must be between 1 and" run --dilation 0.5 -- "$probe
 expect 2 "--prefetch tree \\(UVMEMU_PREFETCH\\) cannot go with --fault-path uvmmu: .* use --prefetch none" run --fault-path uvmmu --prefetch tree -- "$probe"
 expect 2 "--prefetch seq64k \\(UVMEMU_PREFETCH\\) cannot go with --fault-path uvmmu" run --policy uvmmu --prefetch seq64k -- "$probe"
 expect 2 "--fault-path='gmmu': accepted values are driver\\|uvmmu" run --fault-path gmmu -- "$probe"
+expect 2 "--clock='wall': accepted values are model\\|real" run --clock wall -- "$probe"
+expect 2 "UVMEMU_CLOCK='gpu': accepted values are model\\|real" env UVMEMU_CLOCK=gpu LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "--cpu-fault-latency \\(UVMEMU_CPU_FAULT_LATENCY\\) is read only under --clock model" run --clock real --cpu-fault-latency 5us -- "$probe"
 expect 2 "option '--oversub' needs a value" run --oversub
 expect 2 "no program given" run --oversub 1.5
 expect 127 "cannot run '/nonexistent/prog': No such file or directory" run -- /nonexistent/prog

@@ -3,9 +3,12 @@
  * probe [--footprint SIZE] - a minimal emulated program for the core's
  * script tests: allocates managed memory, initialises it on the host, runs
  * one "kernel" (two threads writing through the device view, bracketed by the
- * executor hooks), checks the result on the host and reports the verdict.
+ * executor hooks, each a worker on the model clock: a CTA on a slot of its
+ * own, its warps 32 words wide), checks the result on the host and reports
+ * the verdict.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,16 +24,26 @@ struct half {
 static void *kernel(void *arg)
 {
 	struct half *h = arg;
+	const struct uvmemu_slot *slot = uvmemu_worker_register(0, 0);
 
-	for (size_t i = h->lo; i < h->hi; i++)
+	uvmemu_run_begin(1);
+	for (size_t i = h->lo; i < h->hi; i++) {
 		h->dev[i] = h->dev[i] * 3 + 1;
+		if (slot && (i + 1) % UVMEMU_WARP_SIZE == 0 &&
+		    (atomic_load(&slot->attention) & UVMEMU_ATTN_WARP))
+			uvmemu_warp_end();
+	}
+	if (slot && atomic_load(&slot->attention))
+		uvmemu_barrier();
+	uvmemu_run_end(1);
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	size_t bytes = 16u << 20, n;
-	struct uvmemu_launch l = {.kernel = "probe", .grid = {2, 1, 1}, .block = {1, 1, 1}};
+	struct uvmemu_launch l = {
+	    .kernel = "probe", .grid = {2, 1, 1}, .block = {1, 1, 1}, .slots = 2, .cores = 2};
 	struct half h[2];
 	pthread_t t[2];
 	uint32_t *m;
@@ -46,6 +59,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		m[i] = (uint32_t)i;
+	l.host_ns = uvmemu_host_time();
 	idx = uvmemu_kernel_begin(&l);
 	for (int k = 0; k < 2; k++) {
 		h[k] = (struct half){uvmemu_device_ptr(m), k * n / 2, (k + 1) * n / 2};

@@ -3,6 +3,8 @@
 # with the values of the run: the footprint and device memory it ran with,
 # faults and batches, bytes each way, evictions at 1.5x oversubscription, the
 # stage times, and the program's own verdict. The text summary goes to stderr.
+# The headline is the GPU's modelled time under the model clock (gpu_s and
+# the gpu section), absent under --clock real.
 set -u
 build=$1
 report=$(mktemp)
@@ -52,7 +54,22 @@ jq -e '.system as $s | (($s.map_touch_first_us > 0 and $s.map_touch_again_us > 0
 	$s.map_touch_est_s >= 0 and $s.map_touch_blocks >= .blocks_h2d + .blocks_zero_filled and
 	$s.map_touch_blocks > 0' \
 	"$report" >/dev/null || { echo "FAIL: system.map_touch* not as documented"; fails=$((fails + 1)); }
-grep -q "^uvmemu: .*probe (emulated): verify pass" <<<"$err" || { echo "FAIL: no summary on stderr"; fails=$((fails + 1)); }
+grep -q "^uvmemu: .*probe (emulated, model clock): verify pass, gpu [0-9.]* [mun]*s (the whole run: no roi); emulator's cost: wall" <<<"$err" || { echo "FAIL: no summary on stderr"; fails=$((fails + 1)); }
+grep -q "^  gpu     1 kernels, " <<<"$err" || { echo "FAIL: summary lacks the gpu line"; fails=$((fails + 1)); }
+jq -e '.clock == "model" and .gpu_s > 0 and .gpu.kernels == 1 and .gpu.faults > 0 and
+	.gpu.batches > 0 and .gpu.faults <= .gpu_faults and .gpu_s_covers == "run" and
+	.model.dilation_divides == "compute time"' \
+	"$report" >/dev/null || { echo "FAIL: the model clock's figures are not as documented"; fails=$((fails + 1)); }
+real=$(mktemp)
+if "$build/bin/uvmemu" run --clock real --oversub 1.5 --summary off --report "$real" -- \
+	"$build/tests/bin/probe" --footprint 16 >/dev/null 2>&1; then
+	jq -e '.clock == "real" and (has("gpu_s") | not) and (has("gpu") | not) and
+		.verify == "pass"' "$real" >/dev/null ||
+		{ echo "FAIL: a --clock real report has model-clock figures"; fails=$((fails + 1)); }
+else
+	echo "FAIL: the probe failed under --clock real"; fails=$((fails + 1))
+fi
+rm -f "$real"
 grep -q "^  faults  gpu [1-9]" <<<"$err" || { echo "FAIL: summary lacks the fault line"; fails=$((fails + 1)); }
 [ $fails -eq 0 ] || { cat "$report"; echo "$err"; exit 1; }
 echo "report complete"; cat "$report"

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Description: the link throttle. Moving N bytes host to device through
- * far faults takes at least N / bandwidth (the dilated bandwidth when a
- * dilation is set), and the wait shows as throttle time. Checked as a lower
- * bound with a margin: the model promises operations never finish early.
+ * Description: the link throttle under --clock real (the model clock waits
+ * for nothing: test_gpu_clock.c checks what it computes). Moving N bytes host
+ * to device through far faults takes at least N / bandwidth (the dilated
+ * bandwidth when a dilation is set), and the wait shows as throttle time.
+ * Checked as a lower bound with a margin: the model promises operations never
+ * finish early.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,7 +40,7 @@ static double move(const char *const *opts, struct uvm_stats *st)
 
 static void test_transfer_not_faster_than_link(void **state)
 {
-	static const char *const opts[] = {"link-bw=100M", "fault-latency=0", NULL};
+	static const char *const opts[] = {"clock=real", "link-bw=100M", "fault-latency=0", NULL};
 	struct uvm_stats st;
 	double s = move(opts, &st), floor = (double)BYTES / 100e6;
 
@@ -50,7 +52,8 @@ static void test_transfer_not_faster_than_link(void **state)
 
 static void test_dilation_scales_bandwidth(void **state)
 {
-	static const char *const opts[] = {"link-bw=400M", "dilation=4", "fault-latency=0", NULL};
+	static const char *const opts[] = {"clock=real", "link-bw=400M", "dilation=4",
+					   "fault-latency=0", NULL};
 	struct uvm_stats st;
 	double s = move(opts, &st), floor = (double)BYTES / (400e6 / 4);
 
@@ -60,7 +63,8 @@ static void test_dilation_scales_bandwidth(void **state)
 
 static void test_fault_latency_per_batch(void **state)
 {
-	static const char *const opts[] = {"link=unlimited", "fault-latency=2ms", NULL};
+	static const char *const opts[] = {"clock=real", "link=unlimited", "fault-latency=2ms",
+					   NULL};
 	struct uvm_stats st;
 	double s = move(opts, &st);
 
@@ -77,8 +81,8 @@ static void test_fault_latency_per_batch(void **state)
  * (Before late_wake, the throttle held the lateness too.) */
 static void test_planned_waits_within_model(void **state)
 {
-	static const char *const opts[] = {"link-bw=100M", "link-latency=1us", "fault-latency=50us",
-					   NULL};
+	static const char *const opts[] = {"clock=real", "link-bw=100M", "link-latency=1us",
+					   "fault-latency=50us", NULL};
 	struct uvm_stats st;
 	double s = move(opts, &st);
 	double planned = (double)(st.ns.throttle + st.ns.fault_latency) / 1e9;

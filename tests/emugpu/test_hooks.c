@@ -41,7 +41,7 @@ static struct {
 
 #define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
-void uvmemu_worker_register(unsigned sm, unsigned slot)
+const struct uvmemu_slot *uvmemu_worker_register(unsigned sm, unsigned slot)
 {
 	pthread_mutex_lock(&seen.lock);
 	seen.registered++;
@@ -50,7 +50,7 @@ void uvmemu_worker_register(unsigned sm, unsigned slot)
 	else
 		seen.slot_taken[sm][slot] = true;
 	pthread_mutex_unlock(&seen.lock);
-	REAL(uvmemu_worker_register)(sm, slot);
+	return REAL(uvmemu_worker_register)(sm, slot);
 }
 
 uint64_t uvmemu_kernel_begin(const struct uvmemu_launch *launch)

@@ -6,9 +6,14 @@
  * a stall that begins before its CTA clamped into it, modelled time as real
  * time / D less the part of a batch past its modelled end, transfers on
  * their link's track. Past the budget, worker tracks are thinned whole:
- * what is shown of a worker is all of it. A live emulator instance traced
- * from many threads at once (faults, CTA boundaries, link bookings; the
- * sanitizer builds run it) writes a timeline with its batches and CTAs.
+ * what is shown of a worker is all of it. Under the model clock, process 2
+ * is the model's records as they are: batches, bookings, slots' stalls and
+ * kernels at their modelled times, overlapping batches on lanes, and
+ * process 1 keeps the real records. A live emulator instance traced from
+ * many threads at once (faults, CTA boundaries, link bookings; the
+ * sanitizer builds run it) writes a timeline with its batches and CTAs,
+ * under either clock: under the model clock, a batch slice in modelled time
+ * per row of gpu_batches.csv.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -182,6 +187,90 @@ static void test_layout_and_modelled_time(void **state)
 	uvm_timeline_free(tl);
 }
 
+static void gpu_batch(struct uvm_timeline *tl, uint64_t seq, uint64_t start, uint64_t end,
+		      uint32_t faults)
+{
+	struct uvm_gpu_batch b = {.seq = seq,
+				  .start_ns = start,
+				  .end_ns = end,
+				  .faults = faults,
+				  .vablocks = 1,
+				  .pages = faults,
+				  .h2d_bytes = 65536u * faults};
+
+	uvm_timeline_gpu_batch(tl, &b);
+}
+
+static void test_model_clock_process(void **state)
+{
+	struct uvm_timeline *tl = uvm_timeline_new(100000);
+	struct uvm_tl_batch real = batch(1, 1000000, 1060000);
+	struct uvm_tl_kernel k0 = {.launch = 0,
+				   .begin_ns = 800000,
+				   .end_ns = 6000000,
+				   .modelled = true,
+				   .model_begin_ns = 90000,
+				   .model_end_ns = 250000,
+				   .name = "k"},
+			     k1 = {.launch = 1,
+				   .begin_ns = 6100000,
+				   .end_ns = 6200000,
+				   .modelled = true,
+				   .model_begin_ns = 90000, /* untimed: an earlier begin */
+				   .model_end_ns = 90000,
+				   .name = "k1"};
+	char *json;
+
+	(void)state;
+	uvm_timeline_model_clock(tl);
+	uvm_timeline_batch(tl, &real);
+	uvm_timeline_cta(tl, 100, 0, 0, 7, true, 900000);
+	uvm_timeline_cta(tl, 100, 0, 0, 7, false, 2000000);
+	/* Batches 1 and 2 back to back; 3 overlaps 2 (UVMMU's faults do). */
+	gpu_batch(tl, 1, 100000, 145000, 3);
+	gpu_batch(tl, 2, 145000, 200000, 2);
+	gpu_batch(tl, 3, 150000, 170000, 1);
+	/* 64 KB at 16 GB/s: 4.096 us. */
+	uvm_timeline_gpu_transfer(tl, 0, 65536, 100000, 104096);
+	uvm_timeline_gpu_transfer(tl, 1, 65536, 146000, 150096);
+	uvm_timeline_gpu_stall(tl, 3, 110000, 145000);
+	uvm_timeline_gpu_stall(tl, 3, 150000, 200000);
+	uvm_timeline_gpu_stall(tl, 5, 120000, 170000);
+	uvm_timeline_kernel(tl, &k0);
+	uvm_timeline_kernel(tl, &k1);
+	json = write_out(tl);
+
+	/* Modelled time: the model's records as they are, nothing cut. */
+	assert_event(json, 2, 1, "100.000", "batch", "45.000");
+	assert_event(json, 2, 1, "145.000", "batch", "55.000");
+	assert_event(json, 2, (1 << 20) + 1, "150.000", "batch", "20.000"); /* the second lane */
+	assert_non_null(strstr(json, "\"args\":{\"seq\":1,\"faults\":3,\"vablocks\":1,\"pages\":3,"
+				     "\"h2d_bytes\":196608,\"d2h_bytes\":0}"));
+	assert_non_null(strstr(json, "overlapping (lane 2)"));
+	assert_event(json, 2, 2, "100.000", "host to device", "4.096");
+	assert_event(json, 2, 3, "146.000", "device to host", "4.096");
+	assert_event(json, 2, 13, "110.000", "far-fault stall", "35.000"); /* slot 3 */
+	assert_event(json, 2, 13, "150.000", "far-fault stall", "50.000");
+	assert_event(json, 2, 15, "120.000", "far-fault stall", "50.000"); /* slot 5 */
+	assert_non_null(strstr(json, "\"name\":\"CTA slot 5: far-fault stalls\""));
+	/* Kernels at their modelled begin and end; the untimed one after. */
+	assert_non_null(find(json, 2, 0, "90.000", "k"));
+	assert_non_null(find(json, 2, 0, "250.000", "k1"));
+	/* No stages, CTAs or device memory in modelled time: they are real. */
+	assert_int_equal(occurrences(json, "\"pid\":2,\"tid\":1,"), 2 + 2); /* 2 names, 2 slices */
+	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 1);
+	assert_int_equal(occurrences(json, "\"name\":\"device memory in use\""), 1);
+	assert_int_equal(occurrences(json, "\"name\":\"faults per batch\""), 1 + 3);
+	/* Real time as under the real clock: the batch's stages (ns here) from
+	 * its start. */
+	assert_event(json, 1, 1, "1000.000", "batch", "0.185");
+	assert_event(json, 1, 10, "900.000", "k", "1100.000");
+	assert_non_null(strstr(json, "\"clock\":\"model\",\"modelled_time\":\"process 2: the model "
+				     "clock's own records"));
+	free(json);
+	uvm_timeline_free(tl);
+}
+
 static void test_thinning_keeps_whole_tracks(void **state)
 {
 	/* 1000 events: 313 for threads; 64 workers of 100 CTAs each. */
@@ -213,12 +302,11 @@ struct live {
 	size_t bytes;
 };
 
-static void gpu_thread(int index, void *arg)
+/* Worker `index`'s CTAs, each a touch of one block. */
+static void gpu_thread_touch(struct live *l, int index)
 {
-	struct live *l = arg;
 	unsigned sum = 0;
 
-	uvm_emu_worker_register(l->t.e, (unsigned)index);
 	for (size_t off = (size_t)index << 16, cta = 0; off < l->bytes; off += 8 << 16, cta++) {
 		uvm_emu_cta(l->t.e, 0, (unsigned)(cta * 8 + (size_t)index), (unsigned)index, true);
 		sum += l->dev[off];
@@ -227,16 +315,52 @@ static void gpu_thread(int index, void *arg)
 	assert_int_equal(sum, 0); /* never written: zero-filled */
 }
 
-static void test_live_run_from_many_threads(void **state)
+static void gpu_thread(int index, void *arg)
 {
-	char dir[] = "/tmp/uvmemu-timeline-XXXXXX", path[64], opt[64];
-	const char *opts[] = {opt, "device-mem=4M", "link-bw=8G", "fault-latency=10us", NULL};
-	struct uvmemu_launch launch = {.kernel = "touch", .grid = {8, 1, 1}, .block = {1, 1, 1}};
-	struct live l = {.bytes = 16u << 20};
-	char *json = NULL;
+	struct live *l = arg;
+
+	uvm_emu_worker_register(l->t.e, (unsigned)index);
+	gpu_thread_touch(l, index);
+}
+
+/* The run's file `name` in dir as a string (the caller frees it). */
+static char *slurp(const char *dir, const char *name)
+{
+	char path[96], *s = NULL;
 	size_t len = 0;
 	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(getdelim(&s, &len, '\0', f) > 0);
+	fclose(f);
+	return s;
+}
+
+static void remove_trace(const char *dir)
+{
+	char path[96];
+
+	for (const char *n = "batches.csv\0kernels.csv\0accesses.csv\0allocations.csv\0"
+			     "gpu_batches.csv\0gpu_transfers.csv\0gpu_stalls.csv\0timeline.json\0";
+	     *n; n += strlen(n) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, n);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void test_live_run_from_many_threads(void **state)
+{
+	char dir[] = "/tmp/uvmemu-timeline-XXXXXX", opt[64];
+	const char *opts[] = {opt,	    "clock=real",	  "device-mem=4M",
+			      "link-bw=8G", "fault-latency=10us", NULL};
+	struct uvmemu_launch launch = {.kernel = "touch", .grid = {8, 1, 1}, .block = {1, 1, 1}};
+	struct live l = {.bytes = 16u << 20};
+	char *json;
+
+	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(opt, sizeof(opt), "trace=%s", dir);
 	th_start(&l.t, opts);
@@ -245,11 +369,7 @@ static void test_live_run_from_many_threads(void **state)
 	th_parallel(8, gpu_thread, &l);
 	uvm_emu_kernel_end(l.t.e, 0);
 	th_stop(&l.t); /* writes the timeline */
-	snprintf(path, sizeof(path), "%s/timeline.json", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&json, &len, '\0', f) > 0);
-	fclose(f);
+	json = slurp(dir, "timeline.json");
 	assert_true(occurrences(json, "\"cat\":\"driver\",\"name\":\"batch\"") > 0);
 	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 2 * 256);
 	assert_true(occurrences(json, "\"name\":\"host to device\"") +
@@ -257,22 +377,71 @@ static void test_live_run_from_many_threads(void **state)
 		    0);
 	assert_non_null(
 	    strstr(json, "\"dropped\":{\"batch\":0,\"kernel\":0,\"transfer\":0,\"thread\":0}"));
+	assert_null(strstr(json, "\"clock\":\"model\""));
 	free(json);
-	for (const char *n =
-		 "batches.csv\0kernels.csv\0accesses.csv\0allocations.csv\0timeline.json\0";
-	     *n; n += strlen(n) + 1) {
-		snprintf(path, sizeof(path), "%s/%s", dir, n);
-		unlink(path);
-	}
-	rmdir(dir);
+	remove_trace(dir);
+}
+
+/* A worker of a modelled kernel: one hand-out of 32 CTAs, each touching a
+ * block; its faults are waited for, in modelled time, at its end. */
+static void model_thread(int index, void *arg)
+{
+	struct live *l = arg;
+
+	uvm_emu_worker_register(l->t.e, (unsigned)index);
+	uvm_emu_run(l->t.e, 32, true);
+	gpu_thread_touch(l, index);
+	uvm_emu_run(l->t.e, 32, false);
+}
+
+static void test_live_run_model_clock(void **state)
+{
+	char dir[] = "/tmp/uvmemu-timeline-XXXXXX", opt[64];
+	const char *opts[] = {opt,	    "clock=model",	  "device-mem=4M",
+			      "link-bw=8G", "fault-latency=10us", NULL};
+	struct uvmemu_launch launch = {
+	    .kernel = "touch", .grid = {256, 1, 1}, .block = {1, 1, 1}, .slots = 8, .cores = 2};
+	struct live l = {.bytes = 16u << 20};
+	char *json, *rows;
+	uint8_t *host;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(opt, sizeof(opt), "trace=%s", dir);
+	th_start(&l.t, opts);
+	/* Written on the host first: every GPU touch migrates its block, so
+	 * the link is booked host to device. */
+	host = th_managed(&l.t, l.bytes);
+	memset(host, 0, l.bytes);
+	l.dev = th_dev(&l.t, host);
+	assert_int_equal(uvm_emu_kernel_begin(l.t.e, 0, &launch), 0);
+	th_parallel(8, model_thread, &l);
+	uvm_emu_kernel_end(l.t.e, 0);
+	th_stop(&l.t);
+	json = slurp(dir, "timeline.json");
+	rows = slurp(dir, "gpu_batches.csv");
+	assert_non_null(strstr(json, "\"clock\":\"model\""));
+	/* One modelled batch slice per row (less the header), and some. */
+	assert_true(occurrences(rows, "\n") > 1);
+	assert_int_equal(occurrences(json, "\"pid\":2,\"tid\":1,") - 2,
+			 occurrences(rows, "\n") - 1);
+	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 256);	/* in real time only */
+	assert_true(occurrences(json, "\"pid\":2,\"tid\":2,") > 2);	/* modelled bookings */
+	assert_int_equal(occurrences(json, "\"pid\":1,\"tid\":2,"), 2); /* none real: names */
+	assert_non_null(strstr(json, "\"gpu_batch\":0,\"gpu_transfer\":0,\"gpu_stall\":0}"));
+	free(rows);
+	free(json);
+	remove_trace(dir);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_layout_and_modelled_time),
+	    cmocka_unit_test(test_model_clock_process),
 	    cmocka_unit_test(test_thinning_keeps_whole_tracks),
 	    cmocka_unit_test(test_live_run_from_many_threads),
+	    cmocka_unit_test(test_live_run_model_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,7 @@ interrupt() {
 	if [ $rc -ne "$want" ]; then
 		echo "FAIL: $sig: exit status $rc, want $want"; cat "$err"; fails=$((fails + 1)); return
 	fi
-	if ! grep -q "(emulated, interrupted by SIG$sig): verify" "$err"; then
+	if ! grep -q "(emulated, interrupted by SIG$sig, model clock): verify" "$err"; then
 		echo "FAIL: $sig: no summary marked interrupted on stderr:"; cat "$err"; fails=$((fails + 1)); return
 	fi
 	if [ ! -s "$report" ] || [ "$(field "$report" interrupted)" != true ] ||

@@ -8,6 +8,8 @@
 #         | emu-copy (copy backend, lru2m, --check 1)
 #         | uvmmu-lru2m | uvmmu-random (--policy uvmmu: the UVMMU fault path)
 #         | emu-mprotect (remap, lru2m, --fault-capture mprotect)
+#         | emu-real (emu-lru2m under --clock real; the others run the
+#           model clock)
 # emu-lru2m runs the default prefetcher (tree); emu-random, emu-copy and
 # emu-mprotect run --prefetch none: at test sizes device memory holds a few
 # vablocks, and tree prefetching whole vablocks into it evicts most of what it
@@ -71,9 +73,10 @@ footprint)
 	done
 	exit 0
 	;;
-emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect)
+emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect | emu-real)
 	policy=${mode#*-} backend=remap path=() prefetch=(--prefetch none)
 	[ "$mode" = emu-lru2m ] && prefetch=()
+	[ "$mode" = emu-real ] && policy=lru2m prefetch=() path=(--clock real)
 	[ "$mode" = emu-mprotect ] && policy=lru2m path=(--fault-capture mprotect)
 	[ "$mode" = emu-copy ] && policy=lru2m backend=copy
 	[ "${mode%%-*}" = uvmmu ] && path=(--policy uvmmu)

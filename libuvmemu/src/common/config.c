@@ -46,10 +46,12 @@ static const char preset_names[] = ""
     ;
 #undef UVMEMU_PRESET
 #define UVMEMU_LINK(name, gbps, latency_us) "|" name
+#define UVMEMU_LINK_CURVE(name, bytes, gbps)
 static const char link_names[] = ""
 #include "links.def"
     ;
 #undef UVMEMU_LINK
+#undef UVMEMU_LINK_CURVE
 #define UVMEMU_GPU(name, sms, bytes_per_s) "|" name
 static const char gpu_names[] = ""
 #include "uvmemu_gpus.def"
@@ -687,6 +689,11 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
 			    "host|lru|rlm|glm|rdm; --objects is none");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_cpu_fault_latency].given)
+		return fail(
+		    err, errlen,
+		    "--cpu-fault-latency (UVMEMU_CPU_FAULT_LATENCY) is read only under --clock "
+		    "model: under --clock real a CPU fault costs its real service");
 	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
 	    strcmp(cfg->v[UVM_OPT_prefetch].s, "none") != 0)
 		return fail(err, errlen,

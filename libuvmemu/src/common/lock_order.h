@@ -38,6 +38,7 @@
 	X(ARENA, "arena")		      /* arena.h: slot bitmap, publishing new metadata */  \
 	X(DRIVER_STATS, "driver statistics")  /* driver_int.h: totals, thrashing statistics */     \
 	X(POOL, "pool")			      /* pool.h: device memory accounting */               \
+	X(GPU_CLOCK, "GPU clock")	      /* model/gpu.c: slot clocks, the modelled buffer */  \
 	X(LINK, "link")			      /* link.h: the token buckets, the observer */        \
 	X(TRACE, "trace queue")		      /* trace.c: the record queue */                      \
 	X(PROGRESS, "progress line")	      /* progress.h: its thread's stop flag */             \

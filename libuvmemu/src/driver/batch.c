@@ -33,7 +33,18 @@ int uvm_batch_fetch(struct uvm_driver *d)
 	for (size_t i = 0; i < d->ndeferred; i++) {
 		if (d->deferred[i].not_before <= now) {
 			d->fault[n] = d->deferred[i];
-			d->fault[n++].not_before = 0;
+			d->fault[n].not_before = 0;
+			/* The model clock: it keeps the stamp of its first fetch,
+			 * and the model's time is past its hold (a host fault
+			 * waited that long: the host's clock goes on from it). */
+			if (d->dep.gpu && d->fault[n].gpu && d->nstamped < d->max_batch)
+				d->stamped[d->nstamped++] =
+				    (struct uvm_stamped){d->fault[n].page, d->fault[n].stamp};
+			if (d->fault[n].hold > d->model_floor)
+				d->model_floor = d->fault[n].hold;
+			if (d->dep.gpu && !d->fault[n].gpu && d->fault[n].hold > d->host.at)
+				d->host.at = d->fault[n].hold;
+			n++;
 		} else {
 			d->deferred[kept++] = d->deferred[i];
 		}
@@ -66,9 +77,21 @@ int uvm_batch_fetch(struct uvm_driver *d)
 				f->gpu = 1;
 				f->page = addr - a->dev;
 				d->st.gpu_faults++;
+				/* Its thread sleeps in the fault: its CPU time now is
+				 * its warp's issue time. */
+				if (d->dep.gpu && d->nstamped < d->max_batch)
+					d->stamped[d->nstamped++] = (struct uvm_stamped){
+					    f->page, uvm_gpu_stamp(d->dep.gpu,
+								   msg[i].arg.pagefault.feat.ptid)};
 			} else {
 				f->page = addr - a->host;
 				d->st.cpu_faults++;
+				/* The host's time it faulted at, near enough. */
+				if (d->dep.gpu && !d->host.at) {
+					uint64_t h = uvm_gpu_host_now(d->dep.gpu);
+
+					d->host.at = h ? h : 1;
+				}
 			}
 			f->write =
 			    (flags & (UFFD_PAGEFAULT_FLAG_WRITE | UFFD_PAGEFAULT_FLAG_WP)) != 0;

@@ -61,6 +61,11 @@ static void cmd_prefetch(struct uvm_driver *d, struct uvm_cmd *c)
 	uvm_service_prefetch(d, first, n, c->to_device);
 	if (d->bt.end > d->prefetch_end)
 		d->prefetch_end = d->bt.end;
+	/* The model clock: stream work, after what the stream had before it. */
+	if (d->dep.gpu) {
+		uvm_gpu_stream_transfers(d->dep.gpu, c->host_ns, d->bt.xfer_bytes, d->bt.xfers);
+		d->bt.xfers[UVM_H2D] = d->bt.xfers[UVM_D2H] = 0;
+	}
 	/* Nobody waits on a prefetched range: wake-ups recorded for it (CPU
 	 * side operations add them) are harmless and dropped here. */
 	uvm_driver_wake_all(d);
@@ -111,7 +116,9 @@ bool uvm_driver_run_commands(struct uvm_driver *d)
 			uint64_t t = uvm_now_ns();
 
 			d->seq++; /* nothing is in use */
+			uvm_model_batch_begin(&d->bt, t);
 			uvm_service_evict_all_excess(d);
+			uvm_driver_claim(d, NULL, false);
 			uvm_driver_publish(d, UVM_BATCH_OTHER, t);
 			c->result = 0;
 			break;
@@ -197,7 +204,8 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool t
 			      .off = off,
 			      .len = len,
 			      .to_device = to_device,
-			      .async = true};
+			      .async = true,
+			      .host_ns = d->dep.gpu ? uvm_gpu_host_now(d->dep.gpu) : 0};
 	return enqueue(d, c);
 }
 
@@ -213,9 +221,12 @@ void uvm_driver_sync(struct uvm_driver *d)
 	uint64_t end = 0;
 	void *arg[2] = {d, &end};
 
-	/* Commands run in order: this one runs after every queued prefetch. */
+	/* Commands run in order: this one runs after every queued prefetch.
+	 * The model clock waits for nothing: a synchronize joins the host's
+	 * clock and the stream's. */
 	uvm_driver_call(d, read_prefetch_end, arg);
-	uvm_model_wait_until(end);
+	if (!d->dep.gpu)
+		uvm_model_wait_until(end);
 }
 
 int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear)

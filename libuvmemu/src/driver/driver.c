@@ -126,6 +126,27 @@ static uint64_t sample_due(const struct uvm_driver *d)
 	return d->next_sample;
 }
 
+/* The clock periodic work (sampling, counter scans) is due on: the GPU's
+ * progress under the model clock, so that a period is modelled time as the
+ * kernels see it; the host's real time under the real clock. */
+static uint64_t periodic_now(struct uvm_driver *d)
+{
+	return d->dep.gpu ? uvm_gpu_progress(d->dep.gpu) : uvm_now_ns();
+}
+
+/* How often the driver reads the GPU's progress while periodic work is
+ * due in modelled time (the progress moves without an event). */
+#define PERIODIC_POLL_NS 1000000u
+
+/* Periodic work due at `due` on periodic_now's clock, as a deadline on the
+ * host's real clock for the driver's poll. */
+static uint64_t periodic_deadline(struct uvm_driver *d, uint64_t due, uint64_t now)
+{
+	if (due == UINT64_MAX || !d->dep.gpu)
+		return due;
+	return periodic_now(d) >= due ? now : now + PERIODIC_POLL_NS;
+}
+
 static void sample(struct uvm_driver *d)
 {
 	uint64_t t = uvm_now_ns();
@@ -133,8 +154,9 @@ static void sample(struct uvm_driver *d)
 	d->seq++;
 	uvm_model_batch_begin(&d->bt, t);
 	d->st.sample_unmaps += uvm_service_sample_remote(d, d->sample_blocks);
+	uvm_driver_claim(d, NULL, false);
 	uvm_driver_publish(d, UVM_BATCH_OTHER, t);
-	d->next_sample = uvm_model_next_sample(d->dep.model, uvm_now_ns());
+	d->next_sample = uvm_model_next_sample(d->dep.model, periodic_now(d));
 }
 
 static void counter_scan(struct uvm_driver *d)
@@ -144,9 +166,24 @@ static void counter_scan(struct uvm_driver *d)
 	d->seq++;
 	uvm_model_batch_begin(&d->bt, t);
 	uvm_service_counter_migrations(d);
+	uvm_driver_claim(d, NULL, false);
 	uvm_driver_publish(d, UVM_BATCH_OTHER, t);
 	d->next_counter_scan =
-	    uvm_now_ns() + (uint64_t)uvm_cfg_i(d->dep.cfg, UVM_OPT_counter_scan_period);
+	    periodic_now(d) + (uint64_t)uvm_cfg_i(d->dep.cfg, UVM_OPT_counter_scan_period);
+}
+
+/* How soon the driver looks again at the model clock's buffer while a
+ * fault in it waits for a slot's clock to pass its batch's start. */
+#define MODEL_POLL_NS 100000u
+
+/* The model clock: forms the batches it may (rung: its doorbell rang). */
+static void step_model(struct uvm_driver *d, bool rung)
+{
+	uint64_t v;
+
+	if (rung && read(uvm_gpu_doorbell(d->dep.gpu), &v, sizeof(v)) < 0 && errno != EAGAIN)
+		uvm_bug("reading the GPU clock's doorbell", 0, errno);
+	d->model_pending = uvm_gpu_step(d->dep.gpu) > 0;
 }
 
 static void *driver_main(void *arg)
@@ -159,12 +196,13 @@ static void *driver_main(void *arg)
 	if (uvm_cfg_i(d->dep.cfg, UVM_OPT_pin) == UVM_PIN_ON)
 		d->pinned = uvm_placement_pin_driver() == 1;
 	for (;;) {
-		struct pollfd p[3] = {
+		/* Unused entries have fd -1: poll skips them. */
+		struct pollfd p[4] = {
 		    {d->dep.uffd->fd, POLLIN, 0},
 		    {d->evfd, POLLIN, 0},
-		    {uvm_tracker_fd(&d->tracker), POLLIN, 0},
+		    {d->tracker.inflight ? uvm_tracker_fd(&d->tracker) : -1, POLLIN, 0},
+		    {d->dep.gpu ? uvm_gpu_doorbell(d->dep.gpu) : -1, POLLIN, 0},
 		};
-		nfds_t n;
 		uint64_t due, scan, samp, wk;
 		struct timespec ts, *timeout = NULL;
 		uint64_t now;
@@ -173,10 +211,9 @@ static void *driver_main(void *arg)
 		if (d->uvmmu)
 			uvm_uvmmu_settle(d); /* may wait: the time is read after it */
 		now = uvm_now_ns();
-		n = d->tracker.inflight ? 3 : 2;
 		due = uvm_batch_next_deferred(d);
-		scan = counter_scan_due(d);
-		samp = sample_due(d);
+		scan = periodic_deadline(d, counter_scan_due(d), now);
+		samp = periodic_deadline(d, sample_due(d), now);
 		wk = uvm_uvmmu_next_wake(d);
 		if (wk < due)
 			due = wk;
@@ -184,6 +221,11 @@ static void *driver_main(void *arg)
 			due = scan;
 		if (samp < due)
 			due = samp;
+		/* The model clock: faults wait in its buffer for a slot that
+		 * could still fault earlier; its clock moves on without an
+		 * event (it computes), so look again soon. */
+		if (d->model_pending && now + MODEL_POLL_NS < due)
+			due = now + MODEL_POLL_NS;
 		if (due != UINT64_MAX) {
 			uint64_t wait = due > now ? due - now : 0;
 
@@ -191,20 +233,22 @@ static void *driver_main(void *arg)
 					       (long)(wait % 1000000000u)};
 			timeout = &ts;
 		}
-		rc = ppoll(p, n, timeout, NULL);
+		rc = ppoll(p, 4, timeout, NULL);
 		if (rc < 0 && errno != EINTR)
 			uvm_bug("poll", 0, errno);
 		if (p[1].revents && uvm_driver_run_commands(d))
 			break;
-		if (n == 3 && p[2].revents)
+		if (p[2].revents)
 			uvm_tracker_reap(&d->tracker);
-		if (scan != UINT64_MAX && uvm_now_ns() >= scan)
+		if (scan != UINT64_MAX && periodic_now(d) >= counter_scan_due(d))
 			counter_scan(d);
-		if (samp != UINT64_MAX && uvm_now_ns() >= samp)
+		if (samp != UINT64_MAX && periodic_now(d) >= sample_due(d))
 			sample(d);
 		if (p[0].revents || (due != UINT64_MAX && due != scan && due != samp && due != wk &&
 				     uvm_now_ns() >= due))
 			run_batch(d);
+		if (d->dep.gpu)
+			step_model(d, p[3].revents != 0);
 	}
 	return NULL;
 }
@@ -237,12 +281,24 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 	return 0;
 }
 
+uint64_t uvm_driver_thrash_now(struct uvm_driver *d)
+{
+	uint64_t t;
+
+	if (!d->thrash.enabled)
+		return 0; /* nothing reads it */
+	if (!d->dep.gpu)
+		return uvm_now_ns();
+	t = uvm_gpu_progress(d->dep.gpu);
+	return t > d->model_floor ? t : d->model_floor;
+}
+
 /* Thrashing detection hears of every fault-driven migration. */
 static void thrash_migrated(void *p, size_t b, enum uvm_side to)
 {
 	struct uvm_driver *d = p;
 
-	uvm_thrash_record(&d->thrash, b, to, uvm_now_ns(), d->dep.model);
+	uvm_thrash_record(&d->thrash, b, to, uvm_driver_thrash_now(d), d->dep.model);
 }
 
 /* A block of allocation `alloc` came back after `trips` earlier returns: the
@@ -355,7 +411,9 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->host_fill = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_host_fill);
 	d->wake_at_copy = deps->model->instant;
 	d->replay = (enum uvm_replay_choice)uvm_cfg_i(cfg, UVM_OPT_replay);
-	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU) { /* uvmmu.h wakes */
+	/* UVMMU's path wakes from its schedule (uvmmu.h); the model clock
+	 * wakes a thread once its fault is committed to the GPU's clock. */
+	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU || deps->gpu) {
 		d->wake_at_copy = false;
 		d->replay = UVM_REPLAY_BATCH;
 	}
@@ -364,6 +422,7 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	d->remote_sample_bytes = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_bytes);
 	d->fault = calloc(d->max_batch, sizeof(*d->fault));
 	d->deferred = calloc(d->max_batch, sizeof(*d->deferred));
+	d->stamped = calloc(d->max_batch, sizeof(*d->stamped));
 	d->backend = (struct uvm_backend){
 	    .ops = deps->backend,
 	    .uffd = deps->uffd,
@@ -378,12 +437,12 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	z = deps->backend->shared_frames
 		? NULL
 		: mmap(NULL, UVM_VABLOCK_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!d->fault || !d->deferred || z == MAP_FAILED) {
+	if (!d->fault || !d->deferred || !d->stamped || z == MAP_FAILED) {
 		snprintf(err, errlen, "out of memory starting the driver");
 		goto fail;
 	}
 	d->backend.zeros = (uintptr_t)z;
-	d->next_sample = uvm_model_next_sample(d->dep.model, uvm_now_ns());
+	d->next_sample = uvm_model_next_sample(d->dep.model, periodic_now(d));
 	rc = policies(d, err, errlen);
 	if (rc)
 		goto fail;
@@ -456,6 +515,7 @@ void uvm_driver_stop(struct uvm_driver *d)
 	free(d->thrash_stats.alloc);
 	free(d->fault);
 	free(d->deferred);
+	free(d->stamped);
 	free(d->wake);
 	uvm_mutex_destroy(&d->cmd_lock);
 	pthread_cond_destroy(&d->cmd_cond);

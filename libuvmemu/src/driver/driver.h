@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "config.h"
+#include "gpu.h"
 #include "model.h"
 #include "pool.h"
 #include "residency.h"
@@ -48,6 +49,7 @@ struct uvm_driver_deps {
 	struct uvm_arena *arena;
 	struct uvm_space *space;
 	struct uvm_model *model; /* every modelled time: latencies, the link */
+	struct uvm_gpu *gpu;	 /* --clock model: the GPU's clock (NULL: real) */
 	struct uvm_pool *pool;
 	const struct uvm_config *cfg;
 	struct uvm_session *session; /* the executor attached, launches */

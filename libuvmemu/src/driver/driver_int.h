@@ -51,6 +51,10 @@ struct uvm_fault {
 	uint8_t outcome;     /* enum uvm_fault_outcome, for traces */
 	uint32_t count;	     /* fault messages coalesced into this one */
 	uint64_t not_before; /* a deferred fault waits until then (0: next batch) */
+	/* The model clock: a deferred far fault's stamp, and the modelled time
+	 * its warp waits for at least (a thrashing throttle's end). */
+	uint64_t hold;
+	struct uvm_gpu_stamp stamp;
 };
 
 /* A range of one view to wake at replay. */
@@ -75,6 +79,7 @@ struct uvm_cmd {
 	void (*fn)(void *arg); /* UVM_CMD_CALL */
 	void *arg;
 	bool to_device;	    /* UVM_CMD_PREFETCH */
+	uint64_t host_ns;   /* UVM_CMD_PREFETCH: the host's modelled time it was issued */
 	uint8_t set, clear; /* UVM_CMD_ADVISE: advice bits */
 	bool async;	    /* the submitter does not wait; the driver frees it */
 	int result;
@@ -122,6 +127,24 @@ struct uvm_driver {
 	size_t nfault;
 	struct uvm_fault *deferred; /* carried to the next batch */
 	size_t ndeferred;
+	/* The model clock: each GPU message of the batch, stamped when read,
+	 * committed to the GPU's clock once its outcome is known. */
+	struct uvm_stamped {
+		uint64_t page;
+		struct uvm_gpu_stamp s;
+	} * stamped;
+	size_t nstamped;
+	bool model_pending; /* faults wait in the GPU clock's buffer */
+	/* The model's time is at least this: a held fault came back at the end
+	 * of its hold (thrashing reads it: the hold cannot begin again). */
+	uint64_t model_floor;
+	/* The model clock: the batch's CPU faults, what their service moved
+	 * and the host's modelled time at the fetch (at: 0, none). */
+	struct {
+		uint64_t at;
+		uint64_t bytes[2];
+		uint32_t xfers[2];
+	} host;
 	struct uvm_wake *wake;
 	size_t nwake, capwake;
 	struct uvm_stats st;	    /* this batch */
@@ -238,6 +261,22 @@ int uvm_driver_command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t of
 /* faults.c */
 /* Whether far faults count as accesses (no GMMU accessors do it). */
 bool uvm_driver_counts_faults(const struct uvm_driver *d);
+/* The model clock: the batch's GPU messages go to the GPU's clock with
+ * their outcomes (before their threads wake), and the transfers serviced
+ * for a vablock to the block of its first far fault. */
+void uvm_driver_commit_faults(struct uvm_driver *d);
+/* The stamp the batch's message of far fault `page` got at fetch. */
+struct uvm_gpu_stamp uvm_driver_stamp_of(const struct uvm_driver *d, uint64_t page);
+/* One far fault of a worker (stamped s) to the GPU's clock, by its outcome. */
+void uvm_driver_commit_one(struct uvm_driver *d, struct uvm_gpu_stamp s, const struct uvm_fault *f);
+/* The model clock: what the service since the last claim moved is charged
+ * to the modelled batch holding the GPU fault `lead`, else to the host's
+ * CPU faults (host) or, neither, to the link in the background. */
+void uvm_driver_claim(struct uvm_driver *d, const struct uvm_fault *lead, bool host);
+/* The time thrashing detection reads: the model's time under the model
+ * clock (a lapse is modelled time: gpu.h's progress), the host's real time
+ * under the real clock. */
+uint64_t uvm_driver_thrash_now(struct uvm_driver *d);
 /* Tells the observers what became of a fault (traces). */
 void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f);
 

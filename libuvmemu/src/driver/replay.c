@@ -60,10 +60,15 @@ void uvm_driver_wake_all(struct uvm_driver *d)
 	d->nwake = 0;
 }
 
-/* The replay stage is the wake-ups alone. */
+/* The replay stage is the wake-ups alone. Under the model clock nothing
+ * waits: the batch's GPU faults go to the GPU's clock, whose modelled
+ * batches say when their warps go on, before their threads wake. */
 void uvm_driver_replay(struct uvm_driver *d, bool gpu)
 {
-	model_wait(d, gpu);
+	if (d->dep.gpu)
+		uvm_driver_commit_faults(d);
+	else
+		model_wait(d, gpu);
 	UVM_TIMED(d->st.ns.replay, uvm_driver_wake_all(d));
 }
 

@@ -138,6 +138,7 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	enum uvm_side pinned_on = UVM_SIDE_NONE;
 	bool newly_pinned;
 
+	*until = 0;
 	switch (blk->state) {
 	case UVM_DEVICE:
 		return ACT_NONE;
@@ -151,9 +152,8 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	default:
 		break;
 	}
-	switch (uvm_thrash_check(&d->thrash, b, UVM_SIDE_DEVICE, uvm_now_ns(),
-				 d->dep.model, until, &pinned_on,
-				 &newly_pinned)) {
+	switch (uvm_thrash_check(&d->thrash, b, UVM_SIDE_DEVICE, uvm_driver_thrash_now(d),
+				 d->dep.model, until, &pinned_on, &newly_pinned)) {
 	case UVM_THRASH_THROTTLE:
 		d->st.thrashing_throttles++;
 		return ACT_THROTTLE;
@@ -434,11 +434,24 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 
 /* ------------------------------------------------------------ CPU side */
 
+/* Holds fault f back to a later batch (until: not before then, on the
+ * clock thrashing reads; 0: the next batch). Under the model clock the hold
+ * is real time as long as the modelled one, so that the block stays where
+ * it is meanwhile, and the fault keeps its stamp: its warp goes on no
+ * earlier than the modelled end of the hold. */
 static void defer(struct uvm_driver *d, struct uvm_fault *f, enum uvm_fault_outcome why,
 		  uint64_t until)
 {
 	f->outcome = (uint8_t)why;
 	f->not_before = until;
+	if (d->dep.gpu) {
+		uint64_t now = uvm_driver_thrash_now(d);
+
+		f->hold = until;
+		f->not_before = until ? uvm_now_ns() + (until > now ? until - now : 0) : 0;
+		if (f->gpu)
+			f->stamp = uvm_driver_stamp_of(d, f->page);
+	}
 	d->deferred[d->ndeferred++] = *f;
 }
 
@@ -477,7 +490,7 @@ static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned, bo
 	unsigned nvalid = s->vablock[vab].nvalid;
 	struct uvm_vbmask movable = uvm_vbmask_zero();
 	struct uvm_vbmask faulted = uvm_vbmask_zero(), extra = uvm_vbmask_zero();
-	uint64_t now = uvm_now_ns();
+	uint64_t now = uvm_driver_thrash_now(d), t = uvm_now_ns();
 
 	uvm_vbmask_set(&faulted, index_in(b, first));
 	/* The driver prefetches only when every page serviced in the vablock
@@ -498,7 +511,7 @@ static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned, bo
 		}
 		extra = uvm_vbmask_andnot(
 		    uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx), movable), faulted);
-		d->st.ns.policy += uvm_elapsed_ns(now);
+		d->st.ns.policy += uvm_elapsed_ns(t);
 	}
 	uvm_op_to_host_mask(d, first, uvm_vbmask_or(faulted, extra));
 	d->st.blocks_cpu_prefetched += uvm_vbmask_count(extra);
@@ -516,7 +529,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 	case UVM_DEVICE:
 		/* Pinned on the device or not, the CPU cannot read device
 		 * memory remotely here: only throttling holds it back. */
-		if (uvm_thrash_check(&d->thrash, b, UVM_SIDE_HOST, uvm_now_ns(),
+		if (uvm_thrash_check(&d->thrash, b, UVM_SIDE_HOST, uvm_driver_thrash_now(d),
 				     d->dep.model, &until, &pinned_on,
 				     &newly_pinned) == UVM_THRASH_THROTTLE) {
 			d->st.thrashing_throttles++;
@@ -687,6 +700,30 @@ static void retire_freed_slot(struct uvm_driver *d, size_t vab)
 	uvm_arena_give(a, off, UVM_VABLOCK_SIZE);
 }
 
+/* Whether fault f is one its device or host would have taken. */
+static bool real_fault(const struct uvm_fault *f)
+{
+	return !uvm_fault_emulated(f) && f->outcome != UVM_OUT_FREED;
+}
+
+/* The first of faults [i, j) a GPU would have taken (NULL: none). */
+static const struct uvm_fault *lead_fault(const struct uvm_driver *d, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (d->fault[i].gpu && real_fault(&d->fault[i]))
+			return &d->fault[i];
+	return NULL;
+}
+
+/* Whether faults [i, j) hold one of the host's. */
+static bool host_fault(const struct uvm_driver *d, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (!d->fault[i].gpu && real_fault(&d->fault[i]))
+			return true;
+	return false;
+}
+
 void uvm_service_batch(struct uvm_driver *d)
 {
 	struct uvm_space *s = d->dep.space;
@@ -697,7 +734,7 @@ void uvm_service_batch(struct uvm_driver *d)
 		size_t vab = d->fault[i].page >> UVM_VABLOCK_SHIFT;
 		size_t vfirst = uvm_vablock_first(vab);
 		struct uvm_vbmask gpu_blocks = uvm_vbmask_zero();
-		size_t j = i;
+		size_t j = i, gpu_end;
 
 		if (s->vablock[vab].nvalid == 0) {
 			/* A freed range (or one being freed): wake its faults
@@ -725,6 +762,7 @@ void uvm_service_batch(struct uvm_driver *d)
 		}
 		if (j > i)
 			gpu_faults(d, vab, i, j);
+		gpu_end = j;
 		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 			if (uvm_vbmask_test(gpu_blocks,
 					    index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst)))
@@ -732,6 +770,9 @@ void uvm_service_batch(struct uvm_driver *d)
 			else
 				service_cpu(d, &d->fault[j], !uvm_vbmask_empty(gpu_blocks));
 		}
+		/* The model clock: what the vablock's service moved waits for
+		 * the first modelled batch holding its first far fault. */
+		uvm_driver_claim(d, lead_fault(d, i, gpu_end), host_fault(d, gpu_end, j));
 		i = j;
 		if (d->replay == UVM_REPLAY_BLOCK)
 			uvm_driver_replay(d, true);

@@ -43,13 +43,23 @@ int uvm_emu_memcpy(struct uvm_emu *e, void *dst, const void *src, size_t n,
 {
 	bool ddev = device_side(e, dst, kind, true), sdev = device_side(e, src, kind, false);
 	struct uvm_stats delta = {0};
+	/* The model clock: the copy's real time is not the host's, its
+	 * transfer on the link is. */
+	uint64_t host = e->gpu ? uvm_gpu_host_pause(e->gpu) : 0;
 
 	memmove(side_addr(e, dst, ddev), side_addr(e, src, sdev), n);
+	if (e->gpu)
+		uvm_gpu_host_resume(
+		    e->gpu, ddev != sdev
+				? uvm_model_transfer(&e->model, ddev ? UVM_H2D : UVM_D2H, n, host)
+				: host);
 	if (ddev != sdev) {
 		enum uvm_dir dir = ddev ? UVM_H2D : UVM_D2H;
 
-		/* The caller returns when the modelled transfer would have. */
-		uvm_model_wait_until(uvm_model_transfer(&e->model, dir, n, uvm_now_ns()));
+		/* The real clock: the caller returns when the modelled transfer
+		 * would have. */
+		if (!e->gpu)
+			uvm_model_wait_until(uvm_model_transfer(&e->model, dir, n, uvm_now_ns()));
 		if (ddev)
 			delta.memcpy_bytes_h2d = n;
 		else
@@ -62,8 +72,13 @@ int uvm_emu_memcpy(struct uvm_emu *e, void *dst, const void *src, size_t n,
 int uvm_emu_memset(struct uvm_emu *e, void *p, int value, size_t n)
 {
 	/* cudaMemset runs on the device: managed memory fills through the
-	 * device view (first touches zero-fill there, no transfer). */
+	 * device view (first touches zero-fill there, no transfer). Under the
+	 * model clock its real time is not the host's. */
+	uint64_t host = e->gpu ? uvm_gpu_host_pause(e->gpu) : 0;
+
 	memset(side_addr(e, p, true), value, n);
+	if (e->gpu)
+		uvm_gpu_host_resume(e->gpu, host);
 	return 0;
 }
 

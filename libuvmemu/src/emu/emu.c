@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "capture.h"
+#include "fault_cost.h"
 #include "use.h"
 
 /* The fault capture, and the backend it and the options allow. */
@@ -60,6 +61,20 @@ static int reserve_metadata(struct uvm_emu *e, char *err, size_t errlen)
 }
 
 /* ---------------------------------------------- what the parts ask of it */
+
+static uint64_t clock_host_time(void *ctx)
+{
+	return uvm_gpu_host_now(ctx);
+}
+
+/* A wait for the device: the host's clock pauses, then joins the stream's. */
+static void clock_device_wait(void *ctx, bool begin)
+{
+	if (begin)
+		uvm_gpu_host_pause(ctx);
+	else
+		uvm_gpu_join(ctx);
+}
 
 static void progress_totals(void *ctx, struct uvm_stats *out)
 {
@@ -162,7 +177,20 @@ static int start_observation(struct uvm_emu *e, const struct uvm_config *cfg,
 		return rc;
 	obs[0] = uvm_reuse_observer(&e->reuse);
 	obs[1] = uvm_trace_observer(e->trace);
+	/* The model clock's batches and stalls, for the timeline's modelled
+	 * time (its transfers reach the trace as the link's bookings). */
+	if (e->gpu) {
+		struct uvm_gpu_observer go = uvm_trace_gpu_observer(e->trace);
+
+		uvm_gpu_set_observer(e->gpu, &go);
+	}
 	return 0;
+}
+
+/* What a block's first touch costs over a second (0: not measured). */
+static double map_touch_excess_us(const struct uvm_map_touch *m)
+{
+	return m->measured && m->first_us > m->again_us ? m->first_us - m->again_us : 0;
 }
 
 int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen)
@@ -202,6 +230,16 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = reserve_metadata(e, err, errlen);
 	if (rc)
 		goto fail;
+	if (e->model.computed) {
+		rc = uvm_gpu_create(&e->gpu, &e->model, cfg, e->space.nblocks, err, errlen);
+		if (rc)
+			goto fail;
+		uvm_fault_cost_probe(&e->fault_cost);
+		uvm_gpu_set_costs(e->gpu, e->fault_cost.us, map_touch_excess_us(&e->map_touch));
+		e->session_clock =
+		    (struct uvm_session_clock){e->gpu, clock_host_time, clock_device_wait};
+		s->clock = &e->session_clock;
+	}
 	rc = start_objects(e, cfg, err, errlen);
 	if (!rc)
 		rc = start_observation(e, cfg, obs, err, errlen);
@@ -214,6 +252,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 				  .arena = &e->arena,
 				  .space = &e->space,
 				  .model = &e->model,
+				  .gpu = e->gpu,
 				  .pool = &e->pool,
 				  .cfg = cfg,
 				  .session = s,
@@ -239,6 +278,9 @@ void uvm_emu_destroy(struct uvm_emu *e)
 	uvm_emu_progress_stop(e);
 	if (e->driver)
 		uvm_driver_stop(e->driver);
+	/* The GPU outlives the trace: it must not tell it anything more. */
+	if (e->gpu)
+		uvm_gpu_set_observer(e->gpu, NULL);
 	uvm_trace_close(e->trace);
 	if (e->reuse.space)
 		uvm_reuse_destroy(&e->reuse);
@@ -250,6 +292,9 @@ void uvm_emu_destroy(struct uvm_emu *e)
 	uvm_arena_destroy(&e->arena);
 	uvm_space_destroy(&e->space);
 	uvm_uffd_close(&e->uffd);
+	if (e->session->clock == &e->session_clock)
+		e->session->clock = NULL;
+	uvm_gpu_destroy(e->gpu);
 	uvm_model_destroy(&e->model);
 	uvm_ranges_destroy(&e->ranges);
 	uvm_mutex_destroy(&e->lock);

@@ -60,7 +60,13 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 const char *uvm_emu_launch_error(const struct uvm_emu *e);
 /* A kernel finished: its trace rows (the kernel, the blocks it touched). */
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index);
-void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
+const struct uvmemu_slot *uvm_emu_worker_register(struct uvm_emu *e, unsigned sm);
+/* The model clock: a worker's hand-out begins or ends; its warp (or, with
+ * barrier, its thread loop) ended with a fault; the host's modelled time (0
+ * under the real clock). */
+void uvm_emu_run(struct uvm_emu *e, uint64_t ncta, bool begin);
+void uvm_emu_warp_end(struct uvm_emu *e, bool barrier);
+uint64_t uvm_emu_host_time(struct uvm_emu *e);
 /* A CTA began or ended on the calling worker (the timeline's CTA slices). */
 void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin);
 /* Names the allocation holding p in traces. */

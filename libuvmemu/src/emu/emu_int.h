@@ -15,6 +15,8 @@
 #include "arena.h"
 #include "backend.h"
 #include "driver.h"
+#include "fault_cost.h"
+#include "gpu.h"
 #include "json.h"
 #include "manager.h"
 #include "map_touch.h"
@@ -29,7 +31,7 @@
 #include "space.h"
 #include "trace.h"
 #include "uffd.h"
-#include "workers.h"
+#include "tidmap.h"
 
 /* Allocations by id: what each is called, how large, where (the report's
  * thrashing table, the object manager, traces). Under the emulator's lock. */
@@ -62,13 +64,16 @@ struct uvm_emu {
 	struct uvm_ranges ranges;	       /* every allocation, by host-side address */
 	/* Time (model/). */
 	struct uvm_model model;
+	struct uvm_gpu *gpu;			/* the GPU's clock: --clock model (NULL: real) */
+	struct uvm_session_clock session_clock; /* what the session asks of it */
+	struct uvm_fault_cost fault_cost;	/* a fault's CPU on its thread */
 	/* The fault path (driver/). */
 	struct uvm_driver *driver;
 	struct uvmemu_gmmu gmmu; /* the table the executor's accessors read */
 	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
 	/* Observation (obs/). */
 	struct uvm_trace *trace;	/* NULL unless traces were asked for */
-	struct uvm_workers workers;	/* thread id -> SM */
+	struct uvm_tidmap workers;	/* thread id -> SM */
 	struct uvm_map_touch map_touch; /* the machine's first-access cost (report) */
 	struct uvm_reuse reuse;		/* the running launch's data reuse (driver thread) */
 	struct uvm_progress progress;
@@ -86,6 +91,7 @@ struct uvm_emu {
 	char capacity_note[160];
 	struct {
 		uint64_t index, begin_ns;
+		uint64_t model_begin, model_end; /* modelled (the model clock) */
 		struct uvmemu_launch launch;
 		char name[48];
 		struct uvm_trace_objs objs; /* the allocations it uses */

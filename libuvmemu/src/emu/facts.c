@@ -17,6 +17,7 @@ struct facts {
 	struct uvm_report_alloc *allocs;
 	struct uvm_alloc_info *info; /* a copy: its names outlive the lock */
 	struct uvm_reuse_run reuse;
+	struct uvm_gpu_figures gpu;
 	char placement[384], features[384], calib_gpu[32], calib_source[384];
 };
 
@@ -98,6 +99,10 @@ static void gather(struct uvm_emu *e, struct facts *x)
 	x->f.map_touch = &e->map_touch;
 	x->f.reuse = &x->reuse;
 	x->f.trace = e->trace;
+	if (e->gpu) {
+		uvm_gpu_figures(e->gpu, &x->gpu);
+		x->f.gpu = &x->gpu;
+	}
 }
 
 static void facts_free(struct facts *x)

@@ -33,8 +33,13 @@ static void gmmu_remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool
 	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
 	*owed += (uint32_t)bytes;
 	if (*owed >= (uint64_t)uvm_cfg_i(&e->session->cfg, UVM_OPT_remote_chunk)) {
-		uvm_model_wait_until(uvm_model_transfer(&e->model, store ? UVM_D2H : UVM_H2D,
-							*owed, uvm_now_ns()));
+		/* The model clock books it from the worker's modelled time and
+		 * stalls its slot; the real clock waits for it. */
+		if (e->gpu)
+			uvm_gpu_remote(e->gpu, store ? UVM_D2H : UVM_H2D, *owed);
+		else
+			uvm_model_wait_until(uvm_model_transfer(
+			    &e->model, store ? UVM_D2H : UVM_H2D, *owed, uvm_now_ns()));
 		*owed = 0;
 	}
 }

@@ -89,6 +89,12 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 	for (size_t i = 0; i < e->nsubs && !rc; i++)
 		rc = e->subs[i].begin(e->subs[i].p, index, e->kernel.name, e->launch_error,
 				      sizeof(e->launch_error));
+	/* After the stream's work before it (the subscribers' prefetches). */
+	if (!rc && e->gpu)
+		uvm_gpu_kernel_begin(e->gpu,
+				     (uint64_t)launch->grid.x * launch->grid.y * launch->grid.z,
+				     launch->slots, launch->cores,
+				     launch->host_ns ? launch->host_ns : uvm_gpu_host_now(e->gpu));
 	return rc;
 }
 
@@ -142,15 +148,20 @@ void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 
 	uvm_objuse_reached(e, &e->kernel.objs);
 	uvm_driver_call(e->driver, end_reuse, &(struct reuse_end){&e->reuse, &reuse});
+	if (e->gpu)
+		uvm_gpu_kernel_end(e->gpu, &e->kernel.model_begin, &e->kernel.model_end);
 	uvm_mutex_lock(&e->lock);
 	uvm_reuse_run_add(&e->reuse_run, &reuse);
 	if (e->trace) {
+		struct uvm_trace_span model = {e->kernel.model_begin, e->kernel.model_end};
+
 		l = e->kernel.launch;
 		begin = e->kernel.begin_ns;
 		a.kernel = e->kernel.name;
 		if (uvm_trace_wants_accesses(e->trace))
 			uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
-		uvm_trace_kernel(e->trace, index, &l, begin, end, &reuse, &e->kernel.objs);
+		uvm_trace_kernel(e->trace, index, &l, begin, end, e->gpu ? &model : NULL, &reuse,
+				 &e->kernel.objs);
 	}
 	uvm_mutex_unlock(&e->lock);
 }
@@ -174,7 +185,31 @@ void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, 
 	uvm_trace_cta(e->trace, tid, sm, launch, cta, begin, uvm_now_ns());
 }
 
-void uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)
+const struct uvmemu_slot *uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)
 {
-	uvm_workers_add(&e->workers, (uint32_t)syscall(SYS_gettid), sm);
+	uvm_tidmap_add(&e->workers, (uint32_t)syscall(SYS_gettid), sm);
+	return e->gpu ? uvm_gpu_register(e->gpu, sm) : NULL;
+}
+
+void uvm_emu_run(struct uvm_emu *e, uint64_t ncta, bool begin)
+{
+	if (!e->gpu)
+		return;
+	if (begin)
+		uvm_gpu_run_begin(e->gpu, ncta);
+	else
+		uvm_gpu_run_end(e->gpu, ncta);
+}
+
+void uvm_emu_warp_end(struct uvm_emu *e, bool barrier)
+{
+	if (e->gpu && barrier)
+		uvm_gpu_barrier(e->gpu);
+	else if (e->gpu)
+		uvm_gpu_warp_end(e->gpu);
+}
+
+uint64_t uvm_emu_host_time(struct uvm_emu *e)
+{
+	return e->gpu ? uvm_gpu_host_now(e->gpu) : 0;
 }

@@ -122,9 +122,44 @@ void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm)
 	uvm_rt_cta(launch_index, cta_linear, sm, false);
 }
 
-void uvmemu_worker_register(unsigned sm, unsigned slot)
+const struct uvmemu_slot *uvmemu_worker_register(unsigned sm, unsigned slot)
 {
-	uvm_rt_worker_register(sm, slot);
+	return uvm_rt_worker_register(sm, slot);
+}
+
+void uvmemu_run_begin(uint64_t ncta)
+{
+	uvm_rt_run(ncta, true);
+}
+
+void uvmemu_run_end(uint64_t ran)
+{
+	uvm_rt_run(ran, false);
+}
+
+void uvmemu_warp_end(void)
+{
+	uvm_rt_warp_end(false);
+}
+
+void uvmemu_barrier(void)
+{
+	uvm_rt_warp_end(true);
+}
+
+uint64_t uvmemu_host_time(void)
+{
+	return uvm_rt_host_time();
+}
+
+void uvmemu_executor_overhead(bool begin)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	/* A wait for the device's own work: the host's clock pauses, and
+	 * goes on from where it was (nothing is in the stream yet). */
+	if (s->clock)
+		s->clock->device_wait(s->clock->ctx, begin);
 }
 
 void uvmemu_set_kernel_error(cudaError_t error)

@@ -182,6 +182,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 		return cudaSuccess;
 	if (!dst || !src)
 		return record(cudaErrorInvalidValue);
+	/* On the default stream: after the kernels launched before it. */
+	uvm_session_set_error(uvm_rt_session(), uvm_session_device_idle(uvm_rt_session()));
 	return from_errno(uvm_rt_memcpy(dst, src, count, kind));
 }
 

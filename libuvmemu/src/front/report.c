@@ -114,6 +114,14 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	}
 	uvm_json_u64(&j, "footprint_bytes", atomic_load(&s->footprint_peak));
 	uvm_json_u64(&j, "device_mem_bytes", r->device_mem_bytes);
+	/* The headline: the region of interest on the GPU's modelled clock;
+	 * what follows, wall_s, roi_s, roi_cpu_s and time_s, is the emulator's
+	 * cost on the host. */
+	uvm_json_str(&j, "clock", !r->stats ? "none" : s->clock ? "model" : "real");
+	if (s->clock) {
+		uvm_json_num(&j, "gpu_s", uvm_session_gpu_s(s));
+		uvm_json_str(&j, "gpu_s_covers", uvm_session_gpu_scope(s));
+	}
 	uvm_json_num(&j, "wall_s", uvm_session_wall_s(s));
 	uvm_json_num(&j, "roi_s", uvm_session_roi_s(s, UVM_ROI_WALL));
 	uvm_json_num(&j, "roi_cpu_s", uvm_session_roi_s(s, UVM_ROI_CPU));
@@ -155,13 +163,32 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 	uint64_t busy = 0;
 
 	program_name(prog, sizeof(prog));
-	fprintf(f, "uvmemu: %s (%s%s%s): verify %s, wall %s, roi %s (CPU %s), %llu kernels\n", prog,
-		r->mode, r->signal ? ", interrupted by SIG" : "",
-		r->signal ? sigabbrev_np(r->signal) : "", verify_name(atomic_load(&s->verify)),
-		uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
-		uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s, UVM_ROI_WALL)),
-		uvm_fmt_duration(d, sizeof(d), uvm_session_roi_s(s, UVM_ROI_CPU)),
-		(unsigned long long)atomic_load(&s->kernels));
+	if (s->clock) {
+		char g[32];
+
+		fprintf(
+		    f,
+		    "uvmemu: %s (%s%s%s, model clock): verify %s, gpu %s%s; emulator's cost: "
+		    "wall %s, roi %s (CPU %s); %llu kernels\n",
+		    prog, r->mode, r->signal ? ", interrupted by SIG" : "",
+		    r->signal ? sigabbrev_np(r->signal) : "", verify_name(atomic_load(&s->verify)),
+		    uvm_fmt_duration(g, sizeof(g), uvm_session_gpu_s(s)),
+		    strcmp(uvm_session_gpu_scope(s), "run") == 0 ? " (the whole run: no roi)" : "",
+		    uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
+		    uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s, UVM_ROI_WALL)),
+		    uvm_fmt_duration(d, sizeof(d), uvm_session_roi_s(s, UVM_ROI_CPU)),
+		    (unsigned long long)atomic_load(&s->kernels));
+	} else {
+		fprintf(
+		    f, "uvmemu: %s (%s%s%s%s): verify %s, wall %s, roi %s (CPU %s), %llu kernels\n",
+		    prog, r->mode, r->stats ? ", real clock" : "",
+		    r->signal ? ", interrupted by SIG" : "",
+		    r->signal ? sigabbrev_np(r->signal) : "", verify_name(atomic_load(&s->verify)),
+		    uvm_fmt_duration(a, sizeof(a), uvm_session_wall_s(s)),
+		    uvm_fmt_duration(b, sizeof(b), uvm_session_roi_s(s, UVM_ROI_WALL)),
+		    uvm_fmt_duration(d, sizeof(d), uvm_session_roi_s(s, UVM_ROI_CPU)),
+		    (unsigned long long)atomic_load(&s->kernels));
+	}
 	if (!r->stats)
 		return; /* natively there is nothing more to say */
 	fprintf(f, "  memory  footprint %s, device %s, peak on device %s\n",

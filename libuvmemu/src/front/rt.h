@@ -64,7 +64,13 @@ const struct uvmemu_gmmu *uvm_rt_gmmu(void);
 uint64_t uvm_rt_kernel_begin(const struct uvmemu_launch *launch, uint64_t index);
 void uvm_rt_kernel_end(uint64_t index);
 void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin);
-void uvm_rt_worker_register(unsigned sm, unsigned slot);
+const struct uvmemu_slot *uvm_rt_worker_register(unsigned sm, unsigned slot);
+/* The model clock (model/gpu.h): a worker's hand-outs, its warps' and
+ * thread loops' (barrier) ends, the host's modelled time (0 where there is
+ * none). */
+void uvm_rt_run(uint64_t ncta, bool begin);
+void uvm_rt_warp_end(bool barrier);
+uint64_t uvm_rt_host_time(void);
 /* The session's calibration fields were just set (--dilation auto). */
 void uvm_rt_calibrated(void);
 /* The model's dilation (1 natively). */

@@ -90,20 +90,66 @@ double uvm_session_wall_s(const struct uvm_session *s)
 
 void uvm_session_roi_begin(struct uvm_session *s)
 {
+	uint64_t gpu = s->clock ? s->clock->host_time(s->clock->ctx) : 0;
+
 	uvm_mutex_lock(&s->lock);
-	if (s->roi_depth++ == 0)
+	s->roi_marked = true;
+	if (s->roi_depth++ == 0) {
 		for (int c = 0; c < UVM_ROI_CLOCKS; c++)
 			s->roi_start_ns[c] = uvm_clock_ns(roi_clock[c]);
+		s->gpu_roi_start_ns = gpu;
+	}
 	uvm_mutex_unlock(&s->lock);
 }
 
 void uvm_session_roi_end(struct uvm_session *s)
 {
+	uint64_t gpu = 0;
+
+	/* The kernels launched in the region end in it: the model's clock
+	 * knows their end once they have run. */
+	if (s->clock) {
+		uvm_session_device_idle(s);
+		gpu = s->clock->host_time(s->clock->ctx);
+	}
 	uvm_mutex_lock(&s->lock);
-	if (s->roi_depth > 0 && --s->roi_depth == 0)
+	if (s->roi_depth > 0 && --s->roi_depth == 0) {
 		for (int c = 0; c < UVM_ROI_CLOCKS; c++)
 			s->roi_ns[c] += uvm_clock_ns(roi_clock[c]) - s->roi_start_ns[c];
+		if (gpu > s->gpu_roi_start_ns)
+			s->gpu_roi_ns += gpu - s->gpu_roi_start_ns;
+	}
 	uvm_mutex_unlock(&s->lock);
+}
+
+double uvm_session_gpu_s(struct uvm_session *s)
+{
+	uint64_t ns, open = 0;
+
+	if (!s->clock)
+		return -1;
+	if (s->roi_depth > 0 || !s->roi_marked)
+		open = s->clock->host_time(s->clock->ctx);
+	uvm_mutex_lock(&s->lock);
+	if (!s->roi_marked) {
+		uvm_mutex_unlock(&s->lock);
+		return (double)open / 1e9;
+	}
+	ns = s->gpu_roi_ns;
+	if (s->roi_depth > 0 && open > s->gpu_roi_start_ns)
+		ns += open - s->gpu_roi_start_ns;
+	uvm_mutex_unlock(&s->lock);
+	return (double)ns / 1e9;
+}
+
+const char *uvm_session_gpu_scope(struct uvm_session *s)
+{
+	bool marked;
+
+	uvm_mutex_lock(&s->lock);
+	marked = s->roi_marked;
+	uvm_mutex_unlock(&s->lock);
+	return marked ? "roi" : "run";
 }
 
 double uvm_session_roi_s(struct uvm_session *s, enum uvm_roi_clock c)
@@ -145,8 +191,14 @@ int uvm_session_charge_host(struct uvm_session *s, int64_t bytes)
 cudaError_t uvm_session_device_idle(struct uvm_session *s)
 {
 	const struct uvmemu_executor *ex = atomic_load(&s->executor);
+	cudaError_t e;
 
-	return ex ? ex->synchronize() : cudaSuccess;
+	if (s->clock)
+		s->clock->device_wait(s->clock->ctx, true);
+	e = ex ? ex->synchronize() : cudaSuccess;
+	if (s->clock)
+		s->clock->device_wait(s->clock->ctx, false);
+	return e;
 }
 
 void uvm_session_gpu_stalled(struct uvm_session *s)

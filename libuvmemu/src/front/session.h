@@ -27,6 +27,15 @@
  * wall time tells whether a run was CPU-bound or waited on the model. */
 enum uvm_roi_clock { UVM_ROI_WALL, UVM_ROI_CPU, UVM_ROI_CLOCKS };
 
+/* What the session asks of a model clock: the host's modelled time, and
+ * whether a wait for the device begins (the host's clock pauses) or ended
+ * (it goes on from the stream's end). */
+struct uvm_session_clock {
+	void *ctx;
+	uint64_t (*host_time)(void *ctx);
+	void (*device_wait)(void *ctx, bool begin);
+};
+
 struct uvm_session {
 	struct uvm_config cfg;
 	uint64_t start_ns;
@@ -42,10 +51,17 @@ struct uvm_session {
 					  * --host-mem, else RAM + swap */
 	_Atomic bool forked;		 /* a child forked after the runtime started */
 	const struct uvmemu_executor *_Atomic executor;
+	/* The model clock's host side, set by the emulator that keeps one
+	 * (NULL: none, natively and under --clock real). */
+	const struct uvm_session_clock *clock;
 
 	struct uvm_mutex lock; /* guards everything below */
 	uint64_t roi_ns[UVM_ROI_CLOCKS], roi_start_ns[UVM_ROI_CLOCKS];
 	int roi_depth;
+	/* The model clock: the region of interest in the GPU's (and the host's)
+	 * modelled time, what the report's gpu_s says. */
+	uint64_t gpu_roi_ns, gpu_roi_start_ns;
+	bool roi_marked; /* the program marked a region (else gpu_s is the run's) */
 	int nvalues;
 	struct {
 		char key[48];
@@ -68,6 +84,12 @@ void uvm_session_roi_end(struct uvm_session *s);
 /* The region of interest so far on one clock; an open region counts up to
  * now. */
 double uvm_session_roi_s(struct uvm_session *s, enum uvm_roi_clock c);
+/* The model clock's headline: the region of interest in modelled time, or,
+ * where the program marks none, the whole run's (the host's modelled time
+ * now); -1 under the real clock. */
+double uvm_session_gpu_s(struct uvm_session *s);
+/* What gpu_s covers: "roi" or "run". */
+const char *uvm_session_gpu_scope(struct uvm_session *s);
 /* Live managed bytes (64 KB rounded: what device memory would hold) and
  * their peak, the footprint. */
 void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
@@ -80,7 +102,9 @@ void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
  */
 int uvm_session_charge_host(struct uvm_session *s, int64_t bytes);
 /* Waits until the attached executor is idle (cudaDeviceSynchronize's wait,
- * which CUDA's frees also do); returns the executor's pending kernel error. */
+ * which CUDA's frees and copies also do); returns the executor's pending
+ * kernel error. Under the model clock the wait's real time is not the
+ * host's: its clock goes on from the stream's end. */
 cudaError_t uvm_session_device_idle(struct uvm_session *s);
 /* Tells the attached executor that CTAs are stalled on far faults (the
  * driver fetched GPU faults); does nothing without an executor. */

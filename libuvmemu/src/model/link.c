@@ -2,6 +2,7 @@
 /* link.c - interconnect presets and the per-direction token bucket. */
 #include "link.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,8 +13,22 @@ static const struct {
 	double latency_us;
 } presets[] = {
 #define UVMEMU_LINK(name, gbps, latency_us) {name, gbps, latency_us},
+#define UVMEMU_LINK_CURVE(name, bytes, gbps)
 #include "links.def"
 #undef UVMEMU_LINK
+#undef UVMEMU_LINK_CURVE
+};
+
+/* Their size-dependent bandwidths, point by point, in size order. */
+static const struct {
+	const char *name;
+	double bytes, gbps;
+} curves[] = {
+#define UVMEMU_LINK(name, gbps, latency_us)
+#define UVMEMU_LINK_CURVE(name, bytes, gbps) {name, bytes, gbps},
+#include "links.def"
+#undef UVMEMU_LINK
+#undef UVMEMU_LINK_CURVE
 };
 
 void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
@@ -24,18 +39,23 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
 
 	memset(l, 0, sizeof(*l));
 	uvm_mutex_init(&l->lock, UVM_LOCK_LINK);
-	snprintf(l->name, sizeof(l->name), "%.15s", name);
+	snprintf(l->name, sizeof(l->name), "%.23s", name);
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
 		if (strcmp(presets[i].name, name) == 0) {
 			l->bandwidth = presets[i].gbps * 1e9;
 			l->latency_ns = (uint64_t)(presets[i].latency_us * 1e3);
 		}
 	}
+	for (size_t i = 0; i < sizeof(curves) / sizeof(curves[0]); i++)
+		if (strcmp(curves[i].name, name) == 0 && l->ncurve < UVM_LINK_CURVE_POINTS)
+			l->curve[l->ncurve++] =
+			    (struct uvm_link_point){curves[i].bytes, curves[i].gbps * 1e9};
 	l->unlimited = strcmp(name, "unlimited") == 0;
 	/* Custom values override the preset; a custom bandwidth on the
 	 * "unlimited" preset makes it a throttled link. */
 	if (bw > 0) {
 		l->bandwidth = bw;
+		l->ncurve = 0; /* a flat rate given: the curve goes */
 		l->unlimited = false;
 		snprintf(l->name, sizeof(l->name), "custom");
 	}
@@ -59,6 +79,25 @@ void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx)
 	uvm_mutex_unlock(&l->lock);
 }
 
+double uvm_link_bandwidth(const struct uvm_link *l, uint64_t bytes)
+{
+	const struct uvm_link_point *c = l->curve;
+	double x = bytes > 0 ? (double)bytes : 1;
+
+	if (l->ncurve == 0)
+		return l->bandwidth;
+	if (x <= c[0].bytes)
+		return c[0].bandwidth;
+	for (unsigned i = 1; i < l->ncurve; i++) {
+		if (x <= c[i].bytes) {
+			double f = log(x / c[i - 1].bytes) / log(c[i].bytes / c[i - 1].bytes);
+
+			return c[i - 1].bandwidth + f * (c[i].bandwidth - c[i - 1].bandwidth);
+		}
+	}
+	return c[l->ncurve - 1].bandwidth;
+}
+
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
 		       double scale)
 {
@@ -71,7 +110,7 @@ uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uin
 		return now;
 	}
 	start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
-	busy = (uint64_t)((double)bytes / l->bandwidth * 1e9 * scale);
+	busy = (uint64_t)((double)bytes / uvm_link_bandwidth(l, bytes) * 1e9 * scale);
 	l->busy_until[dir] = start + busy;
 	done = start + busy + (uint64_t)((double)l->latency_ns * scale);
 	if (l->observer)
@@ -84,5 +123,5 @@ uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale
 {
 	if (l->unlimited)
 		return 0;
-	return (uint64_t)((double)bytes / l->bandwidth * 1e9 * scale);
+	return (uint64_t)((double)bytes / uvm_link_bandwidth(l, bytes) * 1e9 * scale);
 }

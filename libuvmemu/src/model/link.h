@@ -25,11 +25,19 @@ enum uvm_dir { UVM_H2D = 0, UVM_D2H = 1 };
 typedef void (*uvm_link_observer)(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
 				  uint64_t busy_end);
 
+/* A size-dependent bandwidth: points by size (links.def's curves). */
+#define UVM_LINK_CURVE_POINTS 8
+struct uvm_link_point {
+	double bytes, bandwidth; /* bytes/s for a transfer of this size */
+};
+
 struct uvm_link {
-	char name[16];
-	double bandwidth;    /* bytes/s per direction, undilated */
+	char name[24];
+	double bandwidth;    /* bytes/s per direction, undilated (a curve's top) */
 	uint64_t latency_ns; /* per transfer, undilated */
 	bool unlimited;
+	struct uvm_link_point curve[UVM_LINK_CURVE_POINTS]; /* by size; none: flat */
+	unsigned ncurve;
 
 	struct uvm_mutex lock; /* guards what follows */
 	uint64_t busy_until[2];
@@ -43,6 +51,8 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg);
 void uvm_link_destroy(struct uvm_link *l);
 /* Sets (or with NULL removes) the one observer of bookings. */
 void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx);
+/* The bandwidth a transfer of `bytes` gets (bytes/s, undilated). */
+double uvm_link_bandwidth(const struct uvm_link *l, uint64_t bytes);
 /* How long `bytes` occupy one direction at `scale` (0 when unlimited): the
  * share of a booked transfer that a part of it takes. */
 uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale);

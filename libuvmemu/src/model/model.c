@@ -8,11 +8,13 @@ void uvm_model_init(struct uvm_model *m, const struct uvm_config *cfg)
 {
 	double d = uvm_cfg_d(cfg, UVM_OPT_dilation);
 
+	m->computed = uvm_cfg_i(cfg, UVM_OPT_clock) == UVM_CLOCK_MODEL;
 	uvm_link_init(&m->link, cfg);
 	/* 0 is --dilation auto: 1 until the executor calibrates. */
 	atomic_init(&m->dilation, d > 0 ? d : 1.0);
 	m->fixed_dilation = d != 0;
 	m->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
+	m->cpu_fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_cpu_fault_latency);
 	m->uvmmu_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_uvmmu_latency);
 	m->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
 	m->instant = m->fault_latency_ns == 0 && m->link.unlimited;
@@ -43,19 +45,25 @@ double uvm_model_calibrate(struct uvm_model *m, double measured, double target)
 	return d;
 }
 
+/* Under the model clock latencies and bandwidths are the GPU's own. */
+static double scale(const struct uvm_model *m)
+{
+	return m->computed ? 1 : uvm_model_dilation(m);
+}
+
 uint64_t uvm_model_scaled(const struct uvm_model *m, uint64_t ns)
 {
-	return (uint64_t)((double)ns * uvm_model_dilation(m));
+	return (uint64_t)((double)ns * scale(m));
 }
 
 uint64_t uvm_model_busy_ns(const struct uvm_model *m, uint64_t bytes)
 {
-	return uvm_link_busy_ns(&m->link, bytes, uvm_model_dilation(m));
+	return uvm_link_busy_ns(&m->link, bytes, scale(m));
 }
 
 uint64_t uvm_model_transfer(struct uvm_model *m, enum uvm_dir dir, uint64_t bytes, uint64_t at)
 {
-	return uvm_link_book(&m->link, dir, bytes, at, uvm_model_dilation(m));
+	return uvm_link_book(&m->link, dir, bytes, at, scale(m));
 }
 
 void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0)
@@ -66,8 +74,15 @@ void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0)
 void uvm_model_book(struct uvm_model *m, struct uvm_batch_time *bt, enum uvm_dir dir,
 		    uint64_t bytes)
 {
-	uint64_t now = uvm_now_ns();
-	uint64_t end = uvm_model_transfer(m, dir, bytes, bt->not_before > now ? bt->not_before : now);
+	uint64_t now, end;
+
+	if (m->computed) {
+		bt->xfer_bytes[dir] += bytes;
+		bt->xfers[dir]++;
+		return;
+	}
+	now = uvm_now_ns();
+	end = uvm_model_transfer(m, dir, bytes, bt->not_before > now ? bt->not_before : now);
 
 	if (dir == UVM_H2D) {
 		bt->h2d_end = end;

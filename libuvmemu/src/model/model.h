@@ -10,8 +10,11 @@
  * executor asks it for D (uvmemu_model_dilation). Real costs are measured
  * with common/timing.h and never added to a modelled time.
  *
- * The real clock: modelled costs are waits injected on the host's clock,
- * with every latency multiplied by D and every bandwidth divided by D.
+ * Two clocks (--clock). The model clock (the default): the GPU's time is
+ * computed (gpu.h), nothing waits for the model, and D divides the
+ * executor's compute time only. The real clock: modelled costs are waits
+ * injected on the host's clock, with every latency multiplied by D and
+ * every bandwidth divided by D.
  */
 #ifndef UVM_MODEL_H
 #define UVM_MODEL_H
@@ -24,11 +27,13 @@
 #include "link.h"
 
 struct uvm_model {
+	bool computed; /* --clock model: transfers are charged to modelled batches */
 	struct uvm_link link;
 	_Atomic double dilation;   /* D: 1 until calibrated; read per faulted block */
 	bool fixed_dilation;	   /* --dilation N: a calibration changes nothing */
 	uint64_t fault_latency_ns; /* --fault-latency: a batch of far faults, undilated */
 	uint64_t uvmmu_latency_ns; /* --uvmmu-latency: UVMMU's hardware migration, undilated */
+	uint64_t cpu_fault_latency_ns; /* --cpu-fault-latency: the model clock's CPU faults */
 	uint64_t sample_period_ns; /* --remote-sample-period, undilated */
 	/* Nothing can be delayed (no fault latency, an unlimited link): copies
 	 * wake their waiters as they land instead of at replay. */
@@ -43,9 +48,11 @@ double uvm_model_dilation(const struct uvm_model *m);
  * target GPU has `target`; D becomes target / measured (at least 1) unless
  * a fixed dilation was asked for. Returns D. */
 double uvm_model_calibrate(struct uvm_model *m, double measured, double target);
-/* A modelled duration as it passes on the host's clock (ns x D). */
+/* A modelled duration as it passes on the clock in use (real: ns x D;
+ * model: ns). */
 uint64_t uvm_model_scaled(const struct uvm_model *m, uint64_t ns);
-/* How long `bytes` occupy one direction of the link (0 when unlimited). */
+/* How long `bytes` occupy one direction of the link on the clock in use (0
+ * when unlimited). */
 uint64_t uvm_model_busy_ns(const struct uvm_model *m, uint64_t bytes);
 /* Books a transfer issued at `at`; returns when it completes. */
 uint64_t uvm_model_transfer(struct uvm_model *m, enum uvm_dir dir, uint64_t bytes, uint64_t at);
@@ -57,10 +64,16 @@ struct uvm_batch_time {
 	uint64_t not_before; /* transfers are issued no earlier (0: now) */
 	uint64_t h2d_end;    /* its last host-to-device transfer: completion and size */
 	uint64_t h2d_bytes;
+	/* The model clock: its transfers, per direction, not booked yet (the
+	 * modelled batch that holds its faults books them). */
+	uint64_t xfer_bytes[2];
+	uint32_t xfers[2];
 };
 
 void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0);
-/* Books a transfer of the batch's now; the batch cannot end before it lands. */
+/* Books a transfer of the batch's now; the batch cannot end before it lands.
+ * Under the model clock the transfer is noted in bt for the modelled batch
+ * to book. */
 void uvm_model_book(struct uvm_model *m, struct uvm_batch_time *bt, enum uvm_dir dir,
 		    uint64_t bytes);
 /* When the far-fault latency of a batch begun at t0 ends (t0 if none). */

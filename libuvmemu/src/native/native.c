@@ -244,8 +244,23 @@ void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
 {
 }
 
-void uvm_rt_worker_register(unsigned sm, unsigned slot)
+const struct uvmemu_slot *uvm_rt_worker_register(unsigned sm, unsigned slot)
 {
+	return NULL; /* plain memory has no GPU clock: warps need no test */
+}
+
+void uvm_rt_run(uint64_t ncta, bool begin)
+{
+}
+
+void uvm_rt_warp_end(bool barrier)
+{
+	(void)barrier;
+}
+
+uint64_t uvm_rt_host_time(void)
+{
+	return 0;
 }
 
 double uvm_rt_dilation(void)

@@ -15,16 +15,20 @@
 #include "timeline.h"
 #include "units.h"
 
-/* The model as it was applied: dilated figures. */
+/* The model as it was applied: under the real clock, dilated figures;
+ * under the model clock D divides compute time alone and they are as
+ * given. */
 struct model {
 	double bandwidth, latency_us, fault_latency_us;
 };
 
 static void model_of(const struct uvm_run_facts *f, struct model *m)
 {
-	m->bandwidth = f->link_unlimited ? 0 : f->link_bw / f->dilation;
-	m->latency_us = (double)f->link_latency_ns * f->dilation / 1e3;
-	m->fault_latency_us = (double)f->fault_latency_ns * f->dilation / 1e3;
+	double scale = f->gpu ? 1 : f->dilation;
+
+	m->bandwidth = f->link_unlimited ? 0 : f->link_bw / scale;
+	m->latency_us = (double)f->link_latency_ns * scale / 1e3;
+	m->fault_latency_us = (double)f->fault_latency_ns * scale / 1e3;
 }
 
 /* Round trips per block and thrashing per allocation (the adaptive-migration
@@ -122,6 +126,69 @@ static double modelled_share(const struct uvm_stats *st, uint64_t n)
 
 /* CPC's data reuse rate: the mean over launches (as the paper averages
  * kernels) and over all touched blocks. */
+static double per(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+/* The modelled GPU: its batches as a GPU's buffer would have held them, and
+ * where its time went (what a GPU-side profiler would show). */
+static void json_gpu(const struct uvm_gpu_figures *g, struct uvm_json *j)
+{
+	uvm_json_object(j, "gpu");
+	uvm_json_u64(j, "batches", g->batches);
+	uvm_json_u64(j, "faults", g->faults);
+	uvm_json_u64(j, "vablocks", g->vablocks);
+	uvm_json_u64(j, "pages", g->pages);
+	uvm_json_num(j, "faults_per_batch", per(g->faults, g->batches));
+	uvm_json_num(j, "vablocks_per_batch", per(g->vablocks, g->batches));
+	uvm_json_num(j, "faults_per_vablock", per(g->faults, g->vablocks));
+	uvm_json_u64(j, "max_batch_faults", g->max_faults);
+	uvm_json_u64(j, "free_faults", g->free_faults);
+	uvm_json_u64(j, "kernels", g->kernels);
+	uvm_json_num(j, "kernel_s", (double)g->kernel_ns / 1e9);
+	uvm_json_num(j, "batch_s", (double)g->batch_ns / 1e9);
+	uvm_json_num(j, "stall_s", (double)g->stall_ns / 1e9);
+	uvm_json_num(j, "compute_s", (double)g->compute_ns / 1e9);
+	uvm_json_u64(j, "bytes_h2d", g->bytes_h2d);
+	uvm_json_u64(j, "bytes_d2h", g->bytes_d2h);
+	uvm_json_u64(j, "horizon_waits", g->horizon_waits);
+	uvm_json_u64(j, "unmodelled_faults", g->unmodelled_faults);
+	uvm_json_u64(j, "host_fault_batches", g->host_faults);
+	uvm_json_u64(j, "host_fault_bytes", g->host_fault_bytes);
+	uvm_json_num(j, "host_fault_s", (double)g->host_fault_ns / 1e9);
+	uvm_json_close(j, '}');
+}
+
+static void text_gpu(const struct uvm_gpu_figures *g, FILE *f)
+{
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(f,
+		"  gpu     %llu kernels, %s; %llu batches (%.1f faults, %.1f vablocks each, "
+		"%.1f faults per vablock), %s in batches; slots computed %s, stalled %s\n",
+		(unsigned long long)g->kernels,
+		uvm_fmt_duration(a, sizeof(a), (double)g->kernel_ns / 1e9),
+		(unsigned long long)g->batches, per(g->faults, g->batches),
+		per(g->vablocks, g->batches), per(g->faults, g->vablocks),
+		uvm_fmt_duration(b, sizeof(b), (double)g->batch_ns / 1e9),
+		uvm_fmt_duration(c, sizeof(c), (double)g->compute_ns / 1e9),
+		uvm_fmt_duration(d, sizeof(d), (double)g->stall_ns / 1e9));
+	if (g->unmodelled_faults)
+		fprintf(f,
+			"  note    %llu far faults came from threads in no modelled hand-out (an "
+			"executor that does not register its workers, or code outside a kernel): "
+			"the GPU's time leaves them out (--clock real waits for them)\n",
+			(unsigned long long)g->unmodelled_faults);
+	if (g->host_faults)
+		fprintf(
+		    f,
+		    "  host    %llu batches of CPU faults cost it %s (modelled; they moved %s)\n",
+		    (unsigned long long)g->host_faults,
+		    uvm_fmt_duration(b, sizeof(b), (double)g->host_fault_ns / 1e9),
+		    uvm_fmt_size(a, sizeof(a), g->host_fault_bytes));
+}
+
 static void json_reuse(const struct uvm_reuse_run *r, struct uvm_json *j)
 {
 	uvm_json_object(j, "data_reuse");
@@ -165,11 +232,16 @@ void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j)
 	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(f));
 	json_thrashing(f, j);
 	json_reuse(f->reuse, j);
+	if (f->gpu)
+		json_gpu(f->gpu, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", f->link);
 	uvm_json_num(j, "link_bandwidth_bytes_per_s", f->link_unlimited ? 0 : f->link_bw);
 	uvm_json_num(j, "link_latency_s", (double)f->link_latency_ns / 1e9);
 	uvm_json_num(j, "dilation", f->dilation);
+	/* dilated_*: the figures as applied (the model clock applies them
+	 * undilated: D divides the executor's compute time instead). */
+	uvm_json_str(j, "dilation_divides", f->gpu ? "compute time" : "bandwidths (x latencies)");
 	uvm_json_num(j, "dilated_bandwidth_bytes_per_s", m.bandwidth);
 	uvm_json_num(j, "dilated_link_latency_s", m.latency_us / 1e6);
 	/* uvmmu: the hardware path's latency per migration, not per batch. */
@@ -227,13 +299,18 @@ void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
 	char a[32], b[32], c[32], buf[384];
 
 	model_of(r, &m);
+	if (r->gpu)
+		text_gpu(r->gpu, f);
 	fprintf(f,
-		"  model   link %s %s (dilated %s), latency %s, %s %.1f us, "
-		"dilation %g",
-		r->link, r->link_unlimited ? "unthrottled" : uvm_fmt_bandwidth(a, sizeof(a), r->link_bw),
+		"  model   link %s %s (%s %s), latency %s, %s %.1f us, "
+		"dilation %g%s",
+		r->link,
+		r->link_unlimited ? "unthrottled" : uvm_fmt_bandwidth(a, sizeof(a), r->link_bw),
+		r->gpu ? "applied" : "dilated",
 		r->link_unlimited ? "-" : uvm_fmt_bandwidth(b, sizeof(b), m.bandwidth),
 		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6),
-		r->uvmmu ? "uvmmu latency" : "fault latency", m.fault_latency_us, r->dilation);
+		r->uvmmu ? "uvmmu latency" : "fault latency", m.fault_latency_us, r->dilation,
+		r->gpu ? " (divides compute time)" : "");
 	if (r->calib_measured > 0)
 		fprintf(f, " (calibrated: %s measured, %s %s)",
 			uvm_fmt_bandwidth(a, sizeof(a), r->calib_measured), r->calib_gpu,

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gpu.h"
 #include "json.h"
 #include "map_touch.h"
 #include "reuse.h"
@@ -54,6 +55,8 @@ struct uvm_run_facts {
 	size_t ntrips;
 	const struct uvm_report_alloc *allocs;
 	size_t nallocs;
+	/* The model clock's figures (NULL: the real clock). */
+	const struct uvm_gpu_figures *gpu;
 	/* Observation. */
 	const struct uvm_map_touch *map_touch;
 	const struct uvm_reuse_run *reuse;

@@ -10,6 +10,11 @@
  * room reused: what is shown of a worker is all of it. Only when one worker
  * is left, or the records are application threads' CPU faults, are records
  * dropped one by one.
+ *
+ * Process 2 under --clock model is made of the model's records, with a
+ * budget of its own in the same parts: half for modelled batches (two
+ * events each), an eighth for the link's bookings, the rest, less the
+ * kernels' sixteenth, for the slots' stalls.
  */
 #include "timeline_int.h"
 
@@ -29,6 +34,9 @@ struct uvm_timeline *uvm_timeline_new(uint64_t max_events)
 	tl->budget[TL_KERNEL] = max_events / 16;
 	tl->budget[TL_TRANSFER] = max_events / 8;
 	tl->budget[TL_THREAD] = max_events - max_events / 2 - max_events / 16 - max_events / 8;
+	tl->budget[TL_GPU_BATCH] = tl->budget[TL_BATCH];
+	tl->budget[TL_GPU_TRANSFER] = tl->budget[TL_TRANSFER];
+	tl->budget[TL_GPU_STALL] = tl->budget[TL_THREAD];
 	tl->stride = 1;
 	return tl;
 }
@@ -41,6 +49,9 @@ void uvm_timeline_free(struct uvm_timeline *tl)
 	free(tl->kernel);
 	free(tl->xfer);
 	free(tl->slice);
+	free(tl->gbatch);
+	free(tl->gxfer);
+	free(tl->gstall);
 	free(tl->track);
 	free(tl->hash);
 	free(tl);
@@ -106,7 +117,12 @@ void uvm_timeline_kernel(struct uvm_timeline *tl, const struct uvm_tl_kernel *k)
 		return;
 	tl->kernel = v;
 	v = &tl->kernel[tl->nkernel++];
-	*v = (struct tl_kernel){.launch = k->launch, .begin = k->begin_ns, .end = k->end_ns};
+	*v = (struct tl_kernel){.launch = k->launch,
+				.begin = k->begin_ns,
+				.end = k->end_ns,
+				.modelled = k->modelled,
+				.model_begin = k->model_begin_ns,
+				.model_end = k->model_end_ns};
 	memcpy(v->grid, k->grid, sizeof(v->grid));
 	memcpy(v->block, k->block, sizeof(v->block));
 	snprintf(v->name, sizeof(v->name), "%s", k->name ? k->name : "");
@@ -122,6 +138,50 @@ void uvm_timeline_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uin
 		return;
 	tl->xfer = v;
 	tl->xfer[tl->nxfer++] = (struct tl_transfer){start_ns, end_ns, bytes, dir};
+}
+
+/* ------------------------------------------------------- the model's records */
+
+void uvm_timeline_model_clock(struct uvm_timeline *tl)
+{
+	tl->model_clock = true;
+}
+
+void uvm_timeline_gpu_batch(struct uvm_timeline *tl, const struct uvm_gpu_batch *b)
+{
+	/* Its slice and its faults-per-batch counter. */
+	struct uvm_gpu_batch *v =
+	    room(tl, TL_GPU_BATCH, 2, tl->gbatch, &tl->capgbatch, tl->ngbatch, sizeof(*v));
+
+	if (!v)
+		return;
+	tl->gbatch = v;
+	tl->gbatch[tl->ngbatch++] = *b;
+}
+
+void uvm_timeline_gpu_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uint64_t start_ns,
+			       uint64_t end_ns)
+{
+	struct tl_transfer *v =
+	    room(tl, TL_GPU_TRANSFER, 1, tl->gxfer, &tl->capgxfer, tl->ngxfer, sizeof(*v));
+
+	if (!v)
+		return;
+	tl->gxfer = v;
+	tl->gxfer[tl->ngxfer++] = (struct tl_transfer){start_ns, end_ns, bytes, dir};
+}
+
+void uvm_timeline_gpu_stall(struct uvm_timeline *tl, unsigned slot, uint64_t from_ns,
+			    uint64_t to_ns)
+{
+	struct tl_slice *v =
+	    room(tl, TL_GPU_STALL, 1, tl->gstall, &tl->capgstall, tl->ngstall, sizeof(*v));
+
+	if (!v)
+		return;
+	tl->gstall = v;
+	tl->gstall[tl->ngstall++] =
+	    (struct tl_slice){.start = from_ns, .end = to_ns, .track = slot, .stall = 1};
 }
 
 /* ------------------------------------------------------------ thread tracks */

@@ -4,7 +4,10 @@
  * (DIR/timeline.json; Perfetto and chrome://tracing open it).
  *
  * What it shows, twice: process 1 in real time, process 2 in modelled time
- * (what the modelled GPU would have shown; see timeline_write.c):
+ * (what the modelled GPU would have shown; see timeline_write.c). Under
+ * --clock real, process 2 is process 1's records with real time cut; under
+ * --clock model it is the model's own records (uvm_timeline_model_clock),
+ * described below the list. Process 1:
  *   - the driver's track: each batch a slice, its stages the children
  *     (fetch, preprocess, service with policy/unmap/copy/map inside it,
  *     fault latency, throttle, replay, tracker wait), laid end to end from
@@ -17,6 +20,13 @@
  *     to that batch's replay; application threads' CPU faults likewise;
  *   - kernels on a track of the process, and counters: device memory in use
  *     after each batch, faults per batch.
+ * Process 2 under --clock model: the driver's track holds a slice per
+ * modelled batch (its faults, vablocks, pages and bytes as arguments;
+ * batches that overlap, as UVMMU's faults do, take further lanes), the link
+ * tracks the link's bookings, each modelled CTA slot a track of its
+ * far-fault stalls, kernels at their modelled begin and end, and the faults
+ * per batch at each batch's modelled start. CTAs, the real fault stalls and
+ * device memory in use are real-time records only (process 1).
  *
  * The builder is fed records in any order (a live run's trace writer, or
  * `uvmemu plot --timeline` reading an older run's CSVs) and writes the file
@@ -34,6 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gpu.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -53,6 +64,8 @@ struct uvm_tl_batch {
 
 struct uvm_tl_kernel {
 	uint64_t launch, begin_ns, end_ns;
+	bool modelled; /* --clock model: its modelled begin and end follow */
+	uint64_t model_begin_ns, model_end_ns;
 	unsigned grid[3], block[3];
 	const char *name;
 };
@@ -75,6 +88,15 @@ void uvm_timeline_cta(struct uvm_timeline *tl, uint32_t tid, int sm, uint64_t la
 		      bool begin, uint64_t t_ns);
 void uvm_timeline_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uint64_t start_ns,
 			   uint64_t end_ns);
+/* --clock model: process 2 is built from the model's records below (times
+ * modelled, ns since the GPU's clock began), not from cuts of real time. */
+void uvm_timeline_model_clock(struct uvm_timeline *tl);
+void uvm_timeline_gpu_batch(struct uvm_timeline *tl, const struct uvm_gpu_batch *b);
+/* A booking of the link: the direction busy from start to end. */
+void uvm_timeline_gpu_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uint64_t start_ns,
+			       uint64_t end_ns);
+void uvm_timeline_gpu_stall(struct uvm_timeline *tl, unsigned slot, uint64_t from_ns,
+			    uint64_t to_ns);
 /* Whether CTA records can still be shown (producers may skip them if not). */
 bool uvm_timeline_wants_ctas(const struct uvm_timeline *tl);
 

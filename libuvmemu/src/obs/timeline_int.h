@@ -9,11 +9,24 @@
 
 #include "timeline.h"
 
-/* What the budget is shared among; each kind gets a fixed share of it. */
-enum tl_kind { TL_BATCH, TL_KERNEL, TL_TRANSFER, TL_THREAD, TL_NKINDS };
+/* What the budget is shared among; each kind gets a fixed share of it. The
+ * model's records (TL_GPU_*) make process 2 under --clock model; kernels
+ * serve both processes. */
+enum tl_kind {
+	TL_BATCH,
+	TL_KERNEL,
+	TL_TRANSFER,
+	TL_THREAD,
+	TL_GPU_BATCH,
+	TL_GPU_TRANSFER,
+	TL_GPU_STALL,
+	TL_NKINDS
+};
 
 struct tl_kernel {
 	uint64_t launch, begin, end;
+	bool modelled; /* model_begin and model_end are known */
+	uint64_t model_begin, model_end;
 	unsigned grid[3], block[3];
 	char name[48];
 };
@@ -23,10 +36,11 @@ struct tl_transfer {
 	int dir;
 };
 
-/* A CTA or a fault stall, on a thread's track. */
+/* A CTA or a fault stall, on a thread's track; or, laying out the model's
+ * records, a modelled batch, transfer or slot stall on its track. */
 struct tl_slice {
 	uint64_t start, end;
-	uint64_t launch; /* CTA: its launch; stall: the page */
+	uint64_t launch; /* CTA: its launch; stall: the page; the model's: its record */
 	uint32_t track;
 	uint32_t cta;	 /* CTA: its linear index */
 	uint8_t stall;	 /* 1: a fault stall */
@@ -59,6 +73,15 @@ struct uvm_timeline {
 	size_t nxfer, capxfer;
 	struct tl_slice *slice; /* CTAs and stalls (stalls end at write time) */
 	size_t nslice, capslice;
+
+	/* --clock model: the model's records, in modelled time. */
+	bool model_clock;
+	struct uvm_gpu_batch *gbatch;
+	size_t ngbatch, capgbatch;
+	struct tl_transfer *gxfer;
+	size_t ngxfer, capgxfer;
+	struct tl_slice *gstall; /* track: the CTA slot */
+	size_t ngstall, capgstall;
 
 	struct tl_track *track;
 	size_t ntrack, captrack;

@@ -24,6 +24,12 @@
  * GPU's either. Traces written before the modelled end was recorded keep the
  * stages up to the throttle and cut only replay and tracker wait. The map is
  * monotonic, so what nests in real time nests in modelled time.
+ *
+ * That is --clock real's modelled time. Under --clock model the GPU's time
+ * is computed, not cut out of real time: process 2 is the model's own
+ * records as they are (model_*() below), and process 1 keeps the real
+ * records alone (the link is booked in modelled time only, so it has no
+ * link transfers).
  */
 #include "timeline_int.h"
 
@@ -365,13 +371,14 @@ static void nest(struct tl_slice *s, size_t n, uint64_t *clamped)
 struct out {
 	FILE *f;
 	int pid;
+	bool cut; /* times are real: map them by the layout's cuts */
 	const struct layout *L;
 	uint64_t events;
 };
 
 static uint64_t at(const struct out *o, uint64_t t)
 {
-	return o->pid == PID_MODEL ? modelled(o->L, t) : t;
+	return o->cut ? modelled(o->L, t) : t;
 }
 
 static void put_us(FILE *f, uint64_t ns)
@@ -479,21 +486,23 @@ static void write_batch(struct out *o, const struct uvm_tl_batch *b, const struc
 		counter(o, "device memory in use", "bytes", p->end, b->device_bytes);
 }
 
+static void write_kernel(struct out *o, const struct tl_kernel *k, uint64_t begin, uint64_t end)
+{
+	/* One async track for all: launches run one after another. */
+	event(o, 'b', 0, "kernel", k->name, begin, begin, false);
+	fprintf(o->f,
+		",\"id\":1,\"args\":{\"launch\":%" PRIu64 ",\"grid\":\"%ux%ux%u\","
+		"\"block\":\"%ux%ux%u\"}}",
+		k->launch, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
+		k->block[2]);
+	event(o, 'e', 0, "kernel", k->name, end, end, false);
+	fputs(",\"id\":1}", o->f);
+}
+
 static void write_kernels(struct out *o, const struct uvm_timeline *tl)
 {
-	for (size_t i = 0; i < tl->nkernel; i++) {
-		const struct tl_kernel *k = &tl->kernel[i];
-
-		/* One async track for all: launches run one after another. */
-		event(o, 'b', 0, "kernel", k->name, k->begin, k->begin, false);
-		fprintf(o->f,
-			",\"id\":1,\"args\":{\"launch\":%" PRIu64 ",\"grid\":\"%ux%ux%u\","
-			"\"block\":\"%ux%ux%u\"}}",
-			k->launch, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
-			k->block[2]);
-		event(o, 'e', 0, "kernel", k->name, k->end, k->end, false);
-		fputs(",\"id\":1}", o->f);
-	}
+	for (size_t i = 0; i < tl->nkernel; i++)
+		write_kernel(o, &tl->kernel[i], tl->kernel[i].begin, tl->kernel[i].end);
 }
 
 static const char *kernel_name(const struct uvm_timeline *tl, uint64_t launch)
@@ -534,15 +543,17 @@ static void write_threads(struct out *o, const struct uvm_timeline *tl, const in
 	}
 }
 
+static void write_transfer(struct out *o, const struct tl_transfer *x, uint64_t start, uint64_t end)
+{
+	event(o, 'X', x->dir ? TID_D2H : TID_H2D, "link",
+	      x->dir ? "device to host" : "host to device", start, end, true);
+	fprintf(o->f, ",\"args\":{\"bytes\":%" PRIu64 "}}", x->bytes);
+}
+
 static void write_transfers(struct out *o, const struct uvm_timeline *tl)
 {
-	for (size_t i = 0; i < tl->nxfer; i++) {
-		const struct tl_transfer *x = &tl->xfer[i];
-
-		event(o, 'X', x->dir ? TID_D2H : TID_H2D, "link",
-		      x->dir ? "device to host" : "host to device", x->start, x->end, true);
-		fprintf(o->f, ",\"args\":{\"bytes\":%" PRIu64 "}}", x->bytes);
-	}
+	for (size_t i = 0; i < tl->nxfer; i++)
+		write_transfer(o, &tl->xfer[i], tl->xfer[i].start, tl->xfer[i].end);
 }
 
 static void write_process(struct out *o, const struct uvm_timeline *tl, const struct layout *L,
@@ -553,6 +564,173 @@ static void write_process(struct out *o, const struct uvm_timeline *tl, const st
 	write_kernels(o, tl);
 	write_transfers(o, tl);
 	write_threads(o, tl, tids);
+}
+
+/* ---------------------------------------------- process 2, the model clock */
+
+/* The driver's lanes: batches that overlap (UVMMU's faults, which no driver
+ * orders: tens at once) take the first lane free; past the last, they nest
+ * by clamping. Lanes after the first are tracks of their own, numbered far
+ * above the slots' (TID_THREADS + slot) and sorted next to the driver's. */
+#define NLANES	  256
+#define TID_LANES (1 << 20)
+
+static int lane_tid(uint32_t lane)
+{
+	return lane ? TID_LANES + (int)lane : TID_DRIVER;
+}
+
+/* The model's records laid out: slices on their tracks (launch: the
+ * record's index), sorted by track and start, each track nested. */
+struct model_layout {
+	struct tl_slice *batch, *xfer; /* track: the lane; the direction */
+	uint32_t lanes;		       /* lanes used */
+};
+
+/* Nests each track's slices (sorted by track and start). */
+static void nest_tracks(struct tl_slice *s, size_t n, uint64_t *clamped)
+{
+	size_t from;
+
+	for (size_t i = 0; i < n; i = from) {
+		for (from = i; from < n && s[from].track == s[i].track;)
+			from++;
+		nest(&s[i], from - i, clamped);
+	}
+}
+
+static void sort_and_nest(struct tl_slice *s, size_t n, uint64_t *clamped)
+{
+	qsort(s, n, sizeof(*s), by_track_start);
+	nest_tracks(s, n, clamped);
+}
+
+static void model_lanes(struct model_layout *M, size_t n)
+{
+	uint64_t lane_end[NLANES] = {0};
+
+	/* All on track 0 so far: sorted by start, longest first. */
+	qsort(M->batch, n, sizeof(*M->batch), by_track_start);
+	for (size_t i = 0; i < n; i++) {
+		struct tl_slice *s = &M->batch[i];
+		uint32_t k = 0;
+
+		while (k + 1 < NLANES && lane_end[k] > s->start)
+			k++;
+		s->track = k;
+		if (s->end > lane_end[k])
+			lane_end[k] = s->end;
+		if (k + 1 > M->lanes)
+			M->lanes = k + 1;
+	}
+}
+
+static int model_layout(struct uvm_timeline *tl, struct model_layout *M, uint64_t *clamped)
+{
+	M->batch = calloc(tl->ngbatch + 1, sizeof(*M->batch));
+	M->xfer = calloc(tl->ngxfer + 1, sizeof(*M->xfer));
+	if (!M->batch || !M->xfer)
+		return -ENOMEM;
+	for (size_t i = 0; i < tl->ngbatch; i++)
+		M->batch[i] = (struct tl_slice){
+		    .start = tl->gbatch[i].start_ns, .end = tl->gbatch[i].end_ns, .launch = i};
+	model_lanes(M, tl->ngbatch);
+	sort_and_nest(M->batch, tl->ngbatch, clamped);
+	for (size_t i = 0; i < tl->ngxfer; i++)
+		M->xfer[i] = (struct tl_slice){.start = tl->gxfer[i].start,
+					       .end = tl->gxfer[i].end,
+					       .launch = i,
+					       .track = tl->gxfer[i].dir != 0};
+	sort_and_nest(M->xfer, tl->ngxfer, clamped);
+	sort_and_nest(tl->gstall, tl->ngstall, clamped);
+	return 0;
+}
+
+static void free_model_layout(struct model_layout *M)
+{
+	free(M->batch);
+	free(M->xfer);
+}
+
+static void model_tracks(FILE *f, const struct uvm_timeline *tl, const struct model_layout *M)
+{
+	char name[64];
+
+	for (uint32_t k = 0; k < M->lanes; k++) {
+		if (k)
+			snprintf(name, sizeof(name),
+				 "driver: modelled batches overlapping (lane %u)", k + 1);
+		metadata(f, PID_MODEL, lane_tid(k), "thread_name",
+			 k ? name : "driver: modelled batches", 0);
+		metadata(f, PID_MODEL, lane_tid(k), "thread_sort_index", NULL, TID_DRIVER);
+	}
+	metadata(f, PID_MODEL, TID_H2D, "thread_name", "link: host to device", 0);
+	metadata(f, PID_MODEL, TID_H2D, "thread_sort_index", NULL, TID_H2D);
+	metadata(f, PID_MODEL, TID_D2H, "thread_name", "link: device to host", 0);
+	metadata(f, PID_MODEL, TID_D2H, "thread_sort_index", NULL, TID_D2H);
+	for (size_t i = 0; i < tl->ngstall; i++) {
+		uint32_t slot = tl->gstall[i].track;
+
+		if (i && tl->gstall[i - 1].track == slot)
+			continue;
+		snprintf(name, sizeof(name), "CTA slot %u: far-fault stalls", slot);
+		metadata(f, PID_MODEL, TID_THREADS + (int)slot, "thread_name", name, 0);
+		metadata(f, PID_MODEL, TID_THREADS + (int)slot, "thread_sort_index", NULL,
+			 100 + (long)slot);
+	}
+}
+
+static void model_batches(struct out *o, const struct uvm_timeline *tl,
+			  const struct model_layout *M)
+{
+	for (size_t i = 0; i < tl->ngbatch; i++) {
+		const struct tl_slice *s = &M->batch[i];
+		const struct uvm_gpu_batch *b = &tl->gbatch[s->launch];
+
+		event(o, 'X', lane_tid(s->track), "driver", "batch", s->start, s->end, true);
+		fprintf(o->f,
+			",\"args\":{\"seq\":%" PRIu64 ",\"faults\":%" PRIu32
+			",\"vablocks\":%" PRIu32 ",\"pages\":%" PRIu32 ",\"h2d_bytes\":%" PRIu64
+			",\"d2h_bytes\":%" PRIu64 "}}",
+			b->seq, b->faults, b->vablocks, b->pages, b->h2d_bytes, b->d2h_bytes);
+		counter(o, "faults per batch", "faults", s->start, b->faults);
+	}
+}
+
+/* Kernels at their modelled begin and end (those without: none). One the
+ * model did not time (no slots to run on) reports an earlier kernel's
+ * begin: it is shown as an instant after the one before, so the async
+ * track stays ordered. */
+static void model_kernels(struct out *o, const struct uvm_timeline *tl)
+{
+	uint64_t after = 0;
+
+	for (size_t i = 0; i < tl->nkernel; i++) {
+		const struct tl_kernel *k = &tl->kernel[i];
+		uint64_t b = k->model_begin > after ? k->model_begin : after;
+		uint64_t e = k->model_end > b ? k->model_end : b;
+
+		if (!k->modelled)
+			continue;
+		write_kernel(o, k, b, e);
+		after = e;
+	}
+}
+
+static void model_process(struct out *o, const struct uvm_timeline *tl,
+			  const struct model_layout *M)
+{
+	model_batches(o, tl, M);
+	model_kernels(o, tl);
+	for (size_t i = 0; i < tl->ngxfer; i++)
+		write_transfer(o, &tl->gxfer[M->xfer[i].launch], M->xfer[i].start, M->xfer[i].end);
+	for (size_t i = 0; i < tl->ngstall; i++) {
+		const struct tl_slice *s = &tl->gstall[i];
+
+		event(o, 'X', TID_THREADS + (int)s->track, "fault", "far-fault stall", s->start,
+		      s->end, true);
+		fprintf(o->f, ",\"args\":{\"slot\":%" PRIu32 "}}", s->track);
+	}
 }
 
 /* Thread tracks: workers by SM, then application threads; sort indexes say so. */
@@ -589,7 +767,10 @@ static void name_tracks(FILE *f, const struct uvm_timeline *tl, int pid, const i
 static void write_other_data(FILE *f, const struct uvm_timeline *tl, const char *source,
 			     const struct layout *L, uint64_t clamped)
 {
-	static const char *const kinds[TL_NKINDS] = {"batch", "kernel", "transfer", "thread"};
+	static const char *const kinds[TL_NKINDS] = {
+	    "batch", "kernel", "transfer", "thread", "gpu_batch", "gpu_transfer", "gpu_stall"};
+	/* The model's kinds are there only when process 2 is made of them. */
+	int nkinds = tl->model_clock ? TL_NKINDS : TL_GPU_BATCH;
 
 	fputs("\n],\n\"otherData\":{\"source\":", f);
 	uvm_json_put_string(f, source);
@@ -599,36 +780,39 @@ static void write_other_data(FILE *f, const struct uvm_timeline *tl, const char 
 		",\"clamped_to_nest\":%" PRIu64 ",\"dropped\":{",
 		L->dilation, tl->counts.events, tl->max_events, tl->counts.tracks_total,
 		tl->counts.tracks_shown, clamped);
-	for (int k = 0; k < TL_NKINDS; k++)
+	for (int k = 0; k < nkinds; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", kinds[k], tl->dropped[k]);
-	fputs("},\"modelled_time\":\"process 2: real time / dilation, less the part of each "
-	      "batch past its modelled end (far-fault latency or last transfer)\"}}\n",
-	      f);
+	if (tl->model_clock)
+		fputs("},\"clock\":\"model\",\"modelled_time\":\"process 2: the model clock's own "
+		      "records: modelled batches, the link's bookings, kernels' modelled begin "
+		      "and end, CTA slots' far-fault stalls\"}}\n",
+		      f);
+	else
+		fputs("},\"modelled_time\":\"process 2: real time / dilation, less the part of "
+		      "each batch past its modelled end (far-fault latency or last transfer)\"}}\n",
+		      f);
 }
 
 int uvm_timeline_write(struct uvm_timeline *tl, FILE *f, const char *source, char *err,
 		       size_t errlen)
 {
 	struct layout L = {0};
+	struct model_layout M = {0};
 	struct out o = {.f = f, .L = &L};
-	uint64_t clamped = 0;
+	uint64_t clamped = 0, events = 0;
 	int *tids = NULL;
 	int next = TID_THREADS;
-	size_t from;
 
-	if (make_layout(tl, &L) ||
+	if (make_layout(tl, &L) || model_layout(tl, &M, &clamped) ||
 	    !(tids = malloc((tl->ntrack ? tl->ntrack : 1) * sizeof(*tids)))) {
 		free_layout(&L);
+		free_model_layout(&M);
 		snprintf(err, errlen, "out of memory laying out the timeline");
 		return -ENOMEM;
 	}
 	tl->written = true;
 	settle_stalls(tl, &L, &clamped);
-	for (size_t i = 0; i < tl->nslice; i = from) {
-		for (from = i; from < tl->nslice && tl->slice[from].track == tl->slice[i].track;)
-			from++;
-		nest(&tl->slice[i], from - i, &clamped);
-	}
+	nest_tracks(tl->slice, tl->nslice, &clamped);
 	for (size_t i = 0; i < tl->ntrack; i++) {
 		tids[i] = tl->track[i].shown ? next++ : -1;
 		tl->counts.tracks_total += tl->track[i].sm >= 0;
@@ -643,17 +827,26 @@ int uvm_timeline_write(struct uvm_timeline *tl, FILE *f, const char *source, cha
 		 0);
 	for (int pid = PID_REAL; pid <= PID_MODEL; pid++) {
 		metadata(f, pid, 0, "process_sort_index", NULL, pid);
-		name_tracks(f, tl, pid, tids);
 		o.pid = pid;
 		o.events = 0;
-		write_process(&o, tl, &L, tids);
+		if (pid == PID_MODEL && tl->model_clock) {
+			model_tracks(f, tl, &M);
+			model_process(&o, tl, &M);
+		} else {
+			name_tracks(f, tl, pid, tids);
+			o.cut = pid == PID_MODEL;
+			write_process(&o, tl, &L, tids);
+		}
+		if (o.events > events)
+			events = o.events;
 	}
-	tl->counts.events = o.events;
+	tl->counts.events = events;
 	for (int k = 0; k < TL_NKINDS; k++)
 		tl->counts.dropped += tl->dropped[k];
 	write_other_data(f, tl, source, &L, clamped);
 	free(tids);
 	free_layout(&L);
+	free_model_layout(&M);
 	if (ferror(f)) {
 		snprintf(err, errlen, "writing the timeline: %s", strerror(errno));
 		return -EIO;

@@ -19,10 +19,32 @@
  * driver produces, so the queue fills only when the disk stalls. */
 #define QUEUE_RECORDS 32768
 
-enum rec_type { REC_BATCH, REC_FAULT, REC_ACCESS, REC_KERNEL, REC_ALLOC, REC_CTA, REC_XFER };
+enum rec_type {
+	REC_BATCH,
+	REC_FAULT,
+	REC_ACCESS,
+	REC_KERNEL,
+	REC_ALLOC,
+	REC_CTA,
+	REC_XFER,
+	REC_GPU_BATCH,
+	REC_GPU_STALL
+};
 
-/* The files a trace writes; F_RECORD is --record-trace's copy of the accesses. */
-enum { F_BATCHES, F_FAULTS, F_ACCESSES, F_KERNELS, F_ALLOCS, F_RECORD, F_COUNT };
+/* The files a trace writes; F_RECORD is --record-trace's copy of the
+ * accesses; F_GPU_* the model clock's records. */
+enum {
+	F_BATCHES,
+	F_FAULTS,
+	F_ACCESSES,
+	F_KERNELS,
+	F_ALLOCS,
+	F_RECORD,
+	F_GPU_BATCHES,
+	F_GPU_TRANSFERS,
+	F_GPU_STALLS,
+	F_COUNT
+};
 
 struct rec {
 	uint8_t type;
@@ -42,6 +64,8 @@ struct rec {
 		} access;
 		struct {
 			uint64_t launch, begin_ns, end_ns;
+			bool modelled; /* model_begin_ns, model_end_ns are known */
+			uint64_t model_begin_ns, model_end_ns;
 			dim3 grid, block;
 			size_t shared;
 			char kernel[48];
@@ -62,6 +86,11 @@ struct rec {
 			uint64_t bytes, start_ns, end_ns;
 			int dir;
 		} xfer;
+		struct uvm_gpu_batch gpu_batch;
+		struct {
+			uint64_t from_ns, to_ns;
+			uint32_t slot;
+		} gpu_stall;
 	};
 };
 
@@ -76,6 +105,9 @@ struct uvm_trace {
 	char tl_path[512];
 	struct uvm_trace_deps dep;
 	_Atomic bool ctas_wanted; /* read by CTA producers without the lock */
+	/* --clock model: the link's bookings are in modelled time, and the
+	 * model's records make the timeline's process 2. */
+	bool model_clock;
 
 	pthread_t writer;
 	struct uvm_mutex lock;
@@ -124,6 +156,15 @@ static void write_batch(struct uvm_trace *t, const struct rec *r)
 #undef UVMEMU_TIME
 	fprintf(t->file[F_BATCHES], ",%d,%.9f,%.17g,%" PRIu64 "\n", st->blocks_evicted > 0,
 		secs(rel(t, r->batch.model_end_ns)), r->batch.dilation, r->batch.device_bytes);
+}
+
+static void write_gpu_batch(FILE *f, const struct uvm_gpu_batch *b)
+{
+	fprintf(f,
+		"%" PRIu64 ",%.9f,%.9f,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64
+		"\n",
+		b->seq, secs(b->start_ns), secs(b->end_ns), b->faults, b->vablocks, b->pages,
+		b->h2d_bytes, b->d2h_bytes);
 }
 
 /* One id list of kernels.csv: space-separated, "+N" for ids left out. */
@@ -192,10 +233,27 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 		fputc(',', t->file[F_KERNELS]);
 		write_ids(t->file[F_KERNELS], r->kernel.objs.id + r->kernel.objs.nargs,
 			  r->kernel.objs.ndev, r->kernel.objs.more_dev);
-		fputc('\n', t->file[F_KERNELS]);
+		if (r->kernel.modelled)
+			fprintf(t->file[F_KERNELS], ",%.9f,%.9f\n", secs(r->kernel.model_begin_ns),
+				secs(r->kernel.model_end_ns));
+		else
+			fputs(",,\n", t->file[F_KERNELS]);
+		break;
+	case REC_XFER:
+		if (!t->model_clock)
+			return false; /* real bookings: the timeline's alone */
+		fprintf(t->file[F_GPU_TRANSFERS], "%s,%.9f,%.9f,%" PRIu64 "\n",
+			r->xfer.dir ? "d2h" : "h2d", secs(r->xfer.start_ns), secs(r->xfer.end_ns),
+			r->xfer.bytes);
+		break;
+	case REC_GPU_BATCH:
+		write_gpu_batch(t->file[F_GPU_BATCHES], &r->gpu_batch);
+		break;
+	case REC_GPU_STALL:
+		fprintf(t->file[F_GPU_STALLS], "%" PRIu32 ",%.9f,%.9f\n", r->gpu_stall.slot,
+			secs(r->gpu_stall.from_ns), secs(r->gpu_stall.to_ns));
 		break;
 	case REC_CTA:
-	case REC_XFER:
 		return false; /* the timeline's alone */
 	}
 	return true;
@@ -228,6 +286,9 @@ static void feed_timeline(struct uvm_trace *t, const struct rec *r)
 		    .launch = r->kernel.launch,
 		    .begin_ns = rel(t, r->kernel.begin_ns),
 		    .end_ns = rel(t, r->kernel.end_ns),
+		    .modelled = r->kernel.modelled,
+		    .model_begin_ns = r->kernel.model_begin_ns,
+		    .model_end_ns = r->kernel.model_end_ns,
 		    .grid = {r->kernel.grid.x, r->kernel.grid.y, r->kernel.grid.z},
 		    .block = {r->kernel.block.x, r->kernel.block.y, r->kernel.block.z},
 		    .name = r->kernel.kernel,
@@ -239,8 +300,19 @@ static void feed_timeline(struct uvm_trace *t, const struct rec *r)
 				 r->cta.begin, rel(t, r->cta.t_ns));
 		break;
 	case REC_XFER:
-		uvm_timeline_transfer(t->tl, r->xfer.dir, r->xfer.bytes, rel(t, r->xfer.start_ns),
-				      rel(t, r->xfer.end_ns));
+		if (t->model_clock)
+			uvm_timeline_gpu_transfer(t->tl, r->xfer.dir, r->xfer.bytes,
+						  r->xfer.start_ns, r->xfer.end_ns);
+		else
+			uvm_timeline_transfer(t->tl, r->xfer.dir, r->xfer.bytes,
+					      rel(t, r->xfer.start_ns), rel(t, r->xfer.end_ns));
+		break;
+	case REC_GPU_BATCH:
+		uvm_timeline_gpu_batch(t->tl, &r->gpu_batch);
+		break;
+	case REC_GPU_STALL:
+		uvm_timeline_gpu_stall(t->tl, r->gpu_stall.slot, r->gpu_stall.from_ns,
+				       r->gpu_stall.to_ns);
 		break;
 	default:
 		break;
@@ -377,7 +449,9 @@ static void batch_header(char *buf, size_t len)
 
 static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n";
 
-/* A transfer the link booked (under the link's lock). */
+/* A transfer the link booked (under the link's lock): in real time under
+ * --clock real, in modelled time under --clock model (every booking is the
+ * model's then). */
 static void link_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
 			uint64_t busy_end)
 {
@@ -405,7 +479,24 @@ static int open_timeline(struct uvm_trace *t, const struct uvm_config *cfg,
 	}
 	if (deps)
 		t->dep = *deps;
+	if (t->model_clock)
+		uvm_timeline_model_clock(t->tl);
 	atomic_store(&t->ctas_wanted, true);
+	return 0;
+}
+
+/* --clock model: the model's records, each file with its header. */
+static int open_gpu_csvs(struct uvm_trace *t, const char *dir, char *err, size_t errlen)
+{
+	if (!(t->file[F_GPU_BATCHES] =
+		  open_csv(dir, "gpu_batches.csv",
+			   "batch,start_s,end_s,faults,vablocks,pages,h2d_bytes,d2h_bytes\n", err,
+			   errlen)) ||
+	    !(t->file[F_GPU_TRANSFERS] =
+		  open_csv(dir, "gpu_transfers.csv", "dir,start_s,end_s,bytes\n", err, errlen)) ||
+	    !(t->file[F_GPU_STALLS] =
+		  open_csv(dir, "gpu_stalls.csv", "slot,start_s,end_s\n", err, errlen)))
+		return -EIO;
 	return 0;
 }
 
@@ -433,6 +524,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		return -ENOMEM;
 	}
 	t->start_ns = start_ns;
+	t->model_clock = uvm_cfg_i(cfg, UVM_OPT_clock) == UVM_CLOCK_MODEL;
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	if (*dir) {
 		if (mkdir(dir, 0777) && errno != EEXIST) {
@@ -446,7 +538,8 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 			  open_csv(dir, "kernels.csv",
 				   "launch,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
 				   "block_z,shared_bytes,begin_s,end_s,touched_blocks,"
-				   "reused_blocks,reuse_rate,reuse_source,arg_allocs,dev_allocs\n",
+				   "reused_blocks,reuse_rate,reuse_source,arg_allocs,dev_allocs,"
+				   "model_begin_s,model_end_s\n",
 				   err, errlen)) ||
 		    !(t->file[F_ACCESSES] =
 			  open_csv(dir, "accesses.csv", access_header, err, errlen)) ||
@@ -459,6 +552,8 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 						   "time_s,side,page,block,access,tid,sm,launch,"
 						   "outcome,count\n",
 						   err, errlen)))
+			goto fail;
+		if (t->model_clock && open_gpu_csvs(t, dir, err, errlen))
 			goto fail;
 		if (open_timeline(t, cfg, deps, err, errlen))
 			goto fail;
@@ -580,7 +675,7 @@ static void on_fault(void *p, const struct uvm_fault_event *f)
 	    .page = f->page,
 	    .launch = f->launch,
 	    .tid = f->tid,
-	    .sm = t->dep.workers ? uvm_workers_sm(t->dep.workers, f->tid) : -1,
+	    .sm = t->dep.workers ? (int32_t)uvm_tidmap_get(t->dep.workers, f->tid) : -1,
 	    .count = f->count,
 	    .gpu = f->gpu,
 	    .write = f->write,
@@ -595,6 +690,28 @@ struct uvm_res_observer uvm_trace_observer(struct uvm_trace *t)
 	    .p = t,
 	    .batch = t && t->file[F_BATCHES] ? on_batch : NULL,
 	    .fault = uvm_trace_wants_faults(t) ? on_fault : NULL,
+	};
+}
+
+static void on_gpu_batch(void *p, const struct uvm_gpu_batch *b)
+{
+	push(p, &(struct rec){.type = REC_GPU_BATCH, .gpu_batch = *b});
+}
+
+static void on_gpu_stall(void *p, unsigned slot, uint64_t from, uint64_t to)
+{
+	push(p, &(struct rec){.type = REC_GPU_STALL,
+			      .gpu_stall = {.from_ns = from, .to_ns = to, .slot = slot}});
+}
+
+struct uvm_gpu_observer uvm_trace_gpu_observer(struct uvm_trace *t)
+{
+	bool on = t && t->model_clock && t->file[F_GPU_BATCHES];
+
+	return (struct uvm_gpu_observer){
+	    .ctx = t,
+	    .batch = on ? on_gpu_batch : NULL,
+	    .stall = on ? on_gpu_stall : NULL,
 	};
 }
 
@@ -615,8 +732,8 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse,
-		      const struct uvm_trace_objs *objs)
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_trace_span *modelled,
+		      const struct uvm_reuse_launch *reuse, const struct uvm_trace_objs *objs)
 {
 	struct rec r = {.type = REC_KERNEL};
 
@@ -625,6 +742,11 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	r.kernel.launch = launch;
 	r.kernel.begin_ns = begin_ns;
 	r.kernel.end_ns = end_ns;
+	if (modelled) {
+		r.kernel.modelled = true;
+		r.kernel.model_begin_ns = modelled->begin_ns;
+		r.kernel.model_end_ns = modelled->end_ns;
+	}
 	r.kernel.grid = l->grid;
 	r.kernel.block = l->block;
 	r.kernel.shared = l->shared_bytes;

@@ -12,12 +12,24 @@
  *                     given pointers into as arguments; dev_allocs, the others
  *                     its kernel reached through EMU_DEV (allocation ids as in
  *                     allocations.csv, space-separated; a list too long for
- *                     the row ends in "+N", the ids left out)
+ *                     the row ends in "+N", the ids left out); under
+ *                     --clock model its modelled begin and end,
+ *                     model_begin_s and model_end_s (empty otherwise)
  *   DIR/accesses.csv  per launch, the blocks it touched and how often
  *                     (from far faults, or from the GMMU accessors)
  *   DIR/allocations.csv  one row per allocation (and per label given it):
  *                     id, kind, first block, blocks, bytes, name
  *   DIR/faults.csv    with --trace-faults on: one row per fault and outcome
+ *   and under --clock model the model's own records, times in modelled
+ *   seconds since the GPU's clock began (the run's start):
+ *   DIR/gpu_batches.csv    one row per modelled batch: batch (its number),
+ *                     start_s, end_s, faults, vablocks, pages (distinct),
+ *                     h2d_bytes, d2h_bytes (the transfers charged to it)
+ *   DIR/gpu_transfers.csv  one row per booking of the link: dir (h2d, d2h),
+ *                     start_s, end_s (the direction busy; its latency
+ *                     follows), bytes
+ *   DIR/gpu_stalls.csv     one row per stall of a modelled CTA slot on its
+ *                     far faults: slot, start_s, end_s
  *   DIR/timeline.json the run as a Perfetto / chrome://tracing timeline
  *                     (timeline.h), written when the run ends: batches,
  *                     CTAs, fault stalls, link transfers, kernels
@@ -25,9 +37,10 @@
  * --evict opt in a later run).
  *
  * Producers (the driver, the executor's threads at kernel and CTA
- * boundaries, the link at each booking) append fixed-size records to a
- * bounded queue and never wait: when the queue is full a record is dropped
- * and counted, and the report says how many.
+ * boundaries, the link at each booking, the GPU's clock at each modelled
+ * batch and stall) append fixed-size records to a bounded queue and never
+ * wait: when the queue is full a record is dropped and counted, and the
+ * report says how many.
  */
 #ifndef UVM_TRACE_H
 #define UVM_TRACE_H
@@ -38,13 +51,14 @@
 
 #include "config.h"
 #include "events.h"
+#include "gpu.h"
 #include "model.h"
 #include "pool.h"
 #include "residency.h"
 #include "reuse.h"
 #include "stats.h"
 #include "uvmemu.h"
-#include "workers.h"
+#include "tidmap.h"
 
 struct uvm_trace;
 
@@ -54,7 +68,7 @@ struct uvm_trace;
 struct uvm_trace_deps {
 	struct uvm_pool *pool;
 	struct uvm_model *model;
-	const struct uvm_workers *workers;
+	const struct uvm_tidmap *workers; /* thread id -> SM */
 };
 
 /* A fault row (faults.csv, the timeline's stalls). */
@@ -65,6 +79,11 @@ struct uvm_trace_fault {
 	int32_t sm;	/* -1 when the thread is not an executor worker */
 	uint32_t count; /* fault messages coalesced into this one */
 	uint8_t gpu, write, outcome;
+};
+
+/* A kernel's modelled begin and end (--clock model), for its kernels.csv row. */
+struct uvm_trace_span {
+	uint64_t begin_ns, end_ns;
 };
 
 /* The allocations a launch used, for its kernels.csv row. */
@@ -95,11 +114,16 @@ bool uvm_trace_wants_ctas(const struct uvm_trace *t);
 /* The fault path's events it writes (batch rows, fault rows): an observer of
  * the driver's (residency.h); NULL callbacks where t writes none. */
 struct uvm_res_observer uvm_trace_observer(struct uvm_trace *t);
+/* The model's records it writes (gpu_batches.csv, gpu_stalls.csv, the
+ * timeline's process 2): an observer of the GPU's clock (gpu.h); NULL
+ * callbacks under --clock real or without a trace directory. */
+struct uvm_gpu_observer uvm_trace_gpu_observer(struct uvm_trace *t);
 void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, uint32_t alloc,
 		      uint64_t block, uint64_t count, bool from_gmmu);
+/* begin_ns, end_ns: uvm_now_ns() times; modelled: NULL under --clock real. */
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
-		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_reuse_launch *reuse,
-		      const struct uvm_trace_objs *objs);
+		      uint64_t begin_ns, uint64_t end_ns, const struct uvm_trace_span *modelled,
+		      const struct uvm_reuse_launch *reuse, const struct uvm_trace_objs *objs);
 void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
 			  uint64_t bytes, const char *name);
 /* A CTA began or ended on worker thread tid (times from uvm_now_ns()). */

@@ -221,9 +221,24 @@ void uvm_rt_cta(uint64_t launch, unsigned cta, unsigned sm, bool begin)
 	uvm_emu_cta(emu(), launch, cta, sm, begin);
 }
 
-void uvm_rt_worker_register(unsigned sm, unsigned slot)
+const struct uvmemu_slot *uvm_rt_worker_register(unsigned sm, unsigned slot)
 {
-	uvm_emu_worker_register(emu(), sm);
+	return uvm_emu_worker_register(emu(), sm);
+}
+
+void uvm_rt_run(uint64_t ncta, bool begin)
+{
+	uvm_emu_run(emu(), ncta, begin);
+}
+
+void uvm_rt_warp_end(bool barrier)
+{
+	uvm_emu_warp_end(emu(), barrier);
+}
+
+uint64_t uvm_rt_host_time(void)
+{
+	return uvm_emu_host_time(emu());
 }
 
 double uvm_rt_dilation(void)

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "timing.h"
 
@@ -122,13 +124,23 @@ static uint64_t resolve_one(struct uvm_driver *d, struct uvm_fault *f, bool dire
 	uint64_t due = 0;
 	bool far = f->gpu;
 
-	d->nwake = 0;
 	uvm_model_batch_begin(&d->bt, t0);
 	d->bt.not_before = far ? lat_end : 0;
 	d->fault = f;
 	d->nfault = 1;
 	uvm_service_batch(d);
 	d->bt.not_before = 0;
+	/* The model clock computes the migration's time (gpu.h): the threads
+	 * it holds wake as soon as the fault is committed, their warps go on
+	 * when the GPU's clock says. */
+	if (d->dep.gpu) {
+		d->st.uvmmu_faults +=
+		    far && (f->outcome == UVM_OUT_MIGRATED || f->outcome == UVM_OUT_ZERO_FILL);
+		if (far && !direct)
+			uvm_batch_add_wake(d, d->dep.arena->dev + (b << UVM_BLOCK_SHIFT),
+					   UVM_BLOCK_SIZE);
+		return 0;
+	}
 	if (far && (f->outcome == UVM_OUT_MIGRATED || f->outcome == UVM_OUT_ZERO_FILL)) {
 		uint64_t crit = uvm_model_critical(d->dep.model, lat_end, d->bt.h2d_end, d->bt.h2d_bytes);
 		uint64_t end = d->bt.end > lat_end ? d->bt.end : lat_end;
@@ -150,7 +162,7 @@ static uint64_t resolve_one(struct uvm_driver *d, struct uvm_fault *f, bool dire
 		 * end, and not before the block's transfer in flight does. */
 		due = d->bt.end;
 		for (size_t i = 0; i < d->nwake; i++)
-			schedule(d, b, d->wake[i].addr, d->wake[i].len, d->bt.end);
+			schedule(d, b, d->wake[i].addr, d->wake[i].len, due);
 		if (direct)
 			due = uvm_uvmmu_sched_other(&u->sched, b, d->dep.arena->dev + f->page,
 						    UVM_PAGE_SIZE, due);
@@ -185,11 +197,16 @@ bool uvm_uvmmu_resolve(struct uvm_driver *d)
 		uvm_cq_set_limit(&u->cq, limit);
 
 	n = d->nfault;
+	d->nwake = 0;
 	UVM_TIMED(d->st.ns.service,
 		  for (size_t k = 0; k < n; k++) resolve_one(d, &all[k], false, arrived));
 	d->fault = all;
 	d->nfault = n;
 	d->st.batches++;
+	if (d->dep.gpu) {
+		uvm_driver_commit_faults(d);
+		UVM_TIMED(d->st.ns.replay, uvm_driver_wake_all(d));
+	}
 	/* The copy backend's unmaps land before anyone wakes. */
 	UVM_TIMED(d->st.ns.tracker_wait, uvm_tracker_wait_before(&d->tracker, d->seq));
 	/* The Available Frame Manager works between faults. */
@@ -237,6 +254,7 @@ struct direct {
 	struct uvm_driver *d;
 	uint64_t page;
 	bool write;
+	uint32_t tid; /* the worker's */
 	uint64_t due;
 };
 
@@ -252,21 +270,32 @@ static void direct_fault(void *arg)
 	uint64_t t = uvm_now_ns();
 	size_t b = a->page >> UVM_BLOCK_SHIFT;
 	uint8_t st = d->dep.space->block[b].state;
+	struct uvm_gpu_stamp s = {.slot = -1};
 
 	d->st.gpu_faults++;
+	if (d->dep.gpu)
+		s = uvm_gpu_stamp(d->dep.gpu, a->tid);
 	/* Workers that saw the block missing while another one's fault was
 	 * bringing it in: one migration, the others wait for its end, as a
 	 * GMMU merges misses on one page-group (duplicates, not stale). */
 	if (st == UVM_DEVICE || (st == UVM_DUPLICATED && !a->write)) {
 		d->st.duplicate_faults++;
 		a->due = uvm_uvmmu_sched_in_flight(&d->uvmmu->sched, b);
+		f.outcome = UVM_OUT_STALE; /* on the GPU: waits for the block's migration */
+		if (d->dep.gpu)
+			uvm_driver_commit_one(d, s, &f);
 		return;
 	}
 	d->seq++;
 	d->bt.t0 = t;
+	d->nwake = 0;
 	a->due = resolve_one(d, &f, true, uvm_now_ns());
 	d->st.uvmmu_direct_faults +=
 	    f.outcome == UVM_OUT_MIGRATED || f.outcome == UVM_OUT_ZERO_FILL;
+	if (d->dep.gpu) {
+		uvm_driver_commit_one(d, s, &f);
+		uvm_driver_wake_all(d);
+	}
 	d->fault = all;
 	d->nfault = n;
 	d->st.ns.service += uvm_elapsed_ns(t);
@@ -276,7 +305,7 @@ static void direct_fault(void *arg)
 
 uint64_t uvm_uvmmu_direct(struct uvm_driver *d, uint64_t page, bool write)
 {
-	struct direct a = {d, page & ~(UVM_PAGE_SIZE - 1), write, 0};
+	struct direct a = {d, page & ~(UVM_PAGE_SIZE - 1), write, (uint32_t)syscall(SYS_gettid), 0};
 
 	if (!d->uvmmu)
 		return 0;

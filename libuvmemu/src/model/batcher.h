@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * batcher.h - the GPU's fault buffer in modelled time (--clock model): which
+ * far faults a batch holds, and when it starts.
+ *
+ * Faults enter stamped with the modelled time their warp issued them. The
+ * driver starts a batch when it is free (the previous batch's modelled end)
+ * or when the earliest fault arrives, whichever is later; the batch holds
+ * the faults stamped at or before its start, earliest first, up to the
+ * batch size. Whether the caller may start it yet (no slot could still
+ * deliver an earlier fault) is the caller's question (gpu.c); this is the
+ * buffer alone, without locks, clocks or threads, so that tests can check
+ * batch formation on stamps they choose.
+ */
+#ifndef UVM_BATCHER_H
+#define UVM_BATCHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One far fault in modelled time. */
+struct uvm_mfault {
+	uint64_t stamp; /* when its warp issued it */
+	uint64_t page;	/* arena offset of its 4 KB page */
+	uint32_t slot;	/* the waiting slot's record */
+	uint32_t seq;	/* arrival order: ties go in it */
+};
+
+struct uvm_batcher {
+	struct uvm_mfault *heap; /* pending faults, earliest (stamp, seq) first */
+	size_t n, cap;
+	uint64_t free_at; /* when the driver is free, modelled */
+	unsigned max;	  /* faults a batch holds at most (--batch) */
+	uint32_t seq;
+};
+
+void uvm_batcher_init(struct uvm_batcher *b, unsigned max);
+void uvm_batcher_destroy(struct uvm_batcher *b);
+/* Queues a fault; -ENOMEM when the buffer cannot grow. */
+int uvm_batcher_add(struct uvm_batcher *b, uint64_t stamp, uint64_t page, uint32_t slot);
+/* When the next batch starts, the later of the driver's free time and the
+ * earliest fault's stamp; false when no fault is pending. */
+bool uvm_batcher_next(const struct uvm_batcher *b, uint64_t *start);
+/* The batch that starts at `start`: moves the faults stamped at or before
+ * it into out (at most b->max), earliest first; returns how many. */
+size_t uvm_batcher_take(struct uvm_batcher *b, uint64_t start, struct uvm_mfault *out);
+/* The batch ended at `end`: the driver is free from then. */
+void uvm_batcher_done(struct uvm_batcher *b, uint64_t end);
+static inline size_t uvm_batcher_pending(const struct uvm_batcher *b)
+{
+	return b->n;
+}
+
+#endif

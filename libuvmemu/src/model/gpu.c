@@ -1,0 +1,951 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gpu.c - the GPU's clock under --clock model (gpu.h): workers' slot
+ * clocks, the modelled CTA slots, the fault buffer's batches, the host's
+ * and the stream's clocks.
+ */
+#include "gpu.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batcher.h"
+#include "lock_order.h"
+#include "model.h"
+#include "tidmap.h"
+#include "timing.h"
+
+#define PENDING UINT64_MAX /* a block's transfers not charged to a batch yet */
+/* A running worker's compute clock is read again for the horizon at most
+ * this often: each read is a system call. */
+#define REFRESH_NS 50000u
+
+enum wstate {
+	W_IDLE,	  /* not in a hand-out */
+	W_RUN,	  /* running a hand-out */
+	W_WAIT,	  /* at a warp's end, waiting for its faults' batches */
+	W_RESUME, /* its batches formed: it goes on from done_t once it runs */
+};
+
+/* One executor worker. */
+struct worker {
+	struct uvmemu_slot pub; /* the word the executor tests at warp ends */
+	clockid_t cpu;		/* the thread's CPU clock */
+	unsigned sm;
+	enum wstate state;
+	int held;	       /* the modelled CTA slot its hand-out runs on */
+	uint64_t t, cpu0;      /* its clock was t when the thread's CPU time read cpu0 */
+	uint64_t warp_t;       /* with attention: its warp's issue time */
+	uint32_t pending;      /* its warp's faults not in a formed batch yet */
+	uint64_t done_t;       /* the latest completion among them */
+	uint64_t lb, lb_at;    /* a lower bound of its clock, and when read (real) */
+	uint32_t faults;       /* real faults it took since cpu0 (their CPU is not compute) */
+	uint64_t run_ncta;     /* the hand-out's CTAs */
+	bool run_faulted;      /* a fault stalled it: its CTAs ran one after another */
+	_Atomic uint32_t wake; /* futex word for the wait at a warp's end */
+};
+
+/* A block's transfers, charged to the first batch holding a fault on it. */
+struct ledger {
+	uint32_t h2d_bytes, d2h_bytes;
+	uint16_t h2d_xfers, d2h_xfers;
+	uint64_t ready; /* when its data is there, modelled (PENDING: not charged) */
+};
+
+struct uvm_gpu {
+	struct uvm_model *model;
+	struct uvm_mutex lock; /* guards everything below */
+	int doorbell;	       /* eventfd: a step may form a batch now */
+	bool waiting;	       /* the driver waits for a slot's clock */
+	bool per_fault;	       /* --fault-path uvmmu: each fault alone, no batches */
+	uint64_t latency_ns;   /* a batch's far-fault latency (UVMMU: a fault's) */
+	struct uvm_batcher buf;
+	struct uvm_mfault *taken; /* a batch's faults (buf.max of them) */
+
+	struct uvm_tidmap tids; /* thread id -> worker */
+	struct worker **w;
+	size_t nw; /* w holds UVM_TIDMAP_SLOTS, never moved: a worker reads its
+		    * own record without the lock */
+
+	/* The modelled CTA slots of the running kernel. */
+	uint64_t *free_t;
+	bool *held;
+	unsigned nslots;
+	double per_cpu_ns; /* modelled ns per ns of a worker's CPU time */
+	/* What of a worker's CPU time is the emulator's: a fault's trap and
+	 * wake-up, a read of its CPU clock (uvm_gpu_set_costs). */
+	uint64_t fault_cpu_ns, read_cpu_ns;
+	struct {
+		bool running;
+		uint64_t begin, end; /* modelled; end: the latest CTA's end so far */
+		uint64_t ncta, begun;
+	} k;
+
+	/* The host's clock: anchor_h when the CPU clock of the thread that last
+	 * synchronised with the runtime (host_clk) read anchor_r, then that
+	 * thread's CPU time: host code runs at the host's speed, and the time
+	 * it waits for a core beside the emulator's workers is not the
+	 * program's. */
+	uint64_t anchor_h, anchor_r;
+	clockid_t host_clk;
+	uint64_t paused_h; /* uvm_gpu_host_pause's time */
+	uint64_t stream_end;
+
+	struct ledger *ledger;
+	size_t nblocks;
+	struct uvm_gpu_figures fig;
+	struct uvm_gpu_observer obs; /* traces (no callbacks: none) */
+};
+
+/* ------------------------------------------------------------- clocks */
+
+static uint64_t thread_cpu(void)
+{
+	return uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static uint64_t modelled(const struct uvm_gpu *g, uint64_t cpu_ns)
+{
+	return (uint64_t)((double)cpu_ns * g->per_cpu_ns);
+}
+
+/* The kernel's share of w's CPU time from cpu0 to cpu: what its faults
+ * cost the thread (and the clock read that marked cpu0) is not its. */
+static uint64_t compute_cpu(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu)
+{
+	uint64_t spent = cpu > w->cpu0 ? cpu - w->cpu0 : 0;
+	uint64_t not_kernel = (uint64_t)w->faults * g->fault_cpu_ns + g->read_cpu_ns;
+
+	return spent > not_kernel ? spent - not_kernel : 0;
+}
+
+/* Worker w's clock when its thread's CPU time reads cpu. */
+static uint64_t clock_at(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu)
+{
+	return w->t + modelled(g, compute_cpu(g, w, cpu));
+}
+
+/* The host thread's CPU time (anchor_r if it is gone: the clock waits for
+ * the next thread to synchronise). */
+static uint64_t host_cpu(const struct uvm_gpu *g)
+{
+	struct timespec ts;
+
+	if (clock_gettime(g->host_clk, &ts))
+		return g->anchor_r;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t host_now_locked(const struct uvm_gpu *g)
+{
+	uint64_t cpu = host_cpu(g);
+
+	return g->anchor_h + (cpu > g->anchor_r ? cpu - g->anchor_r : 0);
+}
+
+/* The host's clock reads h now; the calling thread is the host's. */
+static void anchor_here(struct uvm_gpu *g, uint64_t h)
+{
+	clockid_t c;
+
+	if (pthread_getcpuclockid(pthread_self(), &c) == 0)
+		g->host_clk = c;
+	g->anchor_h = h;
+	g->anchor_r = host_cpu(g);
+}
+
+static void ring(struct uvm_gpu *g)
+{
+	uint64_t one = 1;
+
+	if (g->waiting && write(g->doorbell, &one, sizeof(one)) < 0)
+		g->waiting = true; /* a full counter is rung already */
+}
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* ---------------------------------------------------------- life */
+
+int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_config *cfg,
+		   size_t nblocks, char *err, size_t errlen)
+{
+	struct uvm_gpu *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		goto nomem;
+	g->model = m;
+	uvm_mutex_init(&g->lock, UVM_LOCK_GPU_CLOCK);
+	g->per_fault = uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU;
+	g->latency_ns = g->per_fault ? m->uvmmu_latency_ns : m->fault_latency_ns;
+	uvm_batcher_init(&g->buf, g->per_fault ? 1u : (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch));
+	g->w = calloc(UVM_TIDMAP_SLOTS, sizeof(*g->w));
+	g->taken = calloc(g->buf.max, sizeof(*g->taken));
+	g->doorbell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	g->nblocks = nblocks;
+	g->ledger = mmap(NULL, nblocks * sizeof(*g->ledger), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!g->w || !g->taken || g->doorbell < 0 || g->ledger == MAP_FAILED) {
+		if (g->ledger == MAP_FAILED)
+			g->ledger = NULL;
+		uvm_gpu_destroy(g);
+		goto nomem;
+	}
+	g->host_clk = CLOCK_THREAD_CPUTIME_ID;
+	anchor_here(g, 0);
+	*out = g;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the GPU's clock");
+	return -ENOMEM;
+}
+
+void uvm_gpu_destroy(struct uvm_gpu *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->nw; i++)
+		free(g->w[i]);
+	free(g->w);
+	free(g->free_t);
+	free(g->held);
+	free(g->taken);
+	uvm_batcher_destroy(&g->buf);
+	if (g->ledger)
+		munmap(g->ledger, g->nblocks * sizeof(*g->ledger));
+	if (g->doorbell >= 0)
+		close(g->doorbell);
+	uvm_mutex_destroy(&g->lock);
+	free(g);
+}
+
+void uvm_gpu_set_costs(struct uvm_gpu *g, double fault_cpu_us, double map_touch_us)
+{
+	uint64_t t0 = thread_cpu();
+
+	/* A read of the thread's CPU clock, timed on itself. */
+	for (int i = 0; i < 63; i++)
+		thread_cpu();
+	uvm_mutex_lock(&g->lock);
+	g->read_cpu_ns = (thread_cpu() - t0) / 64;
+	g->fault_cpu_ns = (uint64_t)((fault_cpu_us + map_touch_us) * 1e3);
+	uvm_mutex_unlock(&g->lock);
+}
+
+int uvm_gpu_doorbell(const struct uvm_gpu *g)
+{
+	return g->doorbell;
+}
+
+/* ------------------------------------------------------------ observer */
+
+void uvm_gpu_set_observer(struct uvm_gpu *g, const struct uvm_gpu_observer *o)
+{
+	uvm_mutex_lock(&g->lock);
+	g->obs = o ? *o : (struct uvm_gpu_observer){0};
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* A batch just counted: its figures are the totals' growth since `was`. */
+static void tell_batch(struct uvm_gpu *g, const struct uvm_gpu_figures *was, uint64_t start,
+		       uint64_t end)
+{
+	if (!g->obs.batch)
+		return;
+	g->obs.batch(g->obs.ctx, &(struct uvm_gpu_batch){
+				     .seq = g->fig.batches,
+				     .start_ns = start,
+				     .end_ns = end,
+				     .faults = (uint32_t)(g->fig.faults - was->faults),
+				     .vablocks = (uint32_t)(g->fig.vablocks - was->vablocks),
+				     .pages = (uint32_t)(g->fig.pages - was->pages),
+				     .h2d_bytes = g->fig.bytes_h2d - was->bytes_h2d,
+				     .d2h_bytes = g->fig.bytes_d2h - was->bytes_d2h,
+				 });
+}
+
+/* ------------------------------------------------------------ workers */
+
+const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned sm)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+	const struct uvmemu_slot *slot = NULL;
+
+	if (!w || pthread_getcpuclockid(pthread_self(), &w->cpu)) {
+		free(w);
+		return NULL; /* the worker runs unmodelled: its faults cost nothing */
+	}
+	w->sm = sm;
+	w->held = -1;
+	uvm_mutex_lock(&g->lock);
+	if (g->nw == UVM_TIDMAP_SLOTS)
+		goto out;
+	g->w[g->nw] = w;
+	uvm_tidmap_add(&g->tids, (uint32_t)syscall(SYS_gettid), (uint32_t)g->nw);
+	g->nw++;
+	slot = &w->pub;
+	w = NULL;
+out:
+	uvm_mutex_unlock(&g->lock);
+	free(w);
+	return slot;
+}
+
+static struct worker *self(struct uvm_gpu *g)
+{
+	int64_t i = uvm_tidmap_get(&g->tids, (uint32_t)syscall(SYS_gettid));
+
+	/* Its own index, set by itself: no lock needed to read its record. */
+	return i >= 0 && i < UVM_TIDMAP_SLOTS ? g->w[i] : NULL;
+}
+
+/* The unheld modelled slot free earliest (-1: none). */
+static int earliest_free(const struct uvm_gpu *g)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < g->nslots; i++)
+		if (!g->held[i] && (best < 0 || g->free_t[i] < g->free_t[best]))
+			best = (int)i;
+	return best;
+}
+
+void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
+{
+	uint64_t cpu = thread_cpu();
+	struct worker *w;
+	int s;
+
+	uvm_mutex_lock(&g->lock);
+	w = self(g);
+	s = w && g->k.running ? earliest_free(g) : -1;
+	if (s >= 0) {
+		g->held[s] = true;
+		w->held = s;
+		w->t = g->free_t[s];
+		w->done_t = 0; /* completions of an earlier hand-out are past */
+		w->cpu0 = cpu;
+		w->faults = 0;
+		w->lb = w->t;
+		w->lb_at = uvm_now_ns();
+		w->state = W_RUN;
+		w->run_ncta = ncta;
+		w->run_faulted = false;
+		g->k.begun += ncta;
+	}
+	uvm_mutex_unlock(&g->lock);
+}
+
+/*
+ * A hand-out that never stalled ran its CTAs one after another on this
+ * worker, but on the GPU they would have gone to whichever slots were free
+ * first: list scheduling, each CTA its share of the hand-out's compute.
+ */
+static void spread(struct uvm_gpu *g, struct worker *w, uint64_t compute)
+{
+	uint64_t each = compute / (w->run_ncta ? w->run_ncta : 1);
+
+	g->free_t[w->held] = w->t;
+	g->held[w->held] = false;
+	for (uint64_t c = 0; c < w->run_ncta; c++) {
+		int s = earliest_free(g);
+		uint64_t end = g->free_t[s] + each;
+
+		g->free_t[s] = end;
+		if (end > g->k.end)
+			g->k.end = end;
+	}
+}
+
+void uvm_gpu_run_end(struct uvm_gpu *g, uint64_t ran)
+{
+	struct worker *w;
+	uint64_t cpu;
+
+	/* A fault outside a thread loop's warps is waited for here. */
+	w = self(g);
+	if (w && atomic_load_explicit(&w->pub.attention, memory_order_relaxed))
+		uvm_gpu_barrier(g);
+	cpu = thread_cpu();
+	uvm_mutex_lock(&g->lock);
+	if (w && w->state == W_RUN) {
+		uint64_t compute = modelled(g, compute_cpu(g, w, cpu));
+
+		g->fig.compute_ns += compute;
+		w->run_ncta = ran;
+		if (w->run_faulted || ran <= 1) {
+			uint64_t end = w->t + compute;
+
+			g->free_t[w->held] = end;
+			g->held[w->held] = false;
+			if (end > g->k.end)
+				g->k.end = end;
+		} else {
+			spread(g, w, compute);
+		}
+		w->held = -1;
+		w->state = W_IDLE;
+		ring(g);
+	}
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* The worker's clock moves to tc (what it computed since cpu0). */
+static void account(struct uvm_gpu *g, struct worker *w, uint64_t tc)
+{
+	g->fig.compute_ns += tc - w->t;
+	w->t = tc;
+	w->lb = tc;
+	w->lb_at = uvm_now_ns();
+	w->faults = 0;
+}
+
+/*
+ * A warp that faulted ended: its faults wait in modelled time, the CTA's
+ * other warps do not (a GPU hides one warp's stall behind the others'
+ * compute), so the slot goes on; the next warp's faults carry its own
+ * issue time. The loop's end (uvm_gpu_barrier) waits for them all.
+ */
+void uvm_gpu_warp_end(struct uvm_gpu *g)
+{
+	struct worker *w = self(g);
+	uint64_t cpu;
+
+	if (!w)
+		return;
+	cpu = thread_cpu();
+	uvm_mutex_lock(&g->lock);
+	if (w->state == W_RUN) {
+		account(g, w, clock_at(g, w, cpu));
+		w->cpu0 = cpu;
+	}
+	atomic_fetch_and_explicit(&w->pub.attention, ~(uint32_t)UVMEMU_ATTN_WARP,
+				  memory_order_relaxed);
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes)
+{
+	struct worker *w = self(g);
+	uint64_t cpu = thread_cpu(), tc, end;
+
+	if (!w)
+		return;
+	uvm_mutex_lock(&g->lock);
+	if (w->state == W_RUN) {
+		tc = clock_at(g, w, cpu);
+		account(g, w, tc);
+		end = uvm_link_book(&g->model->link, dir, bytes, tc, 1);
+		if (end > tc) {
+			g->fig.stall_ns += end - tc;
+			w->t = w->lb = end;
+		}
+		w->cpu0 = cpu;
+	}
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_barrier(struct uvm_gpu *g)
+{
+	struct worker *w = self(g);
+	uint64_t before, tc;
+
+	if (!w)
+		return;
+	before = thread_cpu();
+	uvm_mutex_lock(&g->lock);
+	tc = clock_at(g, w, before);
+	while (w->pending > 0) {
+		uint32_t gen = atomic_load(&w->wake);
+
+		w->state = W_WAIT;
+		ring(g);
+		uvm_mutex_unlock(&g->lock);
+		futex_wait(&w->wake, gen);
+		uvm_mutex_lock(&g->lock);
+	}
+	w->state = W_RUN;
+	account(g, w, tc);
+	if (w->done_t > tc) {
+		g->fig.stall_ns += w->done_t - tc;
+		if (g->obs.stall && w->held >= 0)
+			g->obs.stall(g->obs.ctx, (unsigned)w->held, tc, w->done_t);
+		w->t = w->lb = w->done_t;
+	}
+	/* The wait's own CPU time is not the kernel's. */
+	w->cpu0 = thread_cpu();
+	atomic_store_explicit(&w->pub.attention, 0, memory_order_relaxed);
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* ------------------------------------------------------------- kernels */
+
+static int size_slots(struct uvm_gpu *g, unsigned slots)
+{
+	uint64_t *f;
+	bool *h;
+
+	if (slots == g->nslots)
+		return 0;
+	f = realloc(g->free_t, slots * sizeof(*f));
+	if (f)
+		g->free_t = f;
+	h = realloc(g->held, slots * sizeof(*h));
+	if (h)
+		g->held = h;
+	if (!f || !h)
+		return -ENOMEM;
+	g->nslots = slots;
+	return 0;
+}
+
+void uvm_gpu_kernel_begin(struct uvm_gpu *g, uint64_t ncta, unsigned slots, unsigned cores,
+			  uint64_t host_ns)
+{
+	double d = uvm_model_dilation(g->model);
+	uint64_t start;
+
+	uvm_mutex_lock(&g->lock);
+	if (slots == 0 || cores == 0 || size_slots(g, slots)) {
+		g->k.running = false; /* unmodelled: its CTAs cost nothing */
+		uvm_mutex_unlock(&g->lock);
+		return;
+	}
+	/* A slot's share of the machine: D measured the executor on `cores`
+	 * cores against the whole GPU, which has `slots` slots. */
+	g->per_cpu_ns = (double)slots / ((double)cores * (d > 0 ? d : 1));
+	start = host_ns > g->stream_end ? host_ns : g->stream_end;
+	for (unsigned i = 0; i < slots; i++) {
+		g->free_t[i] = start;
+		g->held[i] = false;
+	}
+	g->k.running = true;
+	g->k.begin = g->k.end = start;
+	g->k.ncta = ncta;
+	g->k.begun = 0;
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_kernel_end(struct uvm_gpu *g, uint64_t *begin, uint64_t *end)
+{
+	uvm_mutex_lock(&g->lock);
+	*begin = g->k.begin;
+	*end = g->k.running ? g->k.end : g->k.begin;
+	if (g->k.running) {
+		g->stream_end = g->k.end;
+		g->fig.kernels++;
+		g->fig.kernel_ns += g->k.end - g->k.begin;
+	}
+	g->k.running = false;
+	g->k.ncta = g->k.begun = 0;
+	ring(g);
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* --------------------------------------------------------------- host */
+
+uint64_t uvm_gpu_host_now(struct uvm_gpu *g)
+{
+	uint64_t t;
+
+	uvm_mutex_lock(&g->lock);
+	t = host_now_locked(g);
+	uvm_mutex_unlock(&g->lock);
+	return t;
+}
+
+uint64_t uvm_gpu_host_pause(struct uvm_gpu *g)
+{
+	uint64_t t;
+
+	uvm_mutex_lock(&g->lock);
+	t = g->paused_h = host_now_locked(g);
+	uvm_mutex_unlock(&g->lock);
+	return t;
+}
+
+void uvm_gpu_host_resume(struct uvm_gpu *g, uint64_t at)
+{
+	uvm_mutex_lock(&g->lock);
+	anchor_here(g, at > g->paused_h ? at : g->paused_h);
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_join(struct uvm_gpu *g)
+{
+	uvm_mutex_lock(&g->lock);
+	anchor_here(g, g->stream_end > g->paused_h ? g->stream_end : g->paused_h);
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* Books bytes[dir] in xfers[dir] transfers from `start`; returns when the
+ * last lands (start if none). */
+static uint64_t book(struct uvm_gpu *g, uint64_t start, const uint64_t bytes[2],
+		     const uint32_t xfers[2])
+{
+	uint64_t last = start;
+
+	for (int dir = 0; dir < 2; dir++) {
+		for (uint32_t x = 0; x < xfers[dir]; x++) {
+			uint64_t end = uvm_link_book(&g->model->link, (enum uvm_dir)dir,
+						     bytes[dir] / xfers[dir], start, 1);
+
+			last = end > last ? end : last;
+		}
+	}
+	return last;
+}
+
+void uvm_gpu_stream_transfers(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
+			      const uint32_t xfers[2])
+{
+	uint64_t end;
+
+	uvm_mutex_lock(&g->lock);
+	end = book(g, at > g->stream_end ? at : g->stream_end, bytes, xfers);
+	if (end > g->stream_end)
+		g->stream_end = end;
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_host_fault(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
+			const uint32_t xfers[2])
+{
+	uint64_t end;
+
+	uvm_mutex_lock(&g->lock);
+	end = book(g, at + g->model->cpu_fault_latency_ns, bytes, xfers);
+	g->fig.host_faults++;
+	g->fig.host_fault_bytes += bytes[UVM_H2D] + bytes[UVM_D2H];
+	g->fig.host_fault_ns += end - at;
+	/* The faulting thread sleeps: its CPU clock stands still meanwhile.
+	 * (The driver calls this: the host's thread stays the anchor.) */
+	g->anchor_h = end;
+	g->anchor_r = host_cpu(g);
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* -------------------------------------------------------------- driver */
+
+struct uvm_gpu_stamp uvm_gpu_stamp(struct uvm_gpu *g, uint32_t tid)
+{
+	struct uvm_gpu_stamp s = {.slot = -1};
+	int64_t i = uvm_tidmap_get(&g->tids, tid);
+	struct worker *w;
+	struct timespec ts;
+
+	uvm_mutex_lock(&g->lock);
+	if (i < 0 || (size_t)i >= g->nw || g->w[i]->state != W_RUN) {
+		g->fig.unmodelled_faults++;
+		goto out;
+	}
+	w = g->w[i];
+	s.slot = (int32_t)i;
+	w->faults++;
+	if (atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP) {
+		s.stamp = w->warp_t;
+	} else {
+		/* Its thread sleeps in the fault: its CPU time is the warp's
+		 * issue time, give or take the lanes before this one. */
+		s.stamp =
+		    clock_gettime(w->cpu, &ts)
+			? w->t
+			: clock_at(g, w, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	}
+out:
+	uvm_mutex_unlock(&g->lock);
+	return s;
+}
+
+void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bool fresh,
+		    uint64_t not_before)
+{
+	uint64_t block = page >> UVMEMU_BLOCK_SHIFT;
+	struct ledger *l = block < g->nblocks ? &g->ledger[block] : NULL;
+	struct worker *w;
+
+	if (s.slot < 0)
+		return;
+	uvm_mutex_lock(&g->lock);
+	w = g->w[s.slot];
+	if (l && fresh) {
+		l->ready = PENDING; /* it moves now: the first batch holding it pays */
+	} else if (l && l->ready != 0 && l->ready != PENDING && l->ready <= s.stamp) {
+		/* Brought by another slot's fault whose batch had ended when
+		 * this warp issued: on the GPU the access would have hit. */
+		g->fig.free_faults++;
+		uvm_mutex_unlock(&g->lock);
+		return;
+	}
+	if (!(atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP)) {
+		w->warp_t = s.stamp;
+		atomic_store_explicit(&w->pub.attention, UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP,
+				      memory_order_relaxed);
+	}
+	if (not_before > w->done_t)
+		w->done_t = not_before;
+	if (uvm_batcher_add(&g->buf, w->warp_t, page, (uint32_t)s.slot) == 0) {
+		w->pending++;
+		w->run_faulted = true;
+	}
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_claim(struct uvm_gpu *g, uint64_t block, uint64_t h2d_bytes, uint32_t h2d_xfers,
+		   uint64_t d2h_bytes, uint32_t d2h_xfers)
+{
+	struct ledger *l;
+
+	if (block >= g->nblocks)
+		return;
+	uvm_mutex_lock(&g->lock);
+	l = &g->ledger[block];
+	l->h2d_bytes = (uint32_t)(l->h2d_bytes + h2d_bytes);
+	l->h2d_xfers = (uint16_t)(l->h2d_xfers + h2d_xfers);
+	l->d2h_bytes = (uint32_t)(l->d2h_bytes + d2h_bytes);
+	l->d2h_xfers = (uint16_t)(l->d2h_xfers + d2h_xfers);
+	l->ready = PENDING;
+	uvm_mutex_unlock(&g->lock);
+}
+
+/* Worker w's clock now, read at most every REFRESH_NS (a system call). */
+static uint64_t lower_bound(struct uvm_gpu *g, struct worker *w, uint64_t now)
+{
+	struct timespec ts;
+
+	if (now - w->lb_at > REFRESH_NS && clock_gettime(w->cpu, &ts) == 0) {
+		w->lb = clock_at(g, w, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+		w->lb_at = now;
+	}
+	return w->lb;
+}
+
+/*
+ * The earliest modelled time a fault not yet in the buffer could carry: no
+ * running worker can stamp one before its clock (or, faulted, before its
+ * warp's issue time); a CTA not handed out yet starts no earlier than the
+ * free slot it will take. A worker waiting at a warp's end goes on only
+ * after its batch: it cannot stamp anything earlier.
+ */
+static uint64_t horizon(struct uvm_gpu *g, uint64_t need)
+{
+	uint64_t h = UINT64_MAX, now = uvm_now_ns();
+
+	for (size_t i = 0; i < g->nw; i++) {
+		struct worker *w = g->w[i];
+		uint64_t lb;
+
+		/* Woken from its warp's end, it has not cleared its attention
+		 * yet, but it goes on from done_t: its next fault is later. */
+		if (w->state == W_RESUME)
+			lb = w->done_t;
+		else if (w->state != W_RUN)
+			continue;
+		else if (atomic_load_explicit(&w->pub.attention, memory_order_relaxed) &
+			 UVMEMU_ATTN_WARP)
+			lb = w->warp_t;
+		else
+			lb = w->lb < need ? lower_bound(g, w, now) : w->lb;
+		if (lb < h)
+			h = lb;
+	}
+	if (g->k.running && g->k.begun < g->k.ncta) {
+		int s = earliest_free(g);
+
+		if (s >= 0 && g->free_t[s] < h)
+			h = g->free_t[s];
+	}
+	return h;
+}
+
+/* The transfers of the batch's blocks not charged yet, booked from `start`;
+ * returns when the last lands (*h2d: the bytes it fetched). */
+static uint64_t charge(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, uint64_t start,
+		       uint64_t *h2d)
+{
+	struct uvm_link *link = &g->model->link;
+	uint64_t end = start;
+
+	*h2d = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = f[i].page >> UVMEMU_BLOCK_SHIFT;
+		struct ledger *l = b < g->nblocks ? &g->ledger[b] : NULL;
+		uint64_t e;
+
+		if (!l || l->ready != PENDING)
+			continue;
+		for (unsigned x = 0; x < l->h2d_xfers; x++) {
+			e = uvm_link_book(link, UVM_H2D, l->h2d_bytes / l->h2d_xfers, start, 1);
+			end = e > end ? e : end;
+		}
+		for (unsigned x = 0; x < l->d2h_xfers; x++) {
+			e = uvm_link_book(link, UVM_D2H, l->d2h_bytes / l->d2h_xfers, start, 1);
+			end = e > end ? e : end;
+		}
+		g->fig.bytes_h2d += l->h2d_bytes;
+		*h2d += l->h2d_bytes;
+		g->fig.bytes_d2h += l->d2h_bytes;
+		l->h2d_bytes = l->d2h_bytes = 0;
+		l->h2d_xfers = l->d2h_xfers = 0;
+		l->ready = 0; /* charged: set to the batch's end below */
+	}
+	return end;
+}
+
+static int cmp_page(const void *a, const void *b)
+{
+	uint64_t x = ((const struct uvm_mfault *)a)->page, y = ((const struct uvm_mfault *)b)->page;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The batch's figures: its faults, distinct vablocks and pages. */
+static void count(struct uvm_gpu *g, struct uvm_mfault *f, size_t n)
+{
+	uint64_t vab = UINT64_MAX, page = UINT64_MAX;
+
+	qsort(f, n, sizeof(*f), cmp_page);
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].page >> 21 != vab)
+			g->fig.vablocks++;
+		if (f[i].page != page)
+			g->fig.pages++;
+		vab = f[i].page >> 21;
+		page = f[i].page;
+	}
+	g->fig.batches++;
+	g->fig.faults += n;
+	if (n > g->fig.max_faults)
+		g->fig.max_faults = n;
+}
+
+static void complete(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, uint64_t end)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = f[i].page >> UVMEMU_BLOCK_SHIFT;
+		struct ledger *l = b < g->nblocks ? &g->ledger[b] : NULL;
+		struct worker *w = g->w[f[i].slot];
+		uint64_t done = end;
+
+		if (l && l->ready == 0)
+			l->ready = end;
+		else if (l && l->ready != PENDING && l->ready > done)
+			done = l->ready;
+		if (done > w->done_t)
+			w->done_t = done;
+		if (--w->pending == 0 && w->state == W_WAIT) {
+			w->state = W_RESUME;
+			atomic_fetch_add(&w->wake, 1);
+			futex_wake(&w->wake);
+		}
+	}
+}
+
+size_t uvm_gpu_step(struct uvm_gpu *g)
+{
+	uint64_t start;
+	size_t left;
+
+	uvm_mutex_lock(&g->lock);
+	g->waiting = false;
+	while (uvm_batcher_next(&g->buf, &start)) {
+		uint64_t lat_end = start + g->latency_ns, end, h2d;
+		struct uvm_gpu_figures was = g->fig; /* tell_batch's reference */
+		size_t n;
+
+		if (horizon(g, start) < start) {
+			g->waiting = true;
+			g->fig.horizon_waits++;
+			break;
+		}
+		n = uvm_batcher_take(&g->buf, start, g->taken);
+		/* UVMMU's hardware fetches after its latency, the faulting
+		 * page first; the driver's batch overlaps its latency with the
+		 * transfers it issues. */
+		end = charge(g, g->taken, n, g->per_fault ? lat_end : start, &h2d);
+		if (g->per_fault)
+			end = uvm_model_critical(g->model, lat_end, end, h2d);
+		if (end < lat_end)
+			end = lat_end;
+		complete(g, g->taken, n, end);
+		count(g, g->taken, n);
+		g->fig.batch_ns += end - start;
+		tell_batch(g, &was, start, end);
+		/* The hardware path has no driver to be busy: faults overlap,
+		 * only the link orders their transfers. */
+		if (!g->per_fault)
+			uvm_batcher_done(&g->buf, end);
+	}
+	left = uvm_batcher_pending(&g->buf);
+	uvm_mutex_unlock(&g->lock);
+	return left;
+}
+
+uint64_t uvm_gpu_now(struct uvm_gpu *g)
+{
+	uint64_t t;
+
+	uvm_mutex_lock(&g->lock);
+	t = g->buf.free_at > g->stream_end ? g->buf.free_at : g->stream_end;
+	uvm_mutex_unlock(&g->lock);
+	return t;
+}
+
+uint64_t uvm_gpu_progress(struct uvm_gpu *g)
+{
+	uint64_t t, now = uvm_now_ns();
+
+	uvm_mutex_lock(&g->lock);
+	t = g->buf.free_at > g->stream_end ? g->buf.free_at : g->stream_end;
+	if (!g->k.running) {
+		uint64_t h = host_now_locked(g);
+
+		uvm_mutex_unlock(&g->lock);
+		return h > t ? h : t;
+	}
+	if (g->k.end > t)
+		t = g->k.end;
+	for (size_t i = 0; i < g->nw; i++) {
+		struct worker *w = g->w[i];
+		uint64_t lb;
+
+		if (w->state != W_RUN)
+			continue;
+		lb = lower_bound(g, w, now);
+		t = lb > t ? lb : t;
+	}
+	uvm_mutex_unlock(&g->lock);
+	return t;
+}
+
+void uvm_gpu_figures(struct uvm_gpu *g, struct uvm_gpu_figures *out)
+{
+	uvm_mutex_lock(&g->lock);
+	*out = g->fig;
+	out->stream_end_ns = g->stream_end;
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_background(struct uvm_gpu *g, const uint64_t bytes[2], const uint32_t xfers[2])
+{
+	uvm_mutex_lock(&g->lock);
+	book(g, g->buf.free_at > g->stream_end ? g->buf.free_at : g->stream_end, bytes, xfers);
+	uvm_mutex_unlock(&g->lock);
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Description: the model clock (model/batcher.h, model/gpu.h). Batches form
+ * in modelled time: faults whose warps issued them close together share a
+ * batch however far apart in real time they reach the driver, and a batch
+ * holds what the GPU's buffer gathered while the one before it ran. A
+ * worker's modelled time is its CPU time divided by D, never the real time
+ * it spent blocked; a hand-out that never faulted spreads over the free
+ * slots; the host's clock skips the real time of a call whose time is the
+ * model's. Each check would fail under a clock cut by real time.
+ */
+#include <pthread.h>
+#include <semaphore.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "batcher.h"
+#include "clock.h"
+#include "config.h"
+#include "gpu.h"
+#include "model.h"
+
+#define MS 1000000ull
+#define US 1000ull
+
+/* ------------------------------------------------------ the buffer alone */
+
+static void test_batch_holds_faults_stamped_by_its_start(void **state)
+{
+	struct uvm_batcher b;
+	struct uvm_mfault out[8];
+	uint64_t start;
+
+	(void)state;
+	uvm_batcher_init(&b, 8);
+	/* Arrival order is not stamp order: the buffer orders by stamp. */
+	assert_int_equal(uvm_batcher_add(&b, 30 * US, 3, 0), 0);
+	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 1), 0);
+	assert_int_equal(uvm_batcher_add(&b, 20 * US, 2, 2), 0);
+	assert_int_equal(uvm_batcher_add(&b, 200 * US, 4, 3), 0);
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(start, 10 * US);
+	/* The first batch starts at the earliest fault and holds it alone. */
+	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
+	assert_int_equal(out[0].page, 1);
+	uvm_batcher_done(&b, start + 45 * US);
+	/* The next starts when the driver is free and holds what arrived
+	 * meanwhile, earliest first; the fault at 200 us waits. */
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(start, 55 * US);
+	assert_int_equal(uvm_batcher_take(&b, start, out), 2);
+	assert_int_equal(out[0].page, 2);
+	assert_int_equal(out[1].page, 3);
+	uvm_batcher_done(&b, start + 45 * US);
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(start, 200 * US);
+	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
+	assert_false(uvm_batcher_next(&b, &start));
+	uvm_batcher_destroy(&b);
+}
+
+static void test_batch_size_caps_a_batch(void **state)
+{
+	struct uvm_batcher b;
+	struct uvm_mfault out[4];
+	uint64_t start;
+
+	(void)state;
+	uvm_batcher_init(&b, 4);
+	for (uint64_t i = 0; i < 10; i++)
+		assert_int_equal(uvm_batcher_add(&b, 5 * US, i, 0), 0);
+	assert_true(uvm_batcher_next(&b, &start));
+	/* Ties go in arrival order. */
+	assert_int_equal(uvm_batcher_take(&b, start, out), 4);
+	for (uint64_t i = 0; i < 4; i++)
+		assert_int_equal(out[i].page, i);
+	assert_int_equal(uvm_batcher_pending(&b), 6);
+	uvm_batcher_destroy(&b);
+}
+
+/* ------------------------------------------------- the clock with threads */
+
+struct rig {
+	struct uvm_config cfg;
+	struct uvm_model model;
+	struct uvm_gpu *gpu;
+};
+
+static void rig_up(struct rig *r, const char *dilation)
+{
+	char err[256];
+
+	uvm_config_defaults(&r->cfg);
+	assert_int_equal(uvm_config_set(&r->cfg, "dilation", dilation, "test", err, sizeof(err)),
+			 0);
+	assert_int_equal(uvm_config_set(&r->cfg, "fault-latency", "45us", "test", err, sizeof(err)),
+			 0);
+	uvm_config_resolve(&r->cfg);
+	uvm_model_init(&r->model, &r->cfg);
+	assert_int_equal(uvm_gpu_create(&r->gpu, &r->model, &r->cfg, 64, err, sizeof(err)), 0);
+	uvm_gpu_set_costs(r->gpu, 0, 0);
+}
+
+static void rig_down(struct rig *r)
+{
+	uvm_gpu_destroy(r->gpu);
+	uvm_model_destroy(&r->model);
+}
+
+static uint64_t thread_cpu(void)
+{
+	return uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* Runs kernel code for `ns` of this thread's CPU time. */
+static void burn(uint64_t ns)
+{
+	uint64_t end = thread_cpu() + ns;
+	volatile uint64_t x = 0;
+
+	while (thread_cpu() < end)
+		for (int i = 0; i < 1000; i++)
+			x += (uint64_t)i;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+#define NWORKERS 4
+
+/* A worker's far fault, as the driver sees it: the thread blocks in it
+ * until the driver has committed it. */
+struct fault_msg {
+	uint32_t tid;
+	uint64_t page;
+};
+
+struct faulting {
+	struct rig *r;
+	unsigned idx;
+	uint64_t late_ns; /* real time it sleeps before its fault */
+	sem_t *to_driver, resolved;
+	struct fault_msg *msg;
+	pthread_mutex_t *msg_lock;
+};
+
+static void *faulting_worker(void *arg)
+{
+	struct faulting *f = arg;
+	const struct uvmemu_slot *slot = uvm_gpu_register(f->r->gpu, f->idx);
+
+	assert_non_null(slot);
+	uvm_gpu_run_begin(f->r->gpu, 1);
+	burn(2 * MS);
+	/* Blocked, not computing: the real time reaches no modelled clock. */
+	sleep_ns(f->late_ns);
+	pthread_mutex_lock(f->msg_lock);
+	*f->msg = (struct fault_msg){(uint32_t)syscall(SYS_gettid), (f->idx + 1) << 16};
+	pthread_mutex_unlock(f->msg_lock);
+	sem_post(f->to_driver);
+	while (sem_wait(&f->resolved))
+		;
+	/* The warp's end: the slot goes on (the CTA's other warps would);
+	 * the loop's end stalls until its fault's batch is formed. */
+	assert_int_equal(atomic_load(&slot->attention), UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP);
+	uvm_gpu_warp_end(f->r->gpu);
+	assert_int_equal(atomic_load(&slot->attention), UVMEMU_ATTN_LOOP);
+	uvm_gpu_barrier(f->r->gpu);
+	assert_int_equal(atomic_load(&slot->attention), 0);
+	burn(1 * MS);
+	uvm_gpu_run_end(f->r->gpu, 1);
+	return NULL;
+}
+
+/* The driver's side: each fault stamped and committed as it comes, and the
+ * buffer stepped until every fault is in a batch. */
+static void drive(struct rig *r, struct faulting *w, sem_t *to_driver, struct fault_msg *msg,
+		  pthread_mutex_t *msg_lock)
+{
+	for (unsigned got = 0; got < NWORKERS; got++) {
+		struct fault_msg m;
+		struct uvm_gpu_stamp s;
+
+		while (sem_wait(to_driver))
+			;
+		pthread_mutex_lock(msg_lock);
+		m = *msg;
+		pthread_mutex_unlock(msg_lock);
+		s = uvm_gpu_stamp(r->gpu, m.tid);
+		assert_true(s.slot >= 0);
+		uvm_gpu_claim(r->gpu, m.page >> UVMEMU_BLOCK_SHIFT, 64 << 10, 1, 0, 0);
+		uvm_gpu_commit(r->gpu, s, m.page, true, 0);
+		for (unsigned i = 0; i < NWORKERS; i++)
+			if (w[i].msg == msg && (((uint64_t)i + 1) << 16) == m.page)
+				sem_post(&w[i].resolved);
+		uvm_gpu_step(r->gpu);
+	}
+	while (uvm_gpu_step(r->gpu) > 0)
+		sleep_ns(100 * US);
+}
+
+static void test_batches_form_in_modelled_time(void **state)
+{
+	struct rig r;
+	struct faulting w[NWORKERS];
+	pthread_t th[NWORKERS];
+	sem_t to_driver;
+	struct fault_msg msg;
+	pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
+	struct uvm_gpu_figures fig;
+	uint64_t begin, end, t0 = uvm_now_ns(), real;
+
+	(void)state;
+	rig_up(&r, "1");
+	sem_init(&to_driver, 0, 0);
+	/* Four slots on four cores at D = 1: a worker's CPU time is its slot's. */
+	uvm_gpu_kernel_begin(r.gpu, NWORKERS, NWORKERS, NWORKERS, 0);
+	for (unsigned i = 0; i < NWORKERS; i++) {
+		/* Each reaches its fault 30 ms of real time after the one
+		 * before: a batch cut by real time would hold one fault. */
+		w[i] = (struct faulting){&r, i, 30 * MS * i, &to_driver, {{0}}, &msg, &msg_lock};
+		sem_init(&w[i].resolved, 0, 0);
+		assert_int_equal(pthread_create(&th[i], NULL, faulting_worker, &w[i]), 0);
+	}
+	drive(&r, w, &to_driver, &msg, &msg_lock);
+	for (unsigned i = 0; i < NWORKERS; i++)
+		pthread_join(th[i], NULL);
+	uvm_gpu_kernel_end(r.gpu, &begin, &end);
+	real = uvm_now_ns() - t0;
+	uvm_gpu_figures(r.gpu, &fig);
+	printf("4 faults, 30 ms apart in real time (%.1f ms in all): %llu batches, the fullest "
+	       "%llu; kernel %.3f ms modelled\n",
+	       (double)real / 1e6, (unsigned long long)fig.batches,
+	       (unsigned long long)fig.max_faults, (double)(end - begin) / 1e6);
+	assert_int_equal(fig.faults, NWORKERS);
+	/* Issued within microseconds of each other in modelled time: the
+	 * first batch holds the earliest, the next the rest (the buffer
+	 * filled while the first ran). */
+	assert_true(fig.batches <= 2);
+	assert_true(fig.max_faults >= NWORKERS - 1);
+	/* 2 ms, a batch and its transfer, 1 ms: the 90 ms of real time the
+	 * workers slept are nowhere. */
+	assert_true(real > 90 * MS);
+	assert_true(end - begin >= 3 * MS);
+	assert_true(end - begin < 20 * MS);
+	assert_true(fig.stall_ns >= 45 * US);
+	for (unsigned i = 0; i < NWORKERS; i++)
+		sem_destroy(&w[i].resolved);
+	sem_destroy(&to_driver);
+	rig_down(&r);
+}
+
+struct computing {
+	struct rig *r;
+	uint64_t ncta, cpu_ns, blocked_ns;
+};
+
+static void *computing_worker(void *arg)
+{
+	struct computing *c = arg;
+
+	assert_non_null(uvm_gpu_register(c->r->gpu, 0));
+	uvm_gpu_run_begin(c->r->gpu, c->ncta);
+	burn(c->cpu_ns);
+	sleep_ns(c->blocked_ns);
+	uvm_gpu_run_end(c->r->gpu, c->ncta);
+	return NULL;
+}
+
+static uint64_t one_kernel(struct rig *r, struct computing *c, unsigned slots, unsigned cores)
+{
+	pthread_t th;
+	uint64_t begin, end;
+
+	uvm_gpu_kernel_begin(r->gpu, c->ncta, slots, cores, 0);
+	assert_int_equal(pthread_create(&th, NULL, computing_worker, c), 0);
+	pthread_join(th, NULL);
+	uvm_gpu_kernel_end(r->gpu, &begin, &end);
+	return end - begin;
+}
+
+static void test_compute_is_cpu_time_over_dilation(void **state)
+{
+	struct rig r;
+	struct computing c;
+	uint64_t k;
+
+	(void)state;
+	rig_up(&r, "2");
+	/* One CTA on one slot of one core: 6 ms of CPU at D = 2 is 3 ms; the
+	 * 60 ms it then spends blocked are not the GPU's. */
+	c = (struct computing){&r, 1, 6 * MS, 60 * MS};
+	k = one_kernel(&r, &c, 1, 1);
+	printf("6 ms of CPU and 60 ms blocked at D = 2: kernel %.3f ms modelled\n",
+	       (double)k / 1e6);
+	assert_true(k >= 2900 * US);
+	assert_true(k < 6 * MS);
+	rig_down(&r);
+}
+
+static void test_unstalled_handout_spreads_over_free_slots(void **state)
+{
+	struct rig r;
+	struct computing c;
+	uint64_t k;
+
+	(void)state;
+	rig_up(&r, "1");
+	/* 8 CTAs in one hand-out on a GPU of 4 slots, run on one core: 4 ms
+	 * of CPU is 16 ms of slot time, 2 ms per CTA, two rounds on 4 slots. */
+	c = (struct computing){&r, 8, 4 * MS, 0};
+	k = one_kernel(&r, &c, 4, 1);
+	printf("8 CTAs, 4 ms of CPU on one core, 4 slots: kernel %.3f ms modelled\n",
+	       (double)k / 1e6);
+	assert_true(k >= 3900 * US);
+	assert_true(k < 8 * MS);
+	rig_down(&r);
+}
+
+static void test_host_clock_skips_modelled_calls(void **state)
+{
+	struct rig r;
+	uint64_t at, after;
+
+	(void)state;
+	rig_up(&r, "1");
+	at = uvm_gpu_host_pause(r.gpu);
+	sleep_ns(40 * MS); /* the call's real time, the emulator's */
+	uvm_gpu_host_resume(r.gpu, at + 1 * MS);
+	after = uvm_gpu_host_now(r.gpu);
+	printf("a 1 ms modelled call that took 40 ms: the host moved %.3f ms\n",
+	       (double)(after - at) / 1e6);
+	assert_true(after - at >= 1 * MS);
+	assert_true(after - at < 20 * MS);
+	/* A host fault costs the CPU-fault path's 10 us and its transfer on
+	 * the link, not the real time its service took. */
+	at = uvm_gpu_host_now(r.gpu);
+	sleep_ns(40 * MS);
+	uvm_gpu_host_fault(r.gpu, at, (const uint64_t[2]){0, 64ull << 20},
+			   (const uint32_t[2]){0, 1});
+	after = uvm_gpu_host_now(r.gpu);
+	printf(
+	    "a host fault moving 64 MiB to the host, serviced in 40 ms: the host moved %.3f ms\n",
+	    (double)(after - at) / 1e6);
+	assert_true(after - at >= 4 * MS); /* 64 MiB at pcie3's 16 GB/s: 4.2 ms */
+	assert_true(after - at < 20 * MS);
+	rig_down(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_batch_holds_faults_stamped_by_its_start),
+	    cmocka_unit_test(test_batch_size_caps_a_batch),
+	    cmocka_unit_test(test_batches_form_in_modelled_time),
+	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
+	    cmocka_unit_test(test_unstalled_handout_spreads_over_free_slots),
+	    cmocka_unit_test(test_host_clock_skips_modelled_calls),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
