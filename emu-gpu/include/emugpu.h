@@ -45,14 +45,18 @@
 #ifndef EMUGPU_H
 #define EMUGPU_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "uvmemu.h"
+/* C11 atomics and the GMMU accessors are the CPU executor's alone. */
+#ifndef __CUDACC__
+#include <stdatomic.h>
+
 #include "uvmemu_gmmu.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,6 +90,23 @@ struct emu_kernel {
 	size_t args_size;
 	dim3 block; /* the one block shape it runs in (EMU_KERNEL_BLOCK); 0s: any */
 };
+
+/*
+ * Compiled by nvcc, the same kernel source becomes CUDA (emugpu_cuda.h): what
+ * follows, up to the launch API, is the CPU executor's form of the dialect.
+ */
+#ifdef __CUDACC__
+#include "emugpu_cuda.h"
+#endif
+#ifndef __CUDACC__
+
+/* A shared array (CUDA's __shared__ T s[N]) is a local array of the kernel
+ * body, one per CTA: the marker makes it __shared__ in the CUDA build. */
+#define EMU_SHARED
+/* A function of the kernels (CUDA's __device__), and one the host calls too,
+ * as a CPU reference does (__host__ __device__): ordinary functions here. */
+#define EMU_DEVICE
+#define EMU_HOST_DEVICE
 
 /*
  * EMU_KERNEL(name, args_type) { body } defines the kernel `name` (a
@@ -332,6 +353,8 @@ static inline int emu_loop_end_(const struct emu_cta *c)
  * memory system notes that the launch used its allocation). */
 #define EMU_DEV(p) ((__typeof__(p))uvmemu_kernel_ptr(emu_cta_->views, (p)))
 
+#endif /* !__CUDACC__ */
+
 static inline dim3 emu_dim3(unsigned x, unsigned y, unsigned z)
 {
 	dim3 d = {x, y, z};
@@ -379,6 +402,8 @@ struct emu_info {
 	size_t max_shared_bytes;
 };
 void emu_get_info(struct emu_info *info);
+
+#ifndef __CUDACC__ /* the CUDA build has CUDA's atomics and plain accesses */
 
 /* ----------------------------------------------------------------- atomics */
 
@@ -582,6 +607,8 @@ static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p, size_t 
 #define ld_global(p)	(*(p))
 #define st_global(p, v) (*(p) = (v))
 #endif
+
+#endif /* !__CUDACC__ */
 
 #pragma GCC visibility pop
 

@@ -186,7 +186,11 @@ void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm);
  * completion.
  */
 struct uvmemu_slot {
+#ifdef __cplusplus
+	uint32_t attention; /* CUDA builds (C++): no executor reads it there */
+#else
 	_Atomic uint32_t attention;
+#endif
 };
 #define UVMEMU_ATTN_WARP 1u /* a lane of the running warp faulted */
 #define UVMEMU_ATTN_LOOP 2u /* a warp of the running thread loop faulted */

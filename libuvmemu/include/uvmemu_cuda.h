@@ -11,6 +11,13 @@
 #ifndef UVMEMU_CUDA_H
 #define UVMEMU_CUDA_H
 
+/* Built for a real GPU (nvcc, or C compiled with UVMEMU_REAL_CUDA), a program
+ * gets the CUDA runtime itself, with the same calls (uvmemu_cuda_real.h). */
+#if defined(UVMEMU_REAL_CUDA) || defined(__CUDACC__)
+#include "uvmemu_cuda_real.h"
+#endif
+#if !defined(UVMEMU_REAL_CUDA) && !defined(__CUDACC__)
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -133,5 +140,7 @@ cudaError_t cudaGetDevice(int *device);
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* !UVMEMU_REAL_CUDA */
 
 #endif /* UVMEMU_CUDA_H */

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "emugpu.h"
 #include "uvmemu.h"
 #include "wl.h"
 
@@ -40,6 +41,34 @@ struct bp_dev {
 	float *prev_weights;  /* (n_in + 1) * 17 previous weight changes (momentum) */
 	float *hidden_delta;  /* 17 hidden-unit errors, written by the host */
 };
+
+/*
+ * Pointers first, then the two ints in one 8-byte word whose high half (hid)
+ * is small: the executor translates every word that holds a managed
+ * host-view pointer, and such a word can never look like one.
+ */
+struct bp_forward_args {
+	float *input_cuda;
+	float *output_hidden_cuda;
+	float *input_hidden_cuda;
+	float *hidden_partial_sum;
+	int in;
+	int hid;
+};
+
+struct bp_adjust_args {
+	float *delta;
+	float *ly;
+	float *w;
+	float *oldw;
+	int in;
+	int hid;
+};
+
+/* Forward pass of the input layer: per-CTA partial sums (kernels.c). */
+EMU_KERNEL_DECLARE(bpnn_layerforward_CUDA, struct bp_forward_args);
+/* The input-to-hidden weight update with momentum (kernels.c). */
+EMU_KERNEL_DECLARE(bpnn_adjust_weights_cuda, struct bp_adjust_args);
 
 /* The host's part of the network. */
 struct bp_net {
@@ -85,11 +114,12 @@ void bp_generate(struct bp_net *net, int in, float *input, float *weights, float
  */
 void bp_host_layers(struct bp_net *net, const float *partial);
 
-/* kernels.c: the grid of both kernels for n_in / 16 row blocks: the
- * original's (1, n_in / 16) while that fits CUDA's limits. */
+/* run.c: the grid of both kernels for n_in / 16 row blocks: the original's
+ * (1, n_in / 16) while that fits CUDA's limits. */
 dim3 bp_grid(int nblocks);
-/* kernels.c: the GPU part: both kernels and the host work between them. */
-cudaError_t bp_gpu(const struct bp_dev *dev, struct bp_net *net);
+/* run.c: the GPU part: both kernels and the host work between them, with
+ * the data's crossings (--mem). */
+cudaError_t bp_gpu(const struct wl *w, const struct bp_dev *dev, struct bp_net *net);
 
 /* reference.c: the whole step again on the CPU in the kernels' operation
  * order; compares partial sums, weights and weight changes bit for bit. */

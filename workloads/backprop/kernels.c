@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernels.c - backprop's two kernels and the GPU part of the training step.
+ * kernels.c - backprop's two kernels, for emu-gpu and (nvcc) a real GPU.
  *
  * A CTA of 16x16 threads takes 16 input units (threadIdx.y) by the 16 hidden
  * units (threadIdx.x). bpnn_layerforward_CUDA multiplies its 16x16 block of
@@ -11,65 +11,21 @@
  */
 #include "backprop.h"
 
-#include <string.h>
-
-#include "emugpu.h"
-
-/*
- * Pointers first, then the two ints in one 8-byte word whose high half (hid)
- * is small: the executor translates every word that holds a managed
- * host-view pointer, and such a word can never look like one.
- */
-struct bp_forward_args {
-	float *input_cuda;
-	float *output_hidden_cuda;
-	float *input_hidden_cuda;
-	float *hidden_partial_sum;
-	int in;
-	int hid;
-};
-
-struct bp_adjust_args {
-	float *delta;
-	float *ly;
-	float *w;
-	float *oldw;
-	int in;
-	int hid;
-};
-
-/* The largest gridDim.y CUDA accepts. */
-#define BP_MAX_GRID_Y 65535u
-
-/*
- * The original's grid is (1, n_in / 16): CTA `by` takes input units
- * 16*by + 1 .. 16*by + 16. Past 65535 row blocks the grid wraps into x;
- * CTAs keep the same linear order (x fastest), the kernels read their row
- * block from it, and the few CTAs past the end of the last row return.
- */
-dim3 bp_grid(int nblocks)
-{
-	unsigned gx = ((unsigned)nblocks + BP_MAX_GRID_Y - 1) / BP_MAX_GRID_Y;
-
-	return emu_dim3(gx, ((unsigned)nblocks + gx - 1) / gx, 1);
-}
-
-static inline int bp_block_row(EMU_DEVICE_PARAMS)
+EMU_DEVICE static inline int bp_block_row(EMU_DEVICE_PARAMS)
 {
 	return (int)(blockIdx.y * gridDim.x + blockIdx.x);
 }
 
 /* Weight of input unit 16*by + ty + 1 to hidden unit tx + 1. */
-static inline int bp_index(int hid, int by, int ty, int tx)
+EMU_DEVICE static inline int bp_index(int hid, int by, int ty, int tx)
 {
 	return (hid + 1) * BP_HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1);
 }
 
 EMU_KERNEL(bpnn_layerforward_CUDA, struct bp_forward_args)
 {
-	/* __shared__ in the original */
-	float input_node[BP_HEIGHT];
-	float weight_matrix[BP_HEIGHT][BP_WIDTH];
+	EMU_SHARED float input_node[BP_HEIGHT];
+	EMU_SHARED float weight_matrix[BP_HEIGHT][BP_WIDTH];
 	const int hid = args->hid;
 	const int by = bp_block_row(EMU_DEVICE_ARGS);
 
@@ -169,28 +125,4 @@ EMU_KERNEL(bpnn_adjust_weights_cuda, struct bp_adjust_args)
 						      BP_MOMENTUM * ld_global(&oldw[index_x]));
 		}
 	}
-}
-
-cudaError_t bp_gpu(const struct bp_dev *dev, struct bp_net *net)
-{
-	const int in = net->in;
-	const dim3 grid = bp_grid(in / BP_HEIGHT), threads = emu_dim3(BP_WIDTH, BP_HEIGHT, 1);
-	cudaError_t e;
-
-	e = EMU_LAUNCH(bpnn_layerforward_CUDA, grid, threads, 0, dev->input, dev->output_hidden,
-		       dev->weights, dev->partial, in, BP_HIDDEN);
-	if (e == cudaSuccess)
-		e = cudaDeviceSynchronize();
-	if (e != cudaSuccess)
-		return e;
-
-	/* The host reads the partial sums straight from managed memory. */
-	bp_host_layers(net, dev->partial);
-	memcpy(dev->hidden_delta, net->hidden_delta, sizeof(net->hidden_delta));
-
-	e = EMU_LAUNCH(bpnn_adjust_weights_cuda, grid, threads, 0, dev->hidden_delta, dev->input,
-		       dev->weights, dev->prev_weights, in, BP_HIDDEN);
-	if (e != cudaSuccess)
-		return e;
-	return cudaDeviceSynchronize();
 }

@@ -43,29 +43,34 @@ static void allocate(const struct wl *w, struct bp_dev *dev, int in)
 	dev->partial = wl_managed(w, (size_t)in * sizeof(float), "the partial sums");
 	dev->prev_weights = wl_managed(w, weights, "the previous weight changes");
 	dev->hidden_delta = wl_managed(w, (BP_HIDDEN + 1) * sizeof(float), "hidden_delta");
+	/* The kernels only read the input units and the hidden errors (--mem
+	 * advise). */
+	wl_advise(w, dev->input, ((size_t)in + 1) * sizeof(float), WL_READ_MOSTLY);
+	wl_advise(w, dev->hidden_delta, (BP_HIDDEN + 1) * sizeof(float), WL_READ_MOSTLY);
 }
 
 static void release(const struct wl *w, struct bp_dev *dev)
 {
-	WL_CHECK(w, cudaFree(dev->input));
-	WL_CHECK(w, cudaFree(dev->output_hidden));
-	WL_CHECK(w, cudaFree(dev->weights));
-	WL_CHECK(w, cudaFree(dev->partial));
-	WL_CHECK(w, cudaFree(dev->prev_weights));
-	WL_CHECK(w, cudaFree(dev->hidden_delta));
+	wl_free(w, dev->input);
+	wl_free(w, dev->output_hidden);
+	wl_free(w, dev->weights);
+	wl_free(w, dev->partial);
+	wl_free(w, dev->prev_weights);
+	wl_free(w, dev->hidden_delta);
 }
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	long long inputs = 0;
 	const struct wl_opt opts[] = {
 	    {"inputs", WL_INT, &inputs, BP_HEIGHT, BP_MAX_INPUTS,
 	     "input units n_in, a multiple of 16 (default 65536)"},
+	    WL_OPT_MEM(&w),
 	    {0},
 	};
 	struct bp_dev dev;
 	struct bp_net net;
-	struct wl w;
 	dim3 grid;
 	bool pass;
 	int in;
@@ -91,7 +96,7 @@ int main(int argc, char **argv)
 	bp_generate(&net, in, dev.input, dev.weights, dev.prev_weights, w.seed);
 
 	uvmemu_roi_begin();
-	WL_CHECK(&w, bp_gpu(&dev, &net));
+	WL_CHECK(&w, bp_gpu(&w, &dev, &net));
 	uvmemu_roi_end();
 	wl_log(&w, "output error %.6g, hidden error %.6g", net.out_err, net.hid_err);
 

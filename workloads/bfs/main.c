@@ -65,6 +65,26 @@ static void bfs_setup(const struct wl *w, const struct wl_graph *g, int32_t sour
 	d->mask[source] = true;
 	d->visited[source] = true;
 	d->cost[source] = 0;
+	/* --mem advise: the graph is only read; the flag, which host and GPU
+	 * take turns on every level, stays on the host and the GPU writes it
+	 * there. */
+	wl_advise(w, d->nodes, (size_t)n * sizeof(*d->nodes), WL_READ_MOSTLY);
+	wl_advise(w, d->edges, (size_t)g->arcs * sizeof(*d->edges), WL_READ_MOSTLY);
+	wl_advise(w, d->over, sizeof(bool), WL_PREFER_HOST);
+	wl_advise(w, d->over, sizeof(bool), WL_ACCESSED_BY_GPU);
+}
+
+/* Every array the kernels use, with its size, for the copies around them. */
+static void bfs_to_gpu(const struct wl *w, const struct bfs_data *d, const struct wl_graph *g)
+{
+	size_t n = (size_t)g->nodes;
+
+	wl_to_gpu(w, d->nodes, n * sizeof(*d->nodes));
+	wl_to_gpu(w, d->edges, (size_t)g->arcs * sizeof(*d->edges));
+	wl_to_gpu(w, d->mask, n * sizeof(bool));
+	wl_to_gpu(w, d->updating, n * sizeof(bool));
+	wl_to_gpu(w, d->visited, n * sizeof(bool));
+	wl_to_gpu(w, d->cost, n * sizeof(int32_t));
 }
 
 /* The GPU part: two launches per level until a level adds no node. Returns
@@ -81,16 +101,21 @@ static int32_t bfs_run(const struct wl *w, const struct bfs_data *d, int32_t n)
 
 	do {
 		*d->over = false;
-		WL_CHECK(w, EMU_LAUNCH(bfs_kernel1, grid, block, 0, .nodes = d->nodes,
-				       .edges = d->edges, .mask = d->mask, .updating = d->updating,
-				       .visited = d->visited, .cost = d->cost, .no_of_nodes = n));
-		WL_CHECK(w, EMU_LAUNCH(bfs_kernel2, grid, block, 0, .mask = d->mask,
-				       .updating = d->updating, .visited = d->visited,
-				       .over = d->over, .no_of_nodes = n));
-		WL_CHECK(w, cudaDeviceSynchronize());
+		wl_to_gpu(w, d->over, sizeof(bool));
+		WL_CHECK(w, EMU_LAUNCH(bfs_kernel1, grid, block, 0, .nodes = wl_dev(w, d->nodes),
+				       .edges = wl_dev(w, d->edges), .mask = wl_dev(w, d->mask),
+				       .updating = wl_dev(w, d->updating),
+				       .visited = wl_dev(w, d->visited), .cost = wl_dev(w, d->cost),
+				       .no_of_nodes = n));
+		WL_CHECK(w, EMU_LAUNCH(bfs_kernel2, grid, block, 0, .mask = wl_dev(w, d->mask),
+				       .updating = wl_dev(w, d->updating),
+				       .visited = wl_dev(w, d->visited), .over = wl_dev(w, d->over),
+				       .no_of_nodes = n));
+		wl_to_host(w, d->over, sizeof(bool));
 		over = *d->over;
 		levels++;
 	} while (over);
+	wl_to_host(w, d->cost, (size_t)n * sizeof(int32_t));
 	return levels;
 }
 
@@ -99,11 +124,12 @@ static void bfs_free(const struct wl *w, struct bfs_data *d)
 	void *all[] = {d->nodes, d->edges, d->mask, d->updating, d->visited, d->cost, d->over};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		WL_CHECK(w, cudaFree(all[i]));
+		wl_free(w, all[i]);
 }
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	long long nodes = 0, source_id = -1;
 	const char *input = NULL;
 	const struct wl_opt opts[] = {
@@ -115,9 +141,9 @@ int main(int argc, char **argv)
 	    {"source", WL_INT, &source_id, 0, 0,
 	     "start from vertex V as the file names it (default: node 0, or a SNAP "
 	     "file's first vertex)"},
+	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
-	struct wl w;
 	struct wl_graph g;
 	struct bfs_data d;
 	int32_t *want, levels, source;
@@ -138,6 +164,7 @@ int main(int argc, char **argv)
 
 	uvmemu_roi_begin();
 	t = wl_now();
+	bfs_to_gpu(&w, &d, &g);
 	levels = bfs_run(&w, &d, g.nodes);
 	t = wl_now() - t;
 	uvmemu_roi_end();

@@ -127,6 +127,13 @@ static void set_opt(const struct wl *w, const struct wl_opt *o, const char *arg)
 	case WL_FLAG:
 		*(bool *)o->dst = true;
 		break;
+	case WL_MEM:
+		if (wl_mem_parse(arg, o->dst))
+			wl_usage_error(w,
+				       "--%s '%s': accepted values are managed, explicit, "
+				       "prefetch, advise",
+				       o->name, arg);
+		break;
 	}
 }
 
@@ -198,20 +205,6 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 			wl_usage_error(w, "--output '%s': %s", w->output, strerror(errno));
 		fprintf(w->out, "# uvmemu-workload-output 1\n# workload %s\n", w->name);
 	}
-}
-
-void *wl_managed(const struct wl *w, size_t bytes, const char *what)
-{
-	void *p = NULL;
-	cudaError_t e = cudaMallocManaged(&p, bytes, cudaMemAttachGlobal);
-
-	if (e != cudaSuccess) {
-		fprintf(stderr, "%s: cannot allocate %zu bytes of managed memory for %s: %s\n",
-			w->name, bytes, what, cudaGetErrorString(e));
-		exit(1);
-	}
-	uvmemu_label(p, what); /* names the data structure in traces and plots */
-	return p;
 }
 
 void wl_check(const struct wl *w, cudaError_t e, const char *what, const char *file, int line)

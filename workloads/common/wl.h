@@ -15,13 +15,31 @@
 
 #include "uvmemu.h"
 
-enum wl_opt_type { WL_SIZE, WL_INT, WL_DOUBLE, WL_STR, WL_FLAG };
+enum wl_opt_type { WL_SIZE, WL_INT, WL_DOUBLE, WL_STR, WL_FLAG, WL_MEM };
+
+/*
+ * How a workload's data moves between host and GPU (--mem, for the workloads
+ * whose options list WL_OPT_MEM; bench/gpu/validate runs each one):
+ *   managed   managed memory migrated on demand (the default)
+ *   explicit  cudaMalloc'd device arrays and pageable host copies, with
+ *             cudaMemcpy where the workload says data crosses (wl_to_gpu,
+ *             wl_to_host)
+ *   prefetch  managed memory with cudaMemPrefetchAsync at those places
+ *   advise    managed memory with the workload's cudaMemAdvise hints
+ *             (wl_advise), on demand otherwise
+ */
+enum wl_mem { WL_MEM_MANAGED, WL_MEM_EXPLICIT, WL_MEM_PREFETCH, WL_MEM_ADVISE };
+#define WL_OPT_MEM(w)                                                                              \
+	{                                                                                          \
+		"mem", WL_MEM, &(w)->mem, 0, 0,                                                    \
+		    "managed, explicit, prefetch or advise: how data moves (default managed)"      \
+	}
 
 /* One workload-specific option: --name VALUE (or --name for a flag). */
 struct wl_opt {
 	const char *name;
 	enum wl_opt_type type;
-	void *dst;	    /* uint64_t*, long long*, double*, const char**, bool* */
+	void *dst;	    /* uint64_t*, long long*, double*, const char**, bool*, enum wl_mem* */
 	long long min, max; /* bounds for WL_INT and WL_SIZE (max 0 = none) */
 	const char *help;
 };
@@ -34,6 +52,7 @@ struct wl {
 	bool dry_run;	    /* --dry-run: size, allocate, print the footprint, stop */
 	const char *output; /* --output FILE: where the result is written, or NULL */
 	FILE *out;	    /* open while wl_output_* write it */
+	enum wl_mem mem;    /* --mem */
 };
 
 /*
@@ -47,8 +66,40 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 __attribute__((noreturn, format(printf, 2, 3))) void wl_usage_error(const struct wl *w,
 								    const char *fmt, ...);
 
-/* cudaMallocManaged that exits with a message on failure. */
+/*
+ * The workload's data (wl_mem.c). cudaMallocManaged that exits with a message
+ * on failure; under --mem explicit, pageable host memory (zeroed) with a
+ * cudaMalloc'd twin on the device, which kernels reach through wl_dev.
+ */
 void *wl_managed(const struct wl *w, size_t bytes, const char *what);
+/* Frees what wl_managed gave (both twins under --mem explicit). */
+void wl_free(const struct wl *w, void *p);
+/* The address of p's byte that kernels use: p itself, or its device twin's
+ * under --mem explicit. */
+void *wl_dev(const struct wl *w, const void *p);
+/*
+ * Where data crosses, for --mem explicit and prefetch; p and bytes name a
+ * range inside one allocation. wl_to_gpu: the host wrote it and kernels
+ * read it next (cudaMemcpy to the device, or a prefetch to it).
+ * wl_gpu_space: kernels write it and nothing of the host's is needed there
+ * (a prefetch, so that the GPU's first writes do not fault; nothing to copy).
+ * wl_to_host: kernels wrote it and the host reads it next: waits for the
+ * kernels, then copies it back, or prefetches it to the host, or (managed,
+ * advise) reads a byte of each page, so that the migrations the host's reads
+ * cause happen here, inside the region of interest, in every mode.
+ */
+void wl_to_gpu(const struct wl *w, const void *p, size_t bytes);
+void wl_gpu_space(const struct wl *w, const void *p, size_t bytes);
+void wl_to_host(const struct wl *w, const void *p, size_t bytes);
+/* cudaMemAdvise hints, given under --mem advise only. */
+enum wl_advice {
+	WL_READ_MOSTLY,	    /* kernels only read it: copies may stay on both sides */
+	WL_ACCESSED_BY_GPU, /* mapped for the GPU wherever it lives: no faults, no moves */
+	WL_PREFER_HOST,	    /* lives on the host (the GPU reaches it with AccessedBy) */
+};
+void wl_advise(const struct wl *w, const void *p, size_t bytes, enum wl_advice advice);
+/* Parses a --mem value; -1 when it is none of them. */
+int wl_mem_parse(const char *name, enum wl_mem *out);
 /* Checks a CUDA call; on error prints what failed and exits 1. */
 #define WL_CHECK(w, call) wl_check((w), (call), #call, __FILE__, __LINE__)
 void wl_check(const struct wl *w, cudaError_t e, const char *what, const char *file, int line);

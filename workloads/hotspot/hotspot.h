@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "emugpu.h"
 #include "wl.h"
 
 /* CTA edge: the original's BLOCK_SIZE, 16 x 16 threads per CTA. */
@@ -30,8 +31,8 @@ void hs_params_init(struct hs_params *p, int rows, int cols);
  * double constant, so the neighbour terms are summed in double; kernel and
  * reference both call this, so they do the same operations in the same order.
  */
-static inline float hs_cell(float c, float n, float s, float e, float w, float p,
-			    float step_div_cap, float rx_1, float ry_1, float rz_1)
+EMU_HOST_DEVICE static inline float hs_cell(float c, float n, float s, float e, float w, float p,
+					    float step_div_cap, float rx_1, float ry_1, float rz_1)
 {
 	return (float)(c + step_div_cap * (p + (s + n - 2.0 * c) * ry_1 + (e + w - 2.0 * c) * rx_1 +
 					   (HS_AMB_TEMP - c) * rz_1));
@@ -42,12 +43,25 @@ struct hs_coef {
 	float step_div_cap, rx_1, ry_1, rz_1;
 };
 
-static inline struct hs_coef hs_coef_of(const struct hs_params *p)
+EMU_HOST_DEVICE static inline struct hs_coef hs_coef_of(const struct hs_params *p)
 {
 	struct hs_coef k = {p->step / p->cap, 1 / p->rx, 1 / p->ry, 1 / p->rz};
 
 	return k;
 }
+
+struct calculate_temp_args {
+	const float *power;
+	const float *temp_src;
+	float *temp_dst;
+	int iteration; /* time steps in this launch (<= the pyramid height) */
+	int grid_cols, grid_rows;
+	int border_cols, border_rows;
+	struct hs_params p;
+};
+
+/* `iteration` time steps of the grid, a 16 x 16 tile per CTA (kernel.c). */
+EMU_KERNEL_DECLARE(calculate_temp, struct calculate_temp_args);
 
 /* Synthetic floorplan: power units on a quiet background, and the start
  * temperature raised over them (input.c). */
@@ -62,9 +76,9 @@ void hs_generate(uint64_t seed, int rows, int cols, float *temp, float *power);
 float *hs_read_grid(const struct wl *w, const char *path, size_t expect, size_t *count);
 
 /*
- * Runs `iterations` time steps on the device, `pyramid` steps per launch;
- * temp[0] holds the start temperature. Returns the index (0 or 1) of the
- * buffer holding the result.
+ * run.c: runs `iterations` time steps on the device, `pyramid` steps per
+ * launch; temp[0] holds the start temperature. Returns the index (0 or 1) of
+ * the buffer holding the result, which is then on the host (--mem).
  */
 int hs_run_gpu(const struct wl *w, float *temp[2], const float *power, int rows, int cols,
 	       int iterations, int pyramid, const struct hs_params *p);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel.c - hotspot's one kernel, calculate_temp, and the host loop that
- * launches it.
+ * kernel.c - hotspot's one kernel, calculate_temp, for emu-gpu and (nvcc) a
+ * real GPU.
  *
  * Each 16 x 16 CTA loads a tile of temperature and power into shared memory
  * and advances it `iteration` time steps there (a pyramid: every step the
@@ -12,24 +12,12 @@
  */
 #include "hotspot.h"
 
-#include "emugpu.h"
-
-struct calculate_temp_args {
-	const float *power;
-	const float *temp_src;
-	float *temp_dst;
-	int iteration; /* time steps in this launch (<= the pyramid height) */
-	int grid_cols, grid_rows;
-	int border_cols, border_rows;
-	struct hs_params p;
-};
-
-static inline int max_int(int a, int b)
+EMU_DEVICE static inline int max_int(int a, int b)
 {
 	return a > b ? a : b;
 }
 
-static inline int min_int(int a, int b)
+EMU_DEVICE static inline int min_int(int a, int b)
 {
 	return a < b ? a : b;
 }
@@ -46,9 +34,9 @@ static inline int min_int(int a, int b)
  */
 EMU_KERNEL_BLOCK(calculate_temp, struct calculate_temp_args, HS_BLOCK, HS_BLOCK, 1)
 {
-	float temp_on_cuda[HS_BLOCK][HS_BLOCK];
-	float power_on_cuda[HS_BLOCK][HS_BLOCK];
-	float temp_t[HS_BLOCK][HS_BLOCK];
+	EMU_SHARED float temp_on_cuda[HS_BLOCK][HS_BLOCK];
+	EMU_SHARED float power_on_cuda[HS_BLOCK][HS_BLOCK];
+	EMU_SHARED float temp_t[HS_BLOCK][HS_BLOCK];
 	const struct hs_coef k = hs_coef_of(&args->p);
 	const int rows = args->grid_rows, cols = args->grid_cols;
 	const int iteration = args->iteration;
@@ -122,32 +110,4 @@ EMU_KERNEL_BLOCK(calculate_temp, struct calculate_temp_args, HS_BLOCK, HS_BLOCK,
 		    &args->temp_dst[(size_t)cols * (size_t)(blk_y + ty) + (size_t)(blk_x + tx)],
 		    temp_t[ty][tx]);
 	}
-}
-
-int hs_run_gpu(const struct wl *w, float *temp[2], const float *power, int rows, int cols,
-	       int iterations, int pyramid, const struct hs_params *p)
-{
-	/* The tiles advance by their inner part and overlap by a border of
-	 * `pyramid` cells on each side (the original's EXPAND_RATE of 2). */
-	int border = pyramid;
-	int small_block = HS_BLOCK - 2 * pyramid;
-	int block_cols = cols / small_block + (cols % small_block ? 1 : 0);
-	int block_rows = rows / small_block + (rows % small_block ? 1 : 0);
-	dim3 grid = emu_dim3((unsigned)block_cols, (unsigned)block_rows, 1);
-	dim3 block = emu_dim3(HS_BLOCK, HS_BLOCK, 1);
-	int src = 1, dst = 0;
-
-	for (int t = 0; t < iterations; t += pyramid) {
-		int steps = iterations - t < pyramid ? iterations - t : pyramid;
-		int tmp = src;
-
-		src = dst;
-		dst = tmp;
-		WL_CHECK(w, EMU_LAUNCH(calculate_temp, grid, block, 0, .power = power,
-				       .temp_src = temp[src], .temp_dst = temp[dst],
-				       .iteration = steps, .grid_cols = cols, .grid_rows = rows,
-				       .border_cols = border, .border_rows = border, .p = *p));
-	}
-	WL_CHECK(w, cudaDeviceSynchronize());
-	return dst;
 }

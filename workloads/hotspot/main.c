@@ -82,6 +82,7 @@ static void read_inputs(const struct wl *w, struct hs_opts *o, float **temp, flo
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	struct hs_opts o = {.iterations = 20, .pyramid = 2};
 	const struct wl_opt opts[] = {
 	    {"rows", WL_INT, &o.rows, 1, 1 << 20, "grid rows (default 512)"},
@@ -91,11 +92,11 @@ int main(int argc, char **argv)
 	     "time steps per launch, 1-7 (default 2)"},
 	    {"temp", WL_STR, &o.temp_file, 0, 0, "start temperature file (Rodinia format)"},
 	    {"power", WL_STR, &o.power_file, 0, 0, "power file (Rodinia format)"},
+	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
 	float *temp[2], *power, *ref, *scratch;
 	struct hs_params params;
-	struct wl w;
 	size_t n;
 	int rows, cols, iterations, pyramid, out;
 	bool pass;
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
 	iterations = (int)o.iterations;
 	pyramid = (int)o.pyramid;
 	n = (size_t)rows * (size_t)cols;
+	/* The kernels only read the power (--mem advise). */
+	wl_advise(&w, power, n * sizeof(float), WL_READ_MOSTLY);
 	wl_footprint(&w, 3 * n * sizeof(float));
 	uvmemu_report_value("rows", rows);
 	uvmemu_report_value("cols", cols);
@@ -145,8 +148,8 @@ int main(int argc, char **argv)
 	wl_output_f32(&w, "temperature", temp[out], n);
 	free(ref);
 	free(scratch);
-	WL_CHECK(&w, cudaFree(temp[0]));
-	WL_CHECK(&w, cudaFree(temp[1]));
-	WL_CHECK(&w, cudaFree(power));
+	wl_free(&w, temp[0]);
+	wl_free(&w, temp[1]);
+	wl_free(&w, power);
 	return wl_finish(&w, pass);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernels.c - nw's two kernels and the host loop that launches them.
+ * kernels.c - nw's two kernels, for emu-gpu and (nvcc) a real GPU.
  *
  * The score matrix is cut into 16x16 tiles and processed as a wavefront of
  * anti-diagonals of tiles: needle_cuda_shared_1 runs the diagonals of the
@@ -12,24 +12,7 @@
  */
 #include "nw.h"
 
-#include "emugpu.h"
-
-/*
- * The original's arguments, pointers first. Each pair of ints shares an
- * 8-byte word whose high half (penalty <= 10000, block_width <= 2048) is
- * small: the executor translates every word that holds a managed host-view
- * pointer, and these words can never look like one.
- */
-struct nw_args {
-	int *reference;
-	int *matrix;
-	int cols;
-	int penalty;
-	int i;		 /* the tile diagonal of this launch */
-	int block_width; /* tiles per row: n / NW_BLOCK */
-};
-
-static inline int nw_max3(int a, int b, int c)
+EMU_DEVICE static inline int nw_max3(int a, int b, int c)
 {
 	int k = a <= b ? b : a;
 
@@ -37,19 +20,19 @@ static inline int nw_max3(int a, int b, int c)
 }
 
 /* One cell of the recurrence, in the tile's shared arrays. */
-static inline void nw_cell(int temp[NW_BLOCK + 1][NW_BLOCK + 1], int ref[NW_BLOCK][NW_BLOCK], int y,
-			   int x, int penalty)
+EMU_DEVICE static inline void nw_cell(int temp[NW_BLOCK + 1][NW_BLOCK + 1],
+				      int ref[NW_BLOCK][NW_BLOCK], int y, int x, int penalty)
 {
 	temp[y][x] = nw_max3(temp[y - 1][x - 1] + ref[y - 1][x - 1], temp[y][x - 1] - penalty,
 			     temp[y - 1][x] - penalty);
 }
 
 /* The body both kernels share: tile (b_index_x, b_index_y) of the matrix. */
-static void nw_tile(EMU_DEVICE_PARAMS, const struct nw_args *args, int b_index_x, int b_index_y)
+EMU_DEVICE static void nw_tile(EMU_DEVICE_PARAMS, const struct nw_args *args, int b_index_x,
+			       int b_index_y)
 {
-	/* __shared__ in the original */
-	int temp[NW_BLOCK + 1][NW_BLOCK + 1];
-	int ref[NW_BLOCK][NW_BLOCK];
+	EMU_SHARED int temp[NW_BLOCK + 1][NW_BLOCK + 1];
+	EMU_SHARED int ref[NW_BLOCK][NW_BLOCK];
 	const int cols = args->cols, penalty = args->penalty;
 	/* The tile's north-west corner cell; the tile proper starts at +cols+1. */
 	const int index_nw = cols * NW_BLOCK * b_index_y + NW_BLOCK * b_index_x;
@@ -123,27 +106,4 @@ EMU_KERNEL(needle_cuda_shared_2, struct nw_args)
 
 	nw_tile(EMU_DEVICE_ARGS, args, bx + args->block_width - args->i,
 		args->block_width - bx - 1);
-}
-
-cudaError_t nw_gpu(const struct nw_problem *p)
-{
-	const int block_width = p->n / NW_BLOCK;
-	const dim3 block = emu_dim3(NW_BLOCK, 1, 1);
-	cudaError_t e;
-
-	/* Launches queue in order on the default stream, as in the original:
-	 * no synchronisation between them. */
-	for (int i = 1; i <= block_width; i++) {
-		e = EMU_LAUNCH(needle_cuda_shared_1, emu_dim3((unsigned)i, 1, 1), block, 0,
-			       p->reference, p->matrix, p->cols, p->penalty, i, block_width);
-		if (e != cudaSuccess)
-			return e;
-	}
-	for (int i = block_width - 1; i >= 1; i--) {
-		e = EMU_LAUNCH(needle_cuda_shared_2, emu_dim3((unsigned)i, 1, 1), block, 0,
-			       p->reference, p->matrix, p->cols, p->penalty, i, block_width);
-		if (e != cudaSuccess)
-			return e;
-	}
-	return cudaDeviceSynchronize();
 }

@@ -32,15 +32,17 @@ static int n_for_footprint(const struct wl *w, uint64_t bytes)
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	long long n = 0, penalty = NW_DEFAULT_PENALTY;
 	const struct wl_opt opts[] = {
 	    {"n", WL_INT, &n, NW_BLOCK, NW_MAX_N,
 	     "sequence length N, a multiple of 16 (default 2048)"},
 	    {"penalty", WL_INT, &penalty, 0, NW_MAX_PENALTY, "gap penalty (default 10)"},
+	    WL_OPT_MEM(&w),
 	    {0},
 	};
 	struct nw_problem p = {0};
-	struct wl w;
+	size_t bytes;
 	bool pass;
 
 	wl_init(&w, "nw", "Rodinia nw: Needleman-Wunsch alignment of two random sequences", argc,
@@ -62,8 +64,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nw: out of memory for the sequences\n");
 		return 1;
 	}
-	p.reference = wl_managed(&w, (size_t)p.cols * p.cols * sizeof(int), "the reference");
-	p.matrix = wl_managed(&w, (size_t)p.cols * p.cols * sizeof(int), "the score matrix");
+	bytes = (size_t)p.cols * p.cols * sizeof(int);
+	p.reference = wl_managed(&w, bytes, "the reference");
+	p.matrix = wl_managed(&w, bytes, "the score matrix");
+	/* The kernels only read the reference (--mem advise). */
+	wl_advise(&w, p.reference, bytes, WL_READ_MOSTLY);
 	wl_footprint(&w, nw_footprint_bytes(p.n));
 	uvmemu_report_value("n", p.n);
 	uvmemu_report_value("penalty", p.penalty);
@@ -73,15 +78,18 @@ int main(int argc, char **argv)
 	nw_generate(&p, w.seed);
 
 	uvmemu_roi_begin();
-	WL_CHECK(&w, nw_gpu(&p));
+	wl_to_gpu(&w, p.reference, bytes);
+	wl_to_gpu(&w, p.matrix, bytes);
+	WL_CHECK(&w, nw_gpu(&w, &p));
+	wl_to_host(&w, p.matrix, bytes);
 	uvmemu_roi_end();
 
 	pass = nw_check(&w, &p);
 	/* The alignment score, bottom-right corner of the GPU's matrix. */
 	wl_log(&w, "score %d", p.matrix[(size_t)p.cols * (size_t)p.cols - 1]);
 	wl_output_i32(&w, "score_matrix", p.matrix, (size_t)p.cols * (size_t)p.cols);
-	WL_CHECK(&w, cudaFree(p.reference));
-	WL_CHECK(&w, cudaFree(p.matrix));
+	wl_free(&w, p.reference);
+	wl_free(&w, p.matrix);
 	free(p.seq_a);
 	free(p.seq_b);
 	return wl_finish(&w, pass);

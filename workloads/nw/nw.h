@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "emugpu.h"
 #include "uvmemu.h"
 #include "wl.h"
 
@@ -28,6 +29,26 @@ struct nw_problem {
 	int *matrix;	/* managed: the score matrix (input_itemsets), in and out */
 };
 
+/*
+ * The original's arguments, pointers first. Each pair of ints shares an
+ * 8-byte word whose high half (penalty <= 10000, block_width <= 2048) is
+ * small: the executor translates every word that holds a managed host-view
+ * pointer, and these words can never look like one.
+ */
+struct nw_args {
+	int *reference;
+	int *matrix;
+	int cols;
+	int penalty;
+	int i;		 /* the tile diagonal of this launch */
+	int block_width; /* tiles per row: n / NW_BLOCK */
+};
+
+/* Diagonal i of the upper-left triangle of tiles, and (counting down) of
+ * the lower-right one (kernels.c). */
+EMU_KERNEL_DECLARE(needle_cuda_shared_1, struct nw_args);
+EMU_KERNEL_DECLARE(needle_cuda_shared_2, struct nw_args);
+
 /* Bytes of managed memory the problem uses. */
 static inline uint64_t nw_footprint_bytes(int n)
 {
@@ -36,8 +57,8 @@ static inline uint64_t nw_footprint_bytes(int n)
 
 /* gen.c: random sequences, the reference matrix and the matrix borders. */
 void nw_generate(struct nw_problem *p, uint64_t seed);
-/* kernels.c: the wavefront of kernel launches, then a synchronisation. */
-cudaError_t nw_gpu(const struct nw_problem *p);
+/* wavefront.c: the wavefront of kernel launches, then a synchronisation. */
+cudaError_t nw_gpu(const struct wl *w, const struct nw_problem *p);
 /* reference.c: recomputes the score matrix row by row on the CPU and
  * compares it with p->matrix; true when every element is equal. */
 bool nw_check(const struct wl *w, const struct nw_problem *p);

@@ -15,63 +15,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "emugpu.h"
 #include "ra.h"
 #include "wl.h"
 
 #define RA_DEFAULT_LOG2 22
 #define RA_MAX_WORDS	(1ll << 40)
-
-struct ra_args {
-	uint64_t *table;
-	uint64_t size, mask; /* mask = size - 1 for a power of two, else 0 */
-	uint64_t updates;
-	uint64_t streams;
-};
-
-EMU_KERNEL(ra_update, struct ra_args)
-{
-	EMU_FOR_THREADS {
-		uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-		uint64_t first, last, ran;
-
-		if (s >= args->streams)
-			EMU_RETURN;
-		/* Stream s does updates [first, last) of the run. */
-		first = args->updates * s / args->streams;
-		last = args->updates * (s + 1) / args->streams;
-		ran = ra_start(first);
-		for (uint64_t m = first; m < last; m++) {
-			ran = ra_step(ran);
-			atomicXor(&args->table[ra_index(ran, args->size, args->mask)], ran);
-		}
-	}
-}
-
-/* The verification pass: CTA c folds slab c of the table; its threads stride
- * by the CTA size so that a warp's loads are adjacent, as on a GPU. */
-#define RA_CHECK_THREADS 256
-#define RA_CHECK_SLABS	 64
-
-struct ra_check_args {
-	const uint64_t *table;
-	uint64_t *sums; /* one per thread */
-	uint64_t size;
-};
-
-EMU_KERNEL(ra_checksum, struct ra_check_args)
-{
-	uint64_t slab = (args->size + gridDim.x - 1) / gridDim.x;
-	uint64_t lo = blockIdx.x * slab, hi = lo + slab < args->size ? lo + slab : args->size;
-
-	EMU_FOR_THREADS {
-		uint64_t sum = 0;
-
-		for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x)
-			sum ^= ld_global(&args->table[i]);
-		args->sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
-	}
-}
 
 static void reference(uint64_t *ref, uint64_t size, uint64_t mask, uint64_t updates)
 {
@@ -87,6 +35,7 @@ static void reference(uint64_t *ref, uint64_t size, uint64_t mask, uint64_t upda
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	long long log2_size = 0, streams = 128, block = 1, updates = 0;
 	const struct wl_opt opts[] = {
 	    {"log2-size", WL_INT, &log2_size, 1, 40,
@@ -97,11 +46,13 @@ int main(int argc, char **argv)
 	    {"block", WL_INT, &block, 1, 1024, "threads per CTA (default 1: see README)"},
 	    {"updates", WL_INT, &updates, 1, 1ll << 50,
 	     "table updates (default 4 per table word, HPCC's rule)"},
+	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
 	struct ra_args a;
 	struct ra_check_args c;
-	struct wl w;
+	const size_t sums_bytes = RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t);
+	size_t table_bytes;
 	uint64_t *table, *ref, *sums, gpu_sum = 0, ref_sum = 0;
 	bool pass;
 
@@ -118,12 +69,14 @@ int main(int argc, char **argv)
 	a.updates = updates ? (uint64_t)updates : 4 * a.size;
 	a.streams = (uint64_t)streams;
 
-	table = wl_managed(&w, a.size * sizeof(uint64_t), "table");
-	sums = wl_managed(&w, RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t), "checksums");
-	a.table = table;
-	c = (struct ra_check_args){table, sums, a.size};
-	wl_footprint(&w, a.size * sizeof(uint64_t) +
-			     RA_CHECK_SLABS * RA_CHECK_THREADS * sizeof(uint64_t));
+	table_bytes = a.size * sizeof(uint64_t);
+	/* No hint suits it (--mem advise): every word is read and written at
+	 * random, by atomics. */
+	table = wl_managed(&w, table_bytes, "table");
+	sums = wl_managed(&w, sums_bytes, "checksums");
+	a.table = wl_dev(&w, table);
+	c = (struct ra_check_args){wl_dev(&w, table), wl_dev(&w, sums), a.size};
+	wl_footprint(&w, table_bytes + sums_bytes);
 	uvmemu_report_value("table_words", (double)a.size);
 	uvmemu_report_value("updates", (double)a.updates);
 	uvmemu_report_value("streams", (double)a.streams);
@@ -131,6 +84,8 @@ int main(int argc, char **argv)
 		table[i] = i;
 
 	uvmemu_roi_begin();
+	wl_to_gpu(&w, table, table_bytes);
+	wl_gpu_space(&w, sums, sums_bytes);
 	WL_CHECK(
 	    &w, emu_launch(
 		    &ra_update,
@@ -138,7 +93,8 @@ int main(int argc, char **argv)
 		    emu_dim3((unsigned)block, 1, 1), 0, &a));
 	WL_CHECK(&w, emu_launch(&ra_checksum, emu_dim3(RA_CHECK_SLABS, 1, 1),
 				emu_dim3(RA_CHECK_THREADS, 1, 1), 0, &c));
-	WL_CHECK(&w, cudaDeviceSynchronize());
+	wl_to_host(&w, sums, sums_bytes);
+	wl_to_host(&w, table, table_bytes);
 	uvmemu_roi_end();
 	for (size_t i = 0; i < RA_CHECK_SLABS * RA_CHECK_THREADS; i++)
 		gpu_sum ^= sums[i];
@@ -161,7 +117,7 @@ int main(int argc, char **argv)
 	wl_output_u64(&w, "table", table, a.size);
 	wl_output_u64(&w, "checksum", &gpu_sum, 1);
 	free(ref);
-	WL_CHECK(&w, cudaFree(sums));
-	WL_CHECK(&w, cudaFree(table));
+	wl_free(&w, sums);
+	wl_free(&w, table);
 	return wl_finish(&w, pass);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ra.h - HPCC RandomAccess's random stream, for the kernel and the CPU check.
+ * ra.h - HPCC RandomAccess's random stream, for the kernels and the CPU
+ * check, and the kernels (kernels.c, compiled both ways).
  *
  * The stream is x^1, x^2, x^3, ... in GF(2)[x] modulo
  * p(x) = x^64 + x^2 + x + 1: one step shifts left and, when the top bit falls
@@ -13,15 +14,17 @@
 
 #include <stdint.h>
 
+#include "emugpu.h"
+
 #define RA_POLY 0x7ull
 
-static inline uint64_t ra_step(uint64_t ran)
+EMU_HOST_DEVICE static inline uint64_t ra_step(uint64_t ran)
 {
 	return (ran << 1) ^ ((int64_t)ran < 0 ? RA_POLY : 0);
 }
 
 /* a * b modulo p(x): b's bits from the top, Horner's rule. */
-static inline uint64_t ra_mulmod(uint64_t a, uint64_t b)
+EMU_HOST_DEVICE static inline uint64_t ra_mulmod(uint64_t a, uint64_t b)
 {
 	uint64_t r = 0;
 
@@ -34,7 +37,7 @@ static inline uint64_t ra_mulmod(uint64_t a, uint64_t b)
 }
 
 /* x^n modulo p(x): the value before update n. */
-static inline uint64_t ra_start(uint64_t n)
+EMU_HOST_DEVICE static inline uint64_t ra_start(uint64_t n)
 {
 	uint64_t r = 1, sq = 2; /* x^0 and x^1 */
 
@@ -48,9 +51,34 @@ static inline uint64_t ra_start(uint64_t n)
 
 /* Table index of a value: HPCC masks with size - 1 (size a power of two);
  * the remainder is the same there and also serves any other size. */
-static inline uint64_t ra_index(uint64_t ran, uint64_t size, uint64_t mask)
+EMU_HOST_DEVICE static inline uint64_t ra_index(uint64_t ran, uint64_t size, uint64_t mask)
 {
 	return mask ? ran & mask : ran % size;
 }
+
+struct ra_args {
+	uint64_t *table;
+	uint64_t size, mask; /* mask = size - 1 for a power of two, else 0 */
+	uint64_t updates;
+	uint64_t streams;
+};
+
+/* Thread s of the grid runs stream s of `streams`: its share of the updates,
+ * Table[ran mod size] ^= ran with atomicXor. */
+EMU_KERNEL_DECLARE(ra_update, struct ra_args);
+
+/* The verification pass: CTA c folds slab c of the table; its threads stride
+ * by the CTA size so that a warp's loads are adjacent, as on a GPU. */
+#define RA_CHECK_THREADS 256
+#define RA_CHECK_SLABS	 64
+
+struct ra_check_args {
+	const uint64_t *table;
+	uint64_t *sums; /* one per thread */
+	uint64_t size;
+};
+
+/* Each thread's XOR of its part of the table, into sums[its global index]. */
+EMU_KERNEL_DECLARE(ra_checksum, struct ra_check_args);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernels.c - srad_v2's two kernels and the host loop around them.
+ * kernels.c - srad_v2's two kernels, for emu-gpu and (nvcc) a real GPU.
  *
  * srad_cuda_1: each 16 x 16 CTA stages its tile of J and the rows/columns
  * around it in shared memory, and writes the four directional derivatives
@@ -16,32 +16,15 @@
  */
 #include "srad.h"
 
-#include "emugpu.h"
-
 #define BS SRAD_BLOCK
-
-struct srad_cuda_1_args {
-	float *e_c, *w_c, *n_c, *s_c;
-	const float *j_cuda;
-	float *c_cuda;
-	int cols, rows;
-	float q0sqr;
-};
-
-struct srad_cuda_2_args {
-	const float *e_c, *w_c, *n_c, *s_c;
-	float *j_cuda;
-	const float *c_cuda;
-	int cols, rows;
-	float lambda, q0sqr;
-};
 
 EMU_KERNEL(srad_cuda_1, struct srad_cuda_1_args)
 {
-	float temp[BS][BS], temp_result[BS][BS];
-	float north[BS][BS], south[BS][BS], east[BS][BS], west[BS][BS];
-	/* Per-thread derivatives, kept across the last barrier. */
-	float dn[BS][BS], ds[BS][BS], dw[BS][BS], de[BS][BS];
+	EMU_SHARED float temp[BS][BS], temp_result[BS][BS];
+	EMU_SHARED float north[BS][BS], south[BS][BS], east[BS][BS], west[BS][BS];
+	/* Per-thread derivatives, kept across the last barrier (registers in
+	 * the original; shared arrays here, which the CPU's loops vectorize). */
+	EMU_SHARED float dn[BS][BS], ds[BS][BS], dw[BS][BS], de[BS][BS];
 	const float *j = args->j_cuda;
 	const size_t cols = (size_t)args->cols;
 	const size_t bx = blockIdx.x, by = blockIdx.y;
@@ -109,8 +92,8 @@ EMU_KERNEL(srad_cuda_1, struct srad_cuda_1_args)
 
 EMU_KERNEL(srad_cuda_2, struct srad_cuda_2_args)
 {
-	float south_c[BS][BS], east_c[BS][BS];
-	float c_cuda_temp[BS][BS], c_cuda_result[BS][BS], temp[BS][BS];
+	EMU_SHARED float south_c[BS][BS], east_c[BS][BS];
+	EMU_SHARED float c_cuda_temp[BS][BS], c_cuda_result[BS][BS], temp[BS][BS];
 	const float *c = args->c_cuda;
 	const size_t cols = (size_t)args->cols;
 	const size_t bx = blockIdx.x, by = blockIdx.y;
@@ -168,26 +151,5 @@ EMU_KERNEL(srad_cuda_2, struct srad_cuda_2_args)
 		const size_t tx = threadIdx.x, ty = threadIdx.y;
 
 		st_global(&args->j_cuda[tile + cols * ty + tx], c_cuda_result[ty][tx]);
-	}
-}
-
-void srad_run_gpu(const struct wl *w, const struct srad_data *d, int rows, int cols,
-		  const struct srad_roi *roi, float lambda, int iterations)
-{
-	dim3 grid = emu_dim3((unsigned)(cols / BS), (unsigned)(rows / BS), 1);
-	dim3 block = emu_dim3(BS, BS, 1);
-
-	for (int iter = 0; iter < iterations; iter++) {
-		/* The host reads J where the last kernel left it: under the
-		 * emulator, CPU faults bring the region back each iteration. */
-		float q0sqr = srad_q0sqr(d->j, cols, roi);
-
-		WL_CHECK(w, EMU_LAUNCH(srad_cuda_1, grid, block, 0, d->de, d->dw, d->dn, d->ds,
-				       d->j, d->c, cols, rows, q0sqr));
-		WL_CHECK(w, EMU_LAUNCH(srad_cuda_2, grid, block, 0, d->de, d->dw, d->dn, d->ds,
-				       d->j, d->c, cols, rows, lambda, q0sqr));
-		/* The original copies J back here; with managed memory the
-		 * host must wait for the kernels before reading it. */
-		WL_CHECK(w, cudaDeviceSynchronize());
 	}
 }

@@ -68,6 +68,7 @@ static void choose_size(const struct wl *w, struct srad_opts *o)
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	struct srad_opts o = {.iterations = 10, .r2 = -1, .c2 = -1, .lambda = 0.5};
 	const struct wl_opt opts[] = {
 	    {"rows", WL_INT, &o.rows, SRAD_BLOCK, 1 << 20,
@@ -82,11 +83,11 @@ int main(int argc, char **argv)
 	     "last column of the speckle region (default 127, or the last column)"},
 	    {"lambda", WL_DOUBLE, &o.lambda, 0, 0, "update step, in (0, 1] (default 0.5)"},
 	    {"iterations", WL_INT, &o.iterations, 1, 1 << 20, "iterations (default 10)"},
+	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
 	struct srad_data d;
 	struct srad_roi roi;
-	struct wl w;
 	float *ref;
 	size_t n, bytes;
 	int rows, cols;
@@ -106,6 +107,8 @@ int main(int argc, char **argv)
 	d.dw = wl_managed(&w, bytes, "W_C");
 	d.ds = wl_managed(&w, bytes, "S_C");
 	d.dn = wl_managed(&w, bytes, "N_C");
+	/* No hint suits it (--mem advise): J is read and written by both
+	 * sides, the rest by the GPU alone, where it stays anyway. */
 	wl_footprint(&w, 6 * bytes);
 	uvmemu_report_value("rows", rows);
 	uvmemu_report_value("cols", cols);
@@ -137,11 +140,11 @@ int main(int argc, char **argv)
 	pass = wl_check_f32_exact(&w, "J", d.j, ref, n);
 	wl_output_f32(&w, "J", d.j, n);
 	free(ref);
-	WL_CHECK(&w, cudaFree(d.j));
-	WL_CHECK(&w, cudaFree(d.c));
-	WL_CHECK(&w, cudaFree(d.de));
-	WL_CHECK(&w, cudaFree(d.dw));
-	WL_CHECK(&w, cudaFree(d.ds));
-	WL_CHECK(&w, cudaFree(d.dn));
+	wl_free(&w, d.j);
+	wl_free(&w, d.c);
+	wl_free(&w, d.de);
+	wl_free(&w, d.dw);
+	wl_free(&w, d.ds);
+	wl_free(&w, d.dn);
 	return wl_finish(&w, pass);
 }

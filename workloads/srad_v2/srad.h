@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "emugpu.h"
 #include "wl.h"
 
 /* CTA edge: 16 x 16 threads, one pixel each; rows and cols are multiples. */
@@ -55,7 +56,8 @@ static inline float srad_q0sqr(const float *j, int cols, const struct srad_roi *
  * (neighbour minus jc), saturated to [0, 1]. The original writes 0.5,
  * 1.0/16.0, .25 and 1.0 as double constants, so those steps run in double.
  */
-static inline float srad_coefficient(float jc, float n, float s, float w, float e, float q0sqr)
+EMU_HOST_DEVICE static inline float srad_coefficient(float jc, float n, float s, float w, float e,
+						     float q0sqr)
 {
 	float g2 = (n * n + s * s + w * w + e * e) / (jc * jc);
 	float l = (n + s + w + e) / jc;
@@ -74,19 +76,42 @@ static inline float srad_coefficient(float jc, float n, float s, float w, float 
 }
 
 /* The update of a pixel from its divergence (0.25 is a double, as above). */
-static inline float srad_update(float jc, float cn, float cs, float cw, float ce, float dn,
-				float ds, float dw, float de, float lambda)
+EMU_HOST_DEVICE static inline float srad_update(float jc, float cn, float cs, float cw, float ce,
+						float dn, float ds, float dw, float de,
+						float lambda)
 {
 	float d_sum = cn * dn + cs * ds + cw * dw + ce * de;
 
 	return (float)(jc + 0.25 * lambda * d_sum);
 }
 
+struct srad_cuda_1_args {
+	float *e_c, *w_c, *n_c, *s_c;
+	const float *j_cuda;
+	float *c_cuda;
+	int cols, rows;
+	float q0sqr;
+};
+
+struct srad_cuda_2_args {
+	const float *e_c, *w_c, *n_c, *s_c;
+	float *j_cuda;
+	const float *c_cuda;
+	int cols, rows;
+	float lambda, q0sqr;
+};
+
+/* Derivatives and diffusion coefficient of each pixel, a 16 x 16 tile per
+ * CTA; then the update of J in place (kernels.c). */
+EMU_KERNEL_DECLARE(srad_cuda_1, struct srad_cuda_1_args);
+EMU_KERNEL_DECLARE(srad_cuda_2, struct srad_cuda_2_args);
+
 /* J = exp(uniform [0, 1)) per pixel, from the seed (gen.c). */
 void srad_generate(uint64_t seed, float *j, size_t n);
 
-/* The iterations on the device: per iteration the host computes q0^2 from J,
- * then kernel 1 (derivatives, coefficient) and kernel 2 (update) run. */
+/* run.c: the iterations on the device: per iteration the host computes q0^2
+ * from J, then kernel 1 (derivatives, coefficient) and kernel 2 (update)
+ * run; at the end J is on the host (--mem). */
 void srad_run_gpu(const struct wl *w, const struct srad_data *d, int rows, int cols,
 		  const struct srad_roi *roi, float lambda, int iterations);
 

@@ -14,15 +14,17 @@
 
 int main(int argc, char **argv)
 {
+	struct wl w;
 	long long n = 0, iters = 10;
 	const struct wl_opt opts[] = {
 	    {"n", WL_INT, &n, 1, STREAM_MAX, "elements per array (default 4194304)"},
 	    {"iters", WL_INT, &iters, 1, 1000000, "triad passes (default 10, STREAM's NTIMES)"},
+	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
-	struct wl w;
 	struct wl_rng rng;
 	float *x, *y, *z, *ref;
+	size_t bytes;
 	bool pass;
 
 	wl_init(&w, "stream", "STREAM triad z = 3x + y on float arrays", argc, argv, opts);
@@ -36,9 +38,13 @@ int main(int argc, char **argv)
 		wl_usage_error(&w, "--footprint gives %lld elements; accepted 1 to %lld", n,
 			       STREAM_MAX);
 
-	x = wl_managed(&w, (size_t)n * sizeof(float), "x");
-	y = wl_managed(&w, (size_t)n * sizeof(float), "y");
-	z = wl_managed(&w, (size_t)n * sizeof(float), "z");
+	bytes = (size_t)n * sizeof(float);
+	x = wl_managed(&w, bytes, "x");
+	y = wl_managed(&w, bytes, "y");
+	z = wl_managed(&w, bytes, "z");
+	/* x and y are written once and only read (--mem advise). */
+	wl_advise(&w, x, bytes, WL_READ_MOSTLY);
+	wl_advise(&w, y, bytes, WL_READ_MOSTLY);
 	wl_footprint(&w, 3 * (uint64_t)n * sizeof(float));
 	uvmemu_report_value("n", (double)n);
 	uvmemu_report_value("iters", (double)iters);
@@ -51,14 +57,19 @@ int main(int argc, char **argv)
 	}
 
 	uvmemu_roi_begin();
+	wl_to_gpu(&w, x, bytes);
+	wl_to_gpu(&w, y, bytes);
+	wl_gpu_space(&w, z, bytes);
 	for (long long it = 0; it < iters; it++) {
 		WL_CHECK(&w,
 			 EMU_LAUNCH(
 			     stream_triad,
 			     emu_dim3((unsigned)((n + STREAM_THREADS - 1) / STREAM_THREADS), 1, 1),
-			     emu_dim3(STREAM_THREADS, 1, 1), 0, x, y, z, n));
+			     emu_dim3(STREAM_THREADS, 1, 1), 0, wl_dev(&w, x), wl_dev(&w, y),
+			     wl_dev(&w, z), n));
 		WL_CHECK(&w, cudaDeviceSynchronize());
 	}
+	wl_to_host(&w, z, bytes);
 	uvmemu_roi_end();
 
 	/* Every pass writes the same z; the CPU's float arithmetic, in the same
@@ -73,8 +84,8 @@ int main(int argc, char **argv)
 	pass = wl_check_f32_exact(&w, "z", z, ref, (size_t)n);
 	wl_output_f32(&w, "z", z, (size_t)n);
 	free(ref);
-	WL_CHECK(&w, cudaFree(x));
-	WL_CHECK(&w, cudaFree(y));
-	WL_CHECK(&w, cudaFree(z));
+	wl_free(&w, x);
+	wl_free(&w, y);
+	wl_free(&w, z);
 	return wl_finish(&w, pass);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* triad.c - STREAM's triad as an emu-gpu kernel. */
+/* triad.c - STREAM's triad, for emu-gpu and (nvcc) a real GPU. */
 #include "triad.h"
 
 EMU_KERNEL(stream_triad, struct triad_args)

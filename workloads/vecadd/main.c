@@ -6,41 +6,25 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "emugpu.h"
+#include "vecadd.h"
 #include "wl.h"
 
-#define VECADD_THREADS 256
 #define VECADD_DEFAULT (1u << 22)
 /* grid.x stays within CUDA's 2^31-1 CTAs, and indices within int64. */
 #define VECADD_MAX (1ll << 40)
 
-struct vecadd_args {
-	const float *a, *b;
-	float *c;
-	int64_t n;
-};
-
-EMU_KERNEL(vecadd_kernel, struct vecadd_args)
-{
-	/* Threads past n do nothing (CUDA's `if (i >= n) return;`), and the
-	 * loop over the others vectorizes. */
-	EMU_FOR_THREADS_BELOW(args->n) {
-		int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-
-		st_global(&args->c[i], ld_global(&args->a[i]) + ld_global(&args->b[i]));
-	}
-}
-
 int main(int argc, char **argv)
 {
+	struct wl w;
 	long long n = 0;
 	const struct wl_opt opts[] = {
 	    {"n", WL_INT, &n, 1, VECADD_MAX, "elements per vector (default 4194304)"},
+	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
-	struct wl w;
 	struct wl_rng rng;
 	float *a, *b, *c, *ref;
+	size_t bytes;
 	bool pass;
 
 	wl_init(&w, "vecadd", "c = a + b on float vectors (CUDA samples' vectorAdd)", argc, argv,
@@ -55,9 +39,14 @@ int main(int argc, char **argv)
 		wl_usage_error(&w, "--footprint gives %lld elements; accepted 1 to %lld", n,
 			       VECADD_MAX);
 
-	a = wl_managed(&w, (size_t)n * sizeof(float), "a");
-	b = wl_managed(&w, (size_t)n * sizeof(float), "b");
-	c = wl_managed(&w, (size_t)n * sizeof(float), "c");
+	bytes = (size_t)n * sizeof(float);
+	a = wl_managed(&w, bytes, "a");
+	b = wl_managed(&w, bytes, "b");
+	c = wl_managed(&w, bytes, "c");
+	/* The inputs are written once and only read: copies may stay on both
+	 * sides (--mem advise). */
+	wl_advise(&w, a, bytes, WL_READ_MOSTLY);
+	wl_advise(&w, b, bytes, WL_READ_MOSTLY);
 	wl_footprint(&w, 3 * (uint64_t)n * sizeof(float));
 	uvmemu_report_value("n", (double)n);
 
@@ -68,11 +57,15 @@ int main(int argc, char **argv)
 	}
 
 	uvmemu_roi_begin();
+	wl_to_gpu(&w, a, bytes);
+	wl_to_gpu(&w, b, bytes);
+	wl_gpu_space(&w, c, bytes);
 	WL_CHECK(&w,
 		 EMU_LAUNCH(vecadd_kernel,
 			    emu_dim3((unsigned)((n + VECADD_THREADS - 1) / VECADD_THREADS), 1, 1),
-			    emu_dim3(VECADD_THREADS, 1, 1), 0, a, b, c, n));
-	WL_CHECK(&w, cudaDeviceSynchronize());
+			    emu_dim3(VECADD_THREADS, 1, 1), 0, wl_dev(&w, a), wl_dev(&w, b),
+			    wl_dev(&w, c), n));
+	wl_to_host(&w, c, bytes);
 	uvmemu_roi_end();
 
 	/* The same float additions on the CPU give bit-identical sums. */
@@ -86,8 +79,8 @@ int main(int argc, char **argv)
 	pass = wl_check_f32_exact(&w, "c", c, ref, (size_t)n);
 	wl_output_f32(&w, "c", c, (size_t)n);
 	free(ref);
-	WL_CHECK(&w, cudaFree(a));
-	WL_CHECK(&w, cudaFree(b));
-	WL_CHECK(&w, cudaFree(c));
+	wl_free(&w, a);
+	wl_free(&w, b);
+	wl_free(&w, c);
 	return wl_finish(&w, pass);
 }
