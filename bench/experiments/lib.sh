@@ -113,13 +113,16 @@ exp_sweep() {
 # What the table's footer says ran the matrix, recorded when it ran (so
 # that --table-only tells of that run, not of now): the date, the commit of
 # the sources ("-dirty" when tracked files differ from it: what ran is not
-# what the commit holds) and the machine, whose kind moves the figures that
-# depend on the host (experiment 07; the emulator's cost everywhere).
+# what the commit holds; the experiments' READMEs do not count, since
+# run-all writes their tables as it goes) and the machine, whose kind moves
+# the figures that depend on the host (experiment 07; the emulator's cost
+# everywhere).
 exp_provenance() {
 	local commit
 	date -u '+%Y-%m-%d %H:%M UTC' >"$exp_out/date.txt"
 	commit=$(git -C "$exp_src" rev-parse --short HEAD 2>/dev/null) || commit=unknown
-	if [ "$commit" != unknown ] && ! git -C "$exp_src" diff --quiet HEAD -- 2>/dev/null; then
+	if [ "$commit" != unknown ] && ! git -C "$exp_src" diff --quiet HEAD -- . \
+		':(exclude)bench/experiments/*/README.md' 2>/dev/null; then
 		commit+=-dirty
 	fi
 	echo "$commit" >"$exp_out/commit.txt"
