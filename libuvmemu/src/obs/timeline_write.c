@@ -261,6 +261,14 @@ static int by_track_start(const void *pa, const void *pb)
 	return (int)a->stall - (int)b->stall;
 }
 
+/* qsort's array may not be NULL even when empty: a run with no slices of a
+ * kind leaves its array unallocated. */
+static void sort_slices(struct tl_slice *s, size_t n)
+{
+	if (n)
+		qsort(s, n, sizeof(*s), by_track_start);
+}
+
 /* Overlap of two slices (0 when apart). */
 static uint64_t overlap(const struct tl_slice *a, const struct tl_slice *b)
 {
@@ -296,7 +304,7 @@ static void settle_stalls(struct uvm_timeline *tl, const struct layout *L, uint6
 		tl->slice[n++] = *s;
 	}
 	tl->nslice = n;
-	qsort(tl->slice, n, sizeof(*tl->slice), by_track_start);
+	sort_slices(tl->slice, n);
 	n = 0;
 	for (size_t i = 0; i < tl->nslice; i++) {
 		struct tl_slice *s = &tl->slice[i];
@@ -342,7 +350,7 @@ static void settle_stalls(struct uvm_timeline *tl, const struct layout *L, uint6
 		if (s->end > cta->end)
 			s->end = cta->end;
 	}
-	qsort(tl->slice, n, sizeof(*tl->slice), by_track_start);
+	sort_slices(tl->slice, n);
 }
 
 /*
@@ -601,7 +609,7 @@ static void nest_tracks(struct tl_slice *s, size_t n, uint64_t *clamped)
 
 static void sort_and_nest(struct tl_slice *s, size_t n, uint64_t *clamped)
 {
-	qsort(s, n, sizeof(*s), by_track_start);
+	sort_slices(s, n);
 	nest_tracks(s, n, clamped);
 }
 
@@ -610,7 +618,7 @@ static void model_lanes(struct model_layout *M, size_t n)
 	uint64_t lane_end[NLANES] = {0};
 
 	/* All on track 0 so far: sorted by start, longest first. */
-	qsort(M->batch, n, sizeof(*M->batch), by_track_start);
+	sort_slices(M->batch, n);
 	for (size_t i = 0; i < n; i++) {
 		struct tl_slice *s = &M->batch[i];
 		uint32_t k = 0;

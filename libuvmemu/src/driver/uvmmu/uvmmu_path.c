@@ -273,6 +273,11 @@ static void direct_fault(void *arg)
 	struct uvm_gpu_stamp s = {.slot = -1};
 
 	d->st.gpu_faults++;
+	/* Its worker waits for this fault (and under the model clock for its
+	 * batch, at the warp's end) with no userfaultfd message to tell the
+	 * executor: say so here, or the spare slots never start and the
+	 * batch that would free the worker waits for them. */
+	uvm_session_gpu_stalled(d->dep.session);
 	if (d->dep.gpu)
 		s = uvm_gpu_stamp(d->dep.gpu, a->tid);
 	/* Workers that saw the block missing while another one's fault was
