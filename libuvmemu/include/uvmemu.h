@@ -282,6 +282,12 @@ void uvmemu_set_verify(enum uvmemu_verify verdict);
  */
 void uvmemu_usage_error(void);
 /*
+ * The program printed its usage (--help) and is about to exit before its
+ * work: that text is all the run should print, so the runtime prints no
+ * summary at exit. A --report file is still written ("verify": "none").
+ */
+void uvmemu_usage_shown(void);
+/*
  * Region of interest: the part of the program a benchmark compares (kernels
  * and the host work between them, not input generation or the CPU reference).
  * Reported as roi_s. May be entered more than once; times add up.

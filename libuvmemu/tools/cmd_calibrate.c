@@ -2,7 +2,7 @@
 /*
  * cmd_calibrate.c - `uvmemu calibrate`: measure the executor's stream
  * bandwidth in several fresh processes and save the median for
- * --dilation auto (common/calibration.h).
+ * --dilation auto (front/calibration.h).
  *
  * The measurement itself is the executor's (emu-gpu's emugpu-calibrate,
  * installed next to this command): libuvmemu never depends on emu-gpu, it
@@ -103,7 +103,7 @@ static int usage_error(const char *fmt, const char *arg)
 int uvm_cmd_calibrate(int argc, char **argv)
 {
 	const char *out_opt = NULL;
-	char tool[PATH_MAX], path[PATH_MAX];
+	char tool[PATH_MAX], path[PATH_MAX], why[512];
 	struct calib_run r = {0};
 	struct uvm_calib c = {0};
 	long runs = 10;
@@ -136,7 +136,11 @@ int uvm_cmd_calibrate(int argc, char **argv)
 			out_opt = argv[++i];
 		}
 	}
-	if (uvm_calib_path(out_opt ? out_opt : getenv("UVMEMU_CALIBRATION"), path, sizeof(path)))
+	rc = uvm_calib_path(out_opt ? out_opt : getenv("UVMEMU_CALIBRATION"), path, sizeof(path),
+			    why, sizeof(why));
+	if (rc == -EPERM)
+		return usage_error("%s: give --out FILE", why);
+	if (rc)
 		return usage_error("%s", "no file to write (--out FILE)");
 	if (find_tool(tool, sizeof(tool))) {
 		fprintf(stderr, "uvmemu calibrate: emugpu-calibrate not found next to this program "

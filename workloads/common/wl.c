@@ -152,6 +152,7 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			help(w, summary, opts);
+			uvmemu_usage_shown();
 			exit(0);
 		}
 		if (strncmp(a, "--", 2) != 0)

@@ -252,7 +252,20 @@ static int check_special(int id, const struct uvm_optval *v, const char *origin,
 	return 0;
 }
 
-static int parse_value(const struct uvm_option_desc *d, const char *value, struct uvm_optval *v)
+/* A bound in the option's unit: durations are in nanoseconds, bandwidths
+ * read better as MB/s than as 1e+06. */
+static void bound_text(const struct uvm_option_desc *d, double v, char *buf, size_t len)
+{
+	if (d->type == UVM_T_BANDWIDTH)
+		uvm_fmt_bandwidth(buf, len, v);
+	else
+		snprintf(buf, len, "%g%s", v, d->type == UVM_T_DURATION ? " ns" : "");
+}
+
+/* Empty text stands for "not set" (the preset's value) in the table's
+ * defaults only: given by a user it is a mistake, as for every other type. */
+static int parse_value(const struct uvm_option_desc *d, const char *value, bool from_table,
+		       struct uvm_optval *v)
 {
 	uint64_t u;
 	int64_t ns;
@@ -268,14 +281,14 @@ static int parse_value(const struct uvm_option_desc *d, const char *value, struc
 	case UVM_T_BANDWIDTH:
 		v->i = -1;
 		v->d = 0;
-		if (*value)
+		if (*value || !from_table)
 			err = uvm_parse_bandwidth(value, &v->d);
 		if (!err && *value && v->d <= 0)
 			err = -EINVAL;
 		break;
 	case UVM_T_DURATION:
 		v->i = -1;
-		if (*value) {
+		if (*value || !from_table) {
 			err = uvm_parse_duration(value, &ns);
 			v->i = ns;
 		}
@@ -352,7 +365,7 @@ static int alias_value(const struct alias *a, const char *value, const char *ori
 }
 
 static int set_option(struct uvm_config *cfg, int id, const char *value, const char *origin,
-		      char *err, size_t errlen);
+		      bool from_table, char *err, size_t errlen);
 
 int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, const char *origin,
 		   char *err, size_t errlen)
@@ -363,17 +376,18 @@ int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, 
 	int rc;
 
 	if (id >= 0)
-		return set_option(cfg, id, value, origin, err, errlen);
+		return set_option(cfg, id, value, origin, false, err, errlen);
 	a = alias_find(name);
 	if (!a)
 		return fail(err, errlen, "%s: unknown option '%s' (see uvmemu --help)", origin,
 			    name);
 	rc = alias_value(a, value, origin, text, sizeof(text), err, errlen);
-	return rc ? rc : set_option(cfg, a->id, text, origin, err, errlen);
+	return rc ? rc : set_option(cfg, a->id, text, origin, false, err, errlen);
 }
 
+/* from_table: a default or a preset (uvmemu_options.def, presets.def). */
 static int set_option(struct uvm_config *cfg, int id, const char *value, const char *origin,
-		      char *err, size_t errlen)
+		      bool from_table, char *err, size_t errlen)
 {
 	const struct uvm_option_desc *d;
 	struct uvm_optval v = {0};
@@ -384,7 +398,7 @@ static int set_option(struct uvm_config *cfg, int id, const char *value, const c
 		return fail(err, errlen, "%s: value longer than %zu characters", origin,
 			    sizeof(v.s) - 1);
 	strcpy(v.s, value);
-	rc = parse_value(d, value, &v);
+	rc = parse_value(d, value, from_table, &v);
 	if (rc == -ERANGE)
 		return fail(err, errlen, "%s='%s': too large", origin, value);
 	if (rc && d->type == UVM_T_ENUM)
@@ -400,14 +414,14 @@ static int set_option(struct uvm_config *cfg, int id, const char *value, const c
 			    origin, value, d->min, d->max);
 	if (d->type != UVM_T_ENUM && d->type != UVM_T_PATH && d->type != UVM_T_DILATION && *value &&
 	    out_of_bounds(d, d->type == UVM_T_SIZE ? (double)v.i : v.d)) {
-		/* Bounds of a duration are in nanoseconds; say so. */
-		const char *unit = d->type == UVM_T_DURATION ? " ns" : "";
+		char lo[32], hi[32];
 
+		bound_text(d, d->min, lo, sizeof(lo));
+		bound_text(d, d->max, hi, sizeof(hi));
 		if (d->max != 0)
-			return fail(err, errlen, "%s='%s': must be between %g%s and %g%s", origin,
-				    value, d->min, unit, d->max, unit);
-		return fail(err, errlen, "%s='%s': must be at least %g%s", origin, value, d->min,
-			    unit);
+			return fail(err, errlen, "%s='%s': must be between %s and %s", origin,
+				    value, lo, hi);
+		return fail(err, errlen, "%s='%s': must be at least %s", origin, value, lo);
 	}
 	rc = check_special(id, &v, origin, err, errlen);
 	if (rc)
@@ -422,9 +436,9 @@ void uvm_config_defaults(struct uvm_config *cfg)
 	char err[UVM_ERRLEN];
 
 	cfg->file_text[0] = '\0';
+	cfg->notes[0] = '\0';
 	for (int i = 0; i < UVM_OPT_COUNT; i++) {
-		int rc = uvm_config_set(cfg, uvm_options[i].name, uvm_options[i].def, "default",
-					err, sizeof(err));
+		int rc = set_option(cfg, i, uvm_options[i].def, "default", true, err, sizeof(err));
 
 		/* A default that does not parse is a bug in uvmemu_options.def. */
 		if (rc) {
@@ -530,12 +544,43 @@ static char *trim(char *s)
 	return s;
 }
 
-/* One line of a config file: blank, a comment, or name = value. */
+/* An option's id, by its name or an alias's. */
+static int option_id(const char *name)
+{
+	const struct alias *a = alias_find(name);
+
+	return a ? a->id : uvm_option_find(name);
+}
+
+/* Appends one line to the configuration's notes, while there is room. */
+static void note(struct uvm_config *cfg, const char *fmt, ...)
+{
+	size_t n = strlen(cfg->notes);
+	char line[UVM_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n + strlen(line) + 2 <= sizeof(cfg->notes))
+		snprintf(cfg->notes + n, sizeof(cfg->notes) - n, "%s\n", line);
+}
+
+/* Which line of the file set each option, and under which name. */
+struct file_seen {
+	unsigned line[UVM_OPT_COUNT];
+	char name[UVM_OPT_COUNT][48];
+};
+
+/* One line of a config file: blank, a comment, or name = value. The same
+ * option twice is allowed, the later line winning as among variables and
+ * options, but said: in one file it is more likely a slip. */
 static int file_line(struct uvm_config *cfg, const char *path, unsigned lineno, char *line,
-		     char *err, size_t errlen)
+		     struct file_seen *seen, char *err, size_t errlen)
 {
 	char origin[UVM_ERRLEN / 2];
 	char *eq, *name, *value;
+	int id, rc;
 
 	line[strcspn(line, "#")] = '\0';
 	line = trim(line);
@@ -557,26 +602,40 @@ static int file_line(struct uvm_config *cfg, const char *path, unsigned lineno, 
 		return fail(err, errlen, "%s:%u: a config file cannot name another one", path,
 			    lineno);
 	snprintf(origin, sizeof(origin), "%s:%u: %s", path, lineno, name);
-	return uvm_config_set(cfg, name, value, origin, err, errlen);
+	rc = uvm_config_set(cfg, name, value, origin, err, errlen);
+	if (rc)
+		return rc;
+	id = option_id(name);
+	if (seen->line[id])
+		note(cfg, "%s:%u: %s sets --%s again (line %u: %s); line %u wins", path, lineno,
+		     name, uvm_options[id].name, seen->line[id], seen->name[id], lineno);
+	seen->line[id] = lineno;
+	snprintf(seen->name[id], sizeof(seen->name[id]), "%s", name);
+	return 0;
 }
 
 int uvm_config_read_file(struct uvm_config *cfg, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *text = cfg->file_text, *line, *next;
+	struct file_seen *seen;
 	size_t n;
 	unsigned lineno = 1;
 	int rc = 0;
 
 	if (!f)
 		return fail(err, errlen, "--config %s: cannot read it: %s", path, strerror(errno));
+	errno = 0;
 	n = fread(text, 1, sizeof(cfg->file_text), f);
 	if (ferror(f) || n == sizeof(cfg->file_text)) {
+		/* fopen opens a directory; the read says why it is no file. */
+		const char *why = n == sizeof(cfg->file_text) ? "too long (16383 bytes at most)"
+							      : strerror(errno ? errno : EIO);
+
 		fclose(f);
 		text[0] = '\0';
-		return fail(err, errlen, "--config %s: %s", path,
-			    n == sizeof(cfg->file_text) ? "too long (16383 bytes at most)"
-							: "cannot read it");
+		return fail(err, errlen, "--config %s: %s%s", path,
+			    n == sizeof(cfg->file_text) ? "" : "cannot read it: ", why);
 	}
 	fclose(f);
 	text[n] = '\0';
@@ -589,12 +648,18 @@ int uvm_config_read_file(struct uvm_config *cfg, const char *path, char *err, si
 	line = strdup(text);
 	if (!line)
 		return fail(err, errlen, "--config %s: out of memory", path);
+	seen = calloc(1, sizeof(*seen));
+	if (!seen) {
+		free(line);
+		return fail(err, errlen, "--config %s: out of memory", path);
+	}
 	for (char *p = line; p && !rc; p = next, lineno++) {
 		next = strchr(p, '\n');
 		if (next)
 			*next++ = '\0';
-		rc = file_line(cfg, path, lineno, p, err, errlen);
+		rc = file_line(cfg, path, lineno, p, seen, err, errlen);
 	}
+	free(seen);
 	free(line);
 	return rc;
 }
@@ -637,7 +702,7 @@ static void set_default(struct uvm_config *cfg, enum uvm_opt_id id, const char *
 	if (cfg->v[id].given)
 		return;
 	/* A preset that does not parse is a bug in presets.def. */
-	if (set_option(cfg, id, value, "preset", err, sizeof(err))) {
+	if (set_option(cfg, id, value, "preset", true, err, sizeof(err))) {
 		fprintf(stderr, "uvmemu: internal error in a preset: %s\n", err);
 		abort();
 	}
@@ -685,10 +750,6 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
 			    "PROGRAM ARGS`",
 			    cfg->v[UVM_OPT_objects].s);
-	if (cfg->v[UVM_OPT_objects].i == UVM_OBJ_NONE && *cfg->v[UVM_OPT_objects_profile].s)
-		return fail(err, errlen,
-			    "--objects-profile (UVMEMU_OBJECTS_PROFILE) is only read by --objects "
-			    "host|lru|rlm|glm|rdm; --objects is none");
 	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_cpu_fault_latency].given)
 		return fail(
 		    err, errlen,
@@ -702,6 +763,22 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 			    "prefetches nothing; use --prefetch none",
 			    cfg->v[UVM_OPT_prefetch].s);
 	return 0;
+}
+
+void uvm_config_print_notes(const struct uvm_config *cfg, FILE *f)
+{
+	const char *p = cfg->notes;
+
+	/* A sweep varies --objects over one profile: none leaves it unread. */
+	if (cfg->v[UVM_OPT_objects].i == UVM_OBJ_NONE && *cfg->v[UVM_OPT_objects_profile].s)
+		fprintf(f, "uvmemu: note: --objects-profile %s is not read: --objects is none\n",
+			cfg->v[UVM_OPT_objects_profile].s);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "uvmemu: warning: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 }
 
 void uvm_config_print_help(FILE *f)

@@ -58,7 +58,8 @@ struct uvm_option_desc {
  * are in .i, reals (BANDWIDTH in bytes/s, DOUBLE, DILATION with 0 = auto) in
  * .d, and .s keeps the text as given (the enum's name, the path). .given is
  * false while the default stands; empty text means "not set" for BANDWIDTH
- * and DURATION (.i = -1, .d = 0).
+ * and DURATION (.i = -1, .d = 0) in the table's defaults (a user's empty
+ * value is refused).
  */
 struct uvm_optval {
 	long long i;
@@ -72,6 +73,7 @@ struct uvm_optval {
 struct uvm_config {
 	struct uvm_optval v[UVM_OPT_COUNT];
 	char file_text[UVM_CONFIG_FILE_MAX]; /* the --config file as read ("" if none) */
+	char notes[1024]; /* warnings about the file, a line each (the first few) */
 };
 
 #define UVM_ERRLEN 512
@@ -106,6 +108,10 @@ int uvm_config_from_env(struct uvm_config *cfg, char *const *envp, char *err, si
 int uvm_config_read_file(struct uvm_config *cfg, const char *path, char *err, size_t errlen);
 /* Checks rules that involve more than one option. */
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
+/* Says on f, a line each, what a configuration that passed its checks
+ * asks for in vain (a setting that is not read, an option a --config file
+ * sets twice). Printed once per run, by the runtime. */
+void uvm_config_print_notes(const struct uvm_config *cfg, FILE *f);
 /*
  * Applies the --policy preset and the defaults one option implies for
  * another (adaptive migration pairs with LFU eviction), to options not given

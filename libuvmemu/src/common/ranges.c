@@ -85,6 +85,24 @@ int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out)
 	return err;
 }
 
+int uvm_ranges_find_span(struct uvm_ranges *t, uintptr_t p, size_t n, struct uvm_range *out)
+{
+	/* The key overlaps whichever range any of its bytes falls in; ranges
+	 * do not overlap each other, so one holding them all is the only one. */
+	struct uvm_range key = {.base = p, .size = n}, r;
+	struct uvm_range *const *node;
+
+	uvm_mutex_lock(&t->lock);
+	node = tfind(&key, &t->root, cmp);
+	if (node)
+		r = **node;
+	uvm_mutex_unlock(&t->lock);
+	if (!node)
+		return -ENOENT;
+	*out = r;
+	return p < r.base || n > r.size - (p - r.base) ? -EINVAL : 0;
+}
+
 int uvm_ranges_remove(struct uvm_ranges *t, uintptr_t base, struct uvm_range *out)
 {
 	struct uvm_range key = {.base = base, .size = 1}, *r = NULL;

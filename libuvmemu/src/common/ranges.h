@@ -36,6 +36,13 @@ int uvm_ranges_find(struct uvm_ranges *t, uintptr_t p, struct uvm_range *out);
 /* The same without the lock, for a forked child's signal handler (the child
  * has one thread; the lock may have been held by another at the fork). */
 int uvm_ranges_find_unlocked(const struct uvm_ranges *t, uintptr_t p, struct uvm_range *out);
+/*
+ * Where the n > 0 bytes at p lie: 0 when one range holds them all, -ENOENT
+ * when they overlap no range, -EINVAL when they overlap a range without
+ * lying inside it; *out is that range, but for -ENOENT. The caller checked
+ * that p + n does not wrap.
+ */
+int uvm_ranges_find_span(struct uvm_ranges *t, uintptr_t p, size_t n, struct uvm_range *out);
 /* Calls fn on a copy of every range of the given kind (-1: all), in address
  * order, without holding the lock during the calls. */
 void uvm_ranges_each(struct uvm_ranges *t, int kind,

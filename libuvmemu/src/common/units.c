@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -125,16 +126,25 @@ int uvm_parse_duration(const char *s, int64_t *out_ns)
 	return -EINVAL;
 }
 
+/* "0x10" after an optional sign: strtod reads hexadecimal, the size and
+ * count parsers do not, and one rule holds for every number. */
+static bool hexadecimal(const char *s)
+{
+	s += *s == '-' || *s == '+';
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
 int uvm_parse_double(const char *s, double *out)
 {
 	char *e;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !*s || isspace((unsigned char)*s) || hexadecimal(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &e);
-	if (*e || e == s)
+	/* "nan" is not a number, whatever strtod says; "inf" is one too large. */
+	if (*e || e == s || isnan(v))
 		return -EINVAL;
 	if (errno == ERANGE || !isfinite(v))
 		return -ERANGE;

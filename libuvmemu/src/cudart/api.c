@@ -68,10 +68,10 @@ __attribute__((constructor)) static void uvmc_init(void)
 }
 
 /* A program that launched and timed nothing (gpu-info, or one stopped by a
- * usage error) has nothing to report. */
+ * usage error or after its usage text) has nothing to report. */
 static void at_exit(void)
 {
-	if (active && !run.usage_error)
+	if (active && !run.usage_error && !run.usage_shown)
 		uvmc_report(&run);
 }
 
@@ -136,6 +136,11 @@ void uvmemu_set_verify(enum uvmemu_verify verdict)
 void uvmemu_usage_error(void)
 {
 	run.usage_error = true;
+}
+
+void uvmemu_usage_shown(void)
+{
+	run.usage_shown = true;
 }
 
 /* Names are for the emulator's traces; a real GPU has none. */

@@ -59,6 +59,7 @@ struct uvmc_value {
 struct uvmc_run {
 	enum uvmemu_verify verify;
 	bool usage_error;
+	bool usage_shown; /* uvmemu_usage_shown: the usage text, no report */
 	double roi_s, wall_start_s;
 	struct uvmc_value values[32];
 	unsigned nvalues;

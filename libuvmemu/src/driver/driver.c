@@ -324,10 +324,13 @@ static void thrash_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
 	}
 	t->alloc[alloc].returns++;
 	t->alloc[alloc].blocks += trips == 0;
-	if (trips > 0)
-		t->trips[trips]--;
-	if (trips + 1 < UVM_MAX_TRIPS)
+	/* The top bucket holds every block with that many round trips or more:
+	 * a block already there stays. */
+	if (trips + 1 < UVM_MAX_TRIPS) {
+		if (trips > 0)
+			t->trips[trips]--;
 		t->trips[trips + 1]++;
+	}
 	uvm_mutex_unlock(&d->stats_lock);
 }
 

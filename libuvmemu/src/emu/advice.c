@@ -19,7 +19,7 @@ static int managed_range(struct uvm_emu *e, const void *p, size_t n, uint64_t *o
 	uintptr_t a = (uintptr_t)uvm_emu_host_ptr(e, p);
 	struct uvm_range r;
 
-	if (uvm_ranges_find(&e->ranges, a, &r) || a + n > r.base + r.size)
+	if (uvm_ranges_find(&e->ranges, a, &r) || n > r.base + r.size - a)
 		return -EINVAL;
 	*off = a - e->arena.host;
 	return 0;

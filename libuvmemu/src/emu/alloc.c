@@ -262,6 +262,22 @@ enum uvm_ptr_kind uvm_emu_classify(struct uvm_emu *e, const void *p)
 	return (enum uvm_ptr_kind)r.kind;
 }
 
+int uvm_emu_span(struct uvm_emu *e, const void *p, size_t n, struct uvm_range *out)
+{
+	const struct uvm_arena *ar = &e->arena;
+	uintptr_t a = (uintptr_t)p;
+	int rc;
+
+	if (a >= ar->dev && a - ar->dev < ar->size)
+		a = a - ar->dev + ar->host;
+	rc = uvm_ranges_find_span(&e->ranges, a, n, out);
+	/* The views' address space between and past allocations is ours: no
+	 * program data lives there. */
+	if (rc == -ENOENT && a < ar->host + 3 * ar->size && a + n > ar->host)
+		rc = -EINVAL;
+	return rc;
+}
+
 void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
 {
 	uintptr_t a = (uintptr_t)uvm_emu_host_ptr(e, p);

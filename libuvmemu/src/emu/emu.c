@@ -14,6 +14,7 @@
 
 #include "capture.h"
 #include "fault_cost.h"
+#include "units.h"
 #include "use.h"
 
 /* The fault capture, and the backend it and the options allow. */
@@ -372,6 +373,38 @@ bool uvm_emu_capture_warning(const struct uvm_emu *e, char *buf, size_t len)
 		 "(read, write, recv, send and their kin; README) fail with EFAULT on managed "
 		 "memory not resident on the host",
 		 uvm_uffd_capture_name(&e->uffd), e->uffd.why);
+	return true;
+}
+
+void uvm_emu_abandon_waits(struct uvm_emu *e)
+{
+	if (e->gpu)
+		uvm_gpu_abandon(e->gpu);
+}
+
+/* A wait longer than this makes a run take hours or years. */
+#define LONG_WAIT_NS 1000000000u
+
+bool uvm_emu_long_wait_warning(struct uvm_emu *e, char *buf, size_t len)
+{
+	const struct uvm_model *m = &e->model;
+	uint64_t batch, block;
+	char a[32], b[32];
+
+	if (e->gpu)
+		return false;
+	batch = uvm_model_scaled(m, m->fault_latency_ns);
+	block = m->link.unlimited ? 0
+				  : uvm_model_busy_ns(m, UVMEMU_BLOCK_SIZE) +
+					uvm_model_scaled(m, m->link.latency_ns);
+	if (batch <= LONG_WAIT_NS && block <= LONG_WAIT_NS)
+		return false;
+	snprintf(buf, len,
+		 "the model makes each batch of far faults wait %s and each 64 KB transfer "
+		 "take %s (--fault-latency, --link-bw, dilation %g, --clock real): a run may take "
+		 "hours; SIGINT or SIGTERM still ends it with its report",
+		 uvm_fmt_duration(a, sizeof(a), (double)batch / 1e9),
+		 uvm_fmt_duration(b, sizeof(b), (double)block / 1e9), uvm_model_dilation(m));
 	return true;
 }
 

@@ -36,6 +36,10 @@ int uvm_emu_free(struct uvm_emu *e, enum uvm_ptr_kind kind, void *p);
 int uvm_emu_host_register(struct uvm_emu *e, void *p, size_t size);
 int uvm_emu_host_unregister(struct uvm_emu *e, void *p);
 enum uvm_ptr_kind uvm_emu_classify(struct uvm_emu *e, const void *p);
+/* uvm_rt_span (rt.h) for the instance: a device-view address counts as its
+ * host view's, and the views' address space outside allocations is the
+ * emulator's own (-EINVAL), never the program's. */
+int uvm_emu_span(struct uvm_emu *e, const void *p, size_t n, struct uvm_range *out);
 int uvm_emu_memcpy(struct uvm_emu *e, void *dst, const void *src, size_t n,
 		   enum cudaMemcpyKind kind);
 int uvm_emu_memset(struct uvm_emu *e, void *p, int value, size_t n);
@@ -71,6 +75,10 @@ uint64_t uvm_emu_host_time(struct uvm_emu *e);
 void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin);
 /* Names the allocation holding p in traces. */
 void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name);
+/* A signal is ending the run (abandon.h): the waits that are not the
+ * model's sleeps, the model clock's workers' at their loops' ends, end now
+ * too. */
+void uvm_emu_abandon_waits(struct uvm_emu *e);
 /* Stops the progress line (before the summary is printed). */
 void uvm_emu_progress_stop(struct uvm_emu *e);
 /* Sets the dilation from the session's calibration (target / measured). */
@@ -99,6 +107,10 @@ bool uvm_emu_capture_blind(const struct uvm_emu *e);
 /* What the fault capture gives up (none under userfaultfd): false, or true
  * with a one-line warning in buf. */
 bool uvm_emu_capture_warning(const struct uvm_emu *e, char *buf, size_t len);
+/* Under --clock real, a model that makes a batch of far faults or one 64 KB
+ * transfer wait longer than a second (the dilation as it is now): true with
+ * a one-line warning in buf. Under the model clock nothing waits: false. */
+bool uvm_emu_long_wait_warning(struct uvm_emu *e, char *buf, size_t len);
 const struct uvmemu_gmmu *uvm_emu_gmmu(struct uvm_emu *e);
 /* Waits until every trace record queued so far is written (at exit). */
 void uvm_emu_flush_traces(struct uvm_emu *e);

@@ -206,27 +206,82 @@ double uvmemu_dilation(void)
 	return uvm_rt_dilation();
 }
 
+/* The --gpu preset's bandwidth (uvmemu_gpus.def), 0 for none. */
+static double gpu_bytes_per_s(const char *name)
+{
+	static const struct {
+		const char *name;
+		double bytes_per_s;
+	} gpus[] = {
+#define UVMEMU_GPU(name, sms, bytes_per_s) {name, bytes_per_s},
+#include "uvmemu_gpus.def"
+#undef UVMEMU_GPU
+	};
+
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+		if (strcmp(gpus[i].name, name) == 0)
+			return gpus[i].bytes_per_s;
+	return 0;
+}
+
+/*
+ * The saved bandwidth, where it applies and gives a dilation --dilation
+ * itself would accept; 0 otherwise, and `source` says why. A file that is
+ * not a calibration or holds such a value is also said on stderr: someone
+ * may have written it by hand, or planted it.
+ */
+static double saved_bandwidth(struct uvm_session *s, const char *build, char *source, size_t len)
+{
+	const struct uvm_option_desc *dil = &uvm_options[UVM_OPT_dilation];
+	char path[1024], why[512];
+	struct uvm_calib c;
+	double target;
+	int rc;
+
+	rc = uvm_calib_path(uvm_cfg_s(&s->cfg, UVM_OPT_calibration), path, sizeof(path), why,
+			    sizeof(why));
+	if (rc == -ENOENT) {
+		snprintf(source, len, "measured in this run (--calibration none)");
+		return 0;
+	}
+	if (rc) {
+		snprintf(source, len, "measured in this run: %.300s", why);
+		fprintf(stderr,
+			"uvmemu: note: --dilation auto: %s; calibrating in memory (--calibration "
+			"FILE names a file)\n",
+			why);
+		return 0;
+	}
+	rc = uvm_calib_read(path, build, &c, why, sizeof(why));
+	target = gpu_bytes_per_s(uvm_cfg_s(&s->cfg, UVM_OPT_gpu));
+	if (rc == 0 && target / c.bytes_per_s > dil->max) {
+		snprintf(why, sizeof(why),
+			 "%.300s: bytes_per_s = %g makes the dilation %g, above --dilation's %.15g",
+			 path, c.bytes_per_s, target / c.bytes_per_s, dil->max);
+		rc = -ERANGE;
+	}
+	if (rc) {
+		snprintf(source, len, "measured in this run: %.300s%s", why,
+			 rc == -ENOENT ? " (uvmemu calibrate writes it)" : "");
+		if (rc == -EINVAL || rc == -ERANGE)
+			fprintf(stderr,
+				"uvmemu: warning: --dilation auto: %s; measuring in this run\n",
+				why);
+		return 0;
+	}
+	snprintf(source, len, "%.300s (median of %u runs, %.31s)", path, c.runs, c.date);
+	return c.bytes_per_s;
+}
+
 double uvmemu_calibration_saved(const char *build)
 {
 	struct uvm_session *s = uvm_rt_session();
-	char path[1024], why[512], source[sizeof(s->calib_source)];
-	struct uvm_calib c;
-	double bw = 0;
-	int rc;
+	char source[sizeof(s->calib_source)];
+	double bw;
 
 	if (!uvm_rt_emulated())
 		return 0;
-	rc = uvm_calib_path(uvm_cfg_s(&s->cfg, UVM_OPT_calibration), path, sizeof(path));
-	if (rc) {
-		snprintf(source, sizeof(source), "measured in this run (--calibration none)");
-	} else if ((rc = uvm_calib_read(path, build, &c, why, sizeof(why))) == 0) {
-		bw = c.bytes_per_s;
-		snprintf(source, sizeof(source), "%.300s (median of %u runs, %.31s)", path, c.runs,
-			 c.date);
-	} else {
-		snprintf(source, sizeof(source), "measured in this run: %.300s%s", why,
-			 rc == -ENOENT ? " (uvmemu calibrate writes it)" : "");
-	}
+	bw = saved_bandwidth(s, build, source, sizeof(source));
 	uvm_mutex_lock(&s->lock);
 	memcpy(s->calib_source, source, sizeof(source));
 	uvm_mutex_unlock(&s->lock);
@@ -287,6 +342,11 @@ void uvmemu_set_verify(enum uvmemu_verify verdict)
 void uvmemu_usage_error(void)
 {
 	atomic_store(&uvm_rt_session()->usage_error, true);
+}
+
+void uvmemu_usage_shown(void)
+{
+	atomic_store(&uvm_rt_session()->usage_shown, true);
 }
 
 void uvmemu_roi_begin(void)

@@ -3,11 +3,15 @@
 #include "calibration.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "units.h"
 
 /* The CPU model line of /proc/cpuinfo, or "unknown cpu". */
 static void cpu_model(char *out, size_t len)
@@ -45,51 +49,103 @@ void uvm_calib_machine(char *out, size_t len)
 		 (long)((double)pages * (double)page / (1 << 20)));
 }
 
-int uvm_calib_path(const char *option, char *out, size_t len)
+/* The cache's base directory is ours alone: owned by this user and not
+ * writable by everyone (as /tmp is). */
+static int private_dir(const char *var, const char *dir, char *why, size_t whylen)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		snprintf(why, whylen, "$%s (%s): %s", var, dir, strerror(errno));
+		return -EPERM;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & S_IWOTH)) {
+		snprintf(why, whylen, "$%s (%s) is %s", var, dir,
+			 !S_ISDIR(st.st_mode)	  ? "not a directory"
+			 : st.st_uid != geteuid() ? "another user's"
+						  : "writable by every user");
+		return -EPERM;
+	}
+	return 0;
+}
+
+int uvm_calib_path(const char *option, char *out, size_t len, char *why, size_t whylen)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
+	bool use_xdg = xdg && *xdg;
+	const char *var = use_xdg ? "XDG_CACHE_HOME" : "HOME", *base = use_xdg ? xdg : home;
+	int n, rc;
 
 	if (option && strcmp(option, "none") == 0)
 		return -ENOENT;
-	if (option && *option)
+	if (option && *option) {
 		n = snprintf(out, len, "%s", option);
-	else if (xdg && *xdg)
-		n = snprintf(out, len, "%s/uvmemu/calibration", xdg);
-	else
-		n = snprintf(out, len, "%s/.cache/uvmemu/calibration",
-			     home && *home ? home : "/tmp");
+		return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
+	}
+	if (!base || !*base) {
+		snprintf(why, whylen,
+			 "no private cache directory: $XDG_CACHE_HOME and $HOME "
+			 "are unset");
+		return -EPERM;
+	}
+	rc = private_dir(var, base, why, whylen);
+	if (rc)
+		return rc;
+	n = snprintf(out, len, "%s/%suvmemu/calibration", base, use_xdg ? "" : ".cache/");
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
-static int parse_line(struct uvm_calib *c, char *line)
+/* A bandwidth of the file: a finite number > 0 (the file may be anyone's
+ * doing; "inf" or 1e-300 would make the dilation meaningless). */
+static int positive(const char *val, double *out)
 {
-	char *eq = strchr(line, '='), *name = line, *val, *end;
-	size_t n;
+	double v;
 
-	if (!eq)
-		return -EINVAL;
-	*eq = '\0';
-	val = eq + 1 + strspn(eq + 1, " \t");
-	val[strcspn(val, "\r\n")] = '\0';
-	n = strcspn(name, " \t");
-	name[n] = '\0';
+	if (uvm_parse_double(val, &v) || !(v > 0))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* One setting; -EINVAL for an unknown name, -ERANGE for a value out of its
+ * bounds. */
+static int parse_setting(struct uvm_calib *c, const char *name, const char *val)
+{
+	long long runs;
+
 	if (strcmp(name, "machine") == 0)
 		snprintf(c->machine, sizeof(c->machine), "%s", val);
 	else if (strcmp(name, "build") == 0)
 		snprintf(c->build, sizeof(c->build), "%s", val);
 	else if (strcmp(name, "date") == 0)
 		snprintf(c->date, sizeof(c->date), "%s", val);
-	else if (strcmp(name, "runs") == 0)
-		c->runs = (unsigned)strtoul(val, &end, 10);
-	else if (strcmp(name, "bytes_per_s") == 0)
-		c->bytes_per_s = strtod(val, &end);
+	else if (strcmp(name, "runs") == 0) {
+		if (uvm_parse_int(val, &runs) || runs < 1 || runs > UINT32_MAX)
+			return -ERANGE;
+		c->runs = (unsigned)runs;
+	} else if (strcmp(name, "bytes_per_s") == 0)
+		return positive(val, &c->bytes_per_s);
 	else if (strcmp(name, "min_bytes_per_s") == 0)
-		c->min_bytes_per_s = strtod(val, &end);
+		return positive(val, &c->min_bytes_per_s);
 	else if (strcmp(name, "max_bytes_per_s") == 0)
-		c->max_bytes_per_s = strtod(val, &end);
+		return positive(val, &c->max_bytes_per_s);
 	else
 		return -EINVAL;
+	return 0;
+}
+
+/* A `name = value` line split in place; -EINVAL without '='. */
+static int split(char *line, char **name, char **val)
+{
+	char *eq = strchr(line, '=');
+
+	if (!eq)
+		return -EINVAL;
+	*eq = '\0';
+	*val = eq + 1 + strspn(eq + 1, " \t");
+	(*val)[strcspn(*val, "\r\n")] = '\0';
+	*name = line;
+	line[strcspn(line, " \t")] = '\0';
 	return 0;
 }
 
@@ -97,8 +153,8 @@ int uvm_calib_read(const char *path, const char *build, struct uvm_calib *out, c
 		   size_t whylen)
 {
 	FILE *f = fopen(path, "r");
-	char line[512], machine[160];
-	int lineno = 0;
+	char line[512], machine[160], *name, *val;
+	int lineno = 0, rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!f) {
@@ -109,9 +165,17 @@ int uvm_calib_read(const char *path, const char *build, struct uvm_calib *out, c
 		lineno++;
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
 			continue;
-		if (parse_line(out, line)) {
-			snprintf(why, whylen, "%s:%d: not a line of a calibration file", path,
-				 lineno);
+		rc = split(line, &name, &val);
+		if (!rc)
+			rc = parse_setting(out, name, val);
+		if (rc) {
+			if (rc == -ERANGE)
+				snprintf(why, whylen,
+					 "%s:%d: %s = '%.40s': not a finite number > 0", path,
+					 lineno, name, val);
+			else
+				snprintf(why, whylen, "%s:%d: not a line of a calibration file",
+					 path, lineno);
 			fclose(f);
 			return -EINVAL;
 		}

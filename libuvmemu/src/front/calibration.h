@@ -32,13 +32,19 @@ struct uvm_calib {
 
 /* This machine's identity: host name, CPU model, online CPUs, memory. */
 void uvm_calib_machine(char *out, size_t len);
-/* The file --calibration names: its value, or under $XDG_CACHE_HOME (else
- * ~/.cache) uvmemu/calibration when empty. -ENOENT for "none". */
-int uvm_calib_path(const char *option, char *out, size_t len);
+/*
+ * The file --calibration names: its value, or under $XDG_CACHE_HOME (else
+ * ~/.cache) uvmemu/calibration when empty. -ENOENT for "none"; -EPERM when
+ * empty and there is no private cache directory (both variables unset, or
+ * the directory is another user's or writable by anyone, where another user
+ * could plant a file): why says which, and the run calibrates in memory.
+ */
+int uvm_calib_path(const char *option, char *out, size_t len, char *why, size_t whylen);
 /*
  * Reads path. 0: it applies to this machine and `build`; -ENOENT: no file;
  * -ESTALE: from another machine or build (why says which); -EINVAL: not a
- * calibration file (why names the line).
+ * calibration file, or a value that is not a finite number > 0 (why names
+ * the line).
  */
 int uvm_calib_read(const char *path, const char *build, struct uvm_calib *out, char *why,
 		   size_t whylen);

@@ -60,6 +60,27 @@ cudaError_t cudaPeekAtLastError(void)
 	return (cudaError_t)atomic_load(&uvm_rt_session()->last_error);
 }
 
+/*
+ * A (pointer, size) argument, n > 0: -EINVAL when the range wraps past the
+ * end of the address space or leaves the allocation it starts in (or starts
+ * before an allocation and runs into it), as CUDA refuses a range outside
+ * its allocation; else uvm_rt_span's answer (-ENOENT: plain host memory).
+ */
+static int span(const void *p, size_t n, struct uvm_range *r)
+{
+	if (n > UINTPTR_MAX - (uintptr_t)p)
+		return -EINVAL;
+	return uvm_rt_span(p, n, r);
+}
+
+/* Advice and prefetches take managed memory only, all of it in one allocation. */
+static bool managed_span(const void *p, size_t n)
+{
+	struct uvm_range r;
+
+	return span(p, n, &r) == 0 && r.kind == UVM_PTR_MANAGED;
+}
+
 /* A child forked from a process using the runtime gets this from every call. */
 #define REFUSE_IN_CHILD()                                                                          \
 	do {                                                                                       \
@@ -144,8 +165,18 @@ cudaError_t cudaFreeHost(void *ptr)
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+	struct uvm_range r = {.kind = UVM_PTR_OTHER};
+	int rc;
+
 	REFUSE_IN_CHILD();
 	if (!ptr || size == 0 || (flags & ~(cudaHostRegisterPortable | cudaHostRegisterMapped)))
+		return record(cudaErrorInvalidValue);
+	/* Plain host memory only: page-locked memory is registered already,
+	 * in part or whole, and managed or device memory is not the host's. */
+	rc = span(ptr, size, &r);
+	if (r.kind == UVM_PTR_HOST_REGISTERED || r.kind == UVM_PTR_HOST_PINNED)
+		return record(cudaErrorHostMemoryAlreadyRegistered);
+	if (rc != -ENOENT)
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_host_register(ptr, size));
 }
@@ -175,12 +206,16 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+	struct uvm_range r;
+
 	REFUSE_IN_CHILD();
 	if ((unsigned)kind > cudaMemcpyDefault)
 		return record(cudaErrorInvalidMemcpyDirection);
 	if (count == 0)
 		return cudaSuccess;
 	if (!dst || !src)
+		return record(cudaErrorInvalidValue);
+	if (span(dst, count, &r) == -EINVAL || span(src, count, &r) == -EINVAL)
 		return record(cudaErrorInvalidValue);
 	/* On the default stream: after the kernels launched before it. */
 	uvm_session_set_error(uvm_rt_session(), uvm_session_device_idle(uvm_rt_session()));
@@ -189,10 +224,12 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+	struct uvm_range r;
+
 	REFUSE_IN_CHILD();
 	if (count == 0)
 		return cudaSuccess;
-	if (!devPtr)
+	if (!devPtr || span(devPtr, count, &r) == -EINVAL)
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_memset(devPtr, value, count));
 }
@@ -215,7 +252,7 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 		return record(cudaErrorInvalidValue);
 	if (device != 0 && device != cudaCpuDeviceId)
 		return record(cudaErrorInvalidDevice);
-	if (uvm_rt_classify(devPtr) != UVM_PTR_MANAGED)
+	if (!managed_span(devPtr, count))
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_advise(devPtr, count, advice, device));
 }
@@ -228,7 +265,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
 		return record(cudaErrorInvalidValue);
 	if (dstDevice != 0 && dstDevice != cudaCpuDeviceId)
 		return record(cudaErrorInvalidDevice);
-	if (uvm_rt_classify(devPtr) != UVM_PTR_MANAGED)
+	if (!managed_span(devPtr, count))
 		return record(cudaErrorInvalidValue);
 	return from_errno(uvm_rt_prefetch(devPtr, count, dstDevice));
 }

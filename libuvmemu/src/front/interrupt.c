@@ -7,22 +7,43 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "abandon.h"
+
 static const int signals[2] = {SIGINT, SIGTERM};
+
+static _Noreturn void die_of(int sig)
+{
+	sigset_t one;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	_exit(128 + sig); /* not reached: the default action ends the process */
+}
 
 void uvm_interrupt_report_once(struct uvm_interrupt *it, int sig)
 {
+	int caught;
+
 	uvm_mutex_lock(&it->lock);
 	if (!it->reported) {
 		it->reported = true;
 		it->report(it->ctx, sig);
 	}
 	uvm_mutex_unlock(&it->lock);
+	/* A program that reached its end while the signal's report was being
+	 * written (its waits for the model were abandoned) ends as the signal
+	 * ends it, as the report says. */
+	caught = atomic_load(&it->caught);
+	if (sig == 0 && caught)
+		die_of(caught);
 }
 
 static void *watch(void *arg)
 {
 	struct uvm_interrupt *it = arg;
-	sigset_t one;
 	int sig;
 
 	pthread_setname_np(pthread_self(), "uvmemu-signal");
@@ -36,18 +57,16 @@ static void *watch(void *arg)
 		return NULL; /* the pipe broke: nothing more will come */
 	}
 	uvm_interrupt_report_once(it, sig);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-	raise(sig);
-	_exit(128 + sig); /* not reached: the default action ends the process */
+	die_of(sig);
 }
 
 void uvm_interrupt_caught(struct uvm_interrupt *it, int sig)
 {
 	int expected = 0, saved = errno;
 
+	/* The report waits for the driver, which may be in a long wait for
+	 * the model: no wait outlasts the signal (abandon.h). */
+	uvm_abandon_waits();
 	if (!atomic_compare_exchange_strong(&it->caught, &expected, sig)) {
 		/* Asked twice: end now, report or not. */
 		signal(sig, SIG_DFL);

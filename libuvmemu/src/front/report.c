@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -149,6 +150,13 @@ void uvm_report_json(const struct uvm_report *r, FILE *f)
 	uvm_json_end(&j);
 }
 
+/* The stages timed inside service (stats.def says "part of service"). */
+static bool service_part(const char *stage)
+{
+	return strcmp(stage, "policy") == 0 || strcmp(stage, "unmap") == 0 ||
+	       strcmp(stage, "copy") == 0 || strcmp(stage, "map") == 0;
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
@@ -160,6 +168,17 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 	const struct uvm_stats *st = r->stats ? r->stats : &zero;
 	struct uvm_session *s = r->session;
 	char a[32], b[32], c[32], d[32], prog[512];
+	const struct {
+		const char *name;
+		uint64_t ns;
+	} stage[] = {
+#define UVMEMU_STAT(id, unit, help)
+#define UVMEMU_TIME(id, help) {#id, st->ns.id},
+#include "stats.def"
+#undef UVMEMU_STAT
+#undef UVMEMU_TIME
+	};
+	const size_t n = sizeof(stage) / sizeof(stage[0]);
 	uint64_t busy = 0;
 
 	program_name(prog, sizeof(prog));
@@ -212,44 +231,77 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 	fprintf(f, "  evicted %llu blocks in %llu victims, thrashed %llu blocks\n",
 		(unsigned long long)st->blocks_evicted, (unsigned long long)st->vablocks_evicted,
 		(unsigned long long)st->thrashed_blocks);
-#define UVMEMU_STAT(id, unit, help)
-#define UVMEMU_TIME(id, help) busy += st->ns.id;
-#include "stats.def"
-#undef UVMEMU_STAT
-#undef UVMEMU_TIME
-	/* service's sub-stages are already inside it */
-	busy -= st->ns.policy + st->ns.unmap + st->ns.copy + st->ns.map;
+	for (size_t i = 0; i < n; i++)
+		busy += service_part(stage[i].name) ? 0 : stage[i].ns;
+	/* Stages add up to 100%; service's parts are shown inside it, as
+	 * shares of the same whole. */
 	fprintf(f, "  driver  %s busy:", uvm_fmt_duration(a, sizeof(a), (double)busy / 1e9));
-#define UVMEMU_STAT(id, unit, help)
-#define UVMEMU_TIME(id, help) fprintf(f, " " #id " %.0f%%", pct(st->ns.id, busy));
-#include "stats.def"
-#undef UVMEMU_STAT
-#undef UVMEMU_TIME
+	for (size_t i = 0; i < n; i++) {
+		if (service_part(stage[i].name))
+			continue;
+		fprintf(f, " %s %.0f%%", stage[i].name, pct(stage[i].ns, busy));
+		if (strcmp(stage[i].name, "service") != 0)
+			continue;
+		for (size_t k = 0, parts = 0; k < n; k++)
+			if (service_part(stage[k].name))
+				fprintf(f, "%s%s %.0f%%", parts++ ? ", " : " (", stage[k].name,
+					pct(stage[k].ns, busy));
+		fputc(')', f);
+	}
 	fputc('\n', f);
 	if (r->text_extra)
 		r->text_extra(r->ctx, f);
+}
+
+/* The run's exit status must say so too (uvm_report_watch_exit). */
+static void report_failure(struct uvm_session *s, const char *path)
+{
+	fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path, strerror(errno));
+	atomic_store(&s->report_failed, true);
 }
 
 void uvm_report_emit(const struct uvm_report *r)
 {
 	const struct uvm_config *cfg = &r->session->cfg;
 	const char *path = uvm_cfg_s(cfg, UVM_OPT_report);
+	bool bad;
+	FILE *f;
 
-	/* After a usage error the program's one line says it all. */
+	/* After a usage error the program's one line says it all, and after
+	 * its usage text that text. */
 	if (uvm_cfg_i(cfg, UVM_OPT_summary) == UVM_SUMMARY_ON &&
-	    !atomic_load(&r->session->usage_error))
+	    !atomic_load(&r->session->usage_error) && !atomic_load(&r->session->usage_shown))
 		uvm_report_text(r, stderr);
-	if (*path) {
-		FILE *f = fopen(path, "w");
-
-		if (!f) {
-			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
-				strerror(errno));
-			return;
-		}
-		uvm_report_json(r, f);
-		if (fclose(f))
-			fprintf(stderr, "uvmemu: cannot write report %s: %s\n", path,
-				strerror(errno));
+	if (!*path)
+		return;
+	f = fopen(path, "w");
+	if (!f) {
+		report_failure(r->session, path);
+		return;
 	}
+	uvm_report_json(r, f);
+	bad = ferror(f);
+	if (fclose(f) || bad)
+		report_failure(r->session, path);
+}
+
+/*
+ * Runs after the library destructors that write the report at exit: a
+ * handler registered before main() runs after those registered later, the
+ * dynamic loader's destructor pass among them. Only the exit status is
+ * changed, and only from success.
+ */
+static void exit_status(int status, void *arg)
+{
+	struct uvm_session *s = arg;
+
+	if (status == 0 && atomic_load(&s->report_failed)) {
+		fflush(NULL);
+		_exit(1);
+	}
+}
+
+void uvm_report_watch_exit(struct uvm_session *s)
+{
+	on_exit(exit_status, s);
 }

@@ -24,8 +24,12 @@ struct uvm_report {
 };
 
 /* Writes the summary to stderr (unless --summary off) and the JSON file
- * (when --report is set); a report that cannot be written is said on stderr. */
+ * (when --report is set); a report that cannot be written is said on stderr,
+ * and a run that would end with status 0 then ends with 1. */
 void uvm_report_emit(const struct uvm_report *r);
+/* Makes an exit after s's report could not be written end with status 1:
+ * called once, before main() (a runtime's constructor). */
+void uvm_report_watch_exit(struct uvm_session *s);
 void uvm_report_json(const struct uvm_report *r, FILE *f);
 void uvm_report_text(const struct uvm_report *r, FILE *f);
 

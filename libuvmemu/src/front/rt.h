@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ranges.h"
 #include "session.h"
 #include "stats.h"
 #include "uvmemu.h"
@@ -43,6 +44,16 @@ int uvm_rt_host_unregister(void *p);
 /* Kind of the allocation containing p (UVM_PTR_OTHER if none). Device-view
  * addresses of managed memory count as UVM_PTR_MANAGED. */
 enum uvm_ptr_kind uvm_rt_classify(const void *p);
+/*
+ * Where the n > 0 bytes at p lie (p + n does not wrap): 0 when one
+ * allocation holds them all; -ENOENT when they touch no allocation and no
+ * memory the runtime keeps for its own (plain host memory: the program's
+ * business); -EINVAL otherwise, past an allocation's end into another or
+ * into the runtime's reserved address space. *out is the allocation they
+ * touch (host-view base, size, kind), left alone when they touch none.
+ * Device-view addresses count as their allocation's.
+ */
+int uvm_rt_span(const void *p, size_t n, struct uvm_range *out);
 
 void uvm_rt_label(const void *p, const char *name);
 

@@ -48,11 +48,19 @@ static int report_writable(const struct uvm_config *cfg, char *err, size_t errle
 		unlink(path);
 		return 0;
 	}
+	/* An existing file may open for writing and refuse every write (as
+	 * /proc/version does for root): a write of nothing tells. */
 	if (errno == EEXIST)
 		fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
+	if (fd >= 0 && write(fd, "", 0) == 0) {
 		close(fd);
 		return 0;
+	}
+	if (fd >= 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
 	}
 	snprintf(err, errlen, "--report %s: cannot write the report: %s", path, strerror(errno));
 	return -EINVAL;
@@ -70,6 +78,7 @@ void uvm_session_init(struct uvm_session *s, char *const *envp)
 		fprintf(stderr, "uvmemu: %s\n", err);
 		exit(2);
 	}
+	uvm_config_print_notes(&s->cfg, stderr);
 	s->host_mem = host_mem(&s->cfg);
 	s->start_ns = uvm_now_ns();
 }
@@ -175,9 +184,11 @@ void uvm_session_add_managed(struct uvm_session *s, int64_t delta)
 
 int uvm_session_charge_host(struct uvm_session *s, int64_t bytes)
 {
-	const int64_t page = 4096;
+	/* A touched allocation holds whole 64 KB blocks of frames, the unit of
+	 * migration: a 4 KB one holds 64 KB (README). */
+	const int64_t unit = UVMEMU_BLOCK_SIZE;
 	int64_t delta =
-	    bytes >= 0 ? (bytes + page - 1) / page * page : -((-bytes + page - 1) / page * page);
+	    bytes >= 0 ? (bytes + unit - 1) / unit * unit : -((-bytes + unit - 1) / unit * unit);
 	uint64_t was = atomic_load(&s->host_bytes), now;
 
 	do {

@@ -41,15 +41,17 @@ struct uvm_session {
 	uint64_t start_ns;
 	_Atomic int verify;		 /* enum uvmemu_verify */
 	_Atomic bool usage_error;	 /* uvmemu_usage_error: no summary */
+	_Atomic bool usage_shown;	 /* uvmemu_usage_shown: no summary */
 	_Atomic int last_error;		 /* cudaError_t; CUDA keeps it per thread,
 					  * we keep one per process */
 	_Atomic uint64_t kernels;	 /* launches begun */
 	_Atomic uint64_t managed_bytes;	 /* live managed bytes (64 KB rounded) */
 	_Atomic uint64_t footprint_peak; /* the most managed bytes ever live */
-	_Atomic uint64_t host_bytes;	 /* live managed bytes as asked for, page rounded */
+	_Atomic uint64_t host_bytes;	 /* live managed bytes as held (64 KB rounded) */
 	uint64_t host_mem;		 /* the most host_bytes the host can back:
 					  * --host-mem, else RAM + swap */
 	_Atomic bool forked;		 /* a child forked after the runtime started */
+	_Atomic bool report_failed;	 /* the report could not be written */
 	const struct uvmemu_executor *_Atomic executor;
 	/* The model clock's host side, set by the emulator that keeps one
 	 * (NULL: none, natively and under --clock real). */
@@ -95,10 +97,11 @@ const char *uvm_session_gpu_scope(struct uvm_session *s);
 void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
 /*
  * Charges (bytes > 0) or refunds a managed allocation of `bytes` against what
- * the host can back. A charge that would take the live managed bytes (page
- * rounded, as asked for) past s->host_mem is refused with -ENOMEM and
- * changes nothing: an allocation charges before it maps. Both runtimes
- * charge the same, so both refuse the same allocations.
+ * the host can back. A charge that would take the live managed bytes (each
+ * allocation rounded up to whole 64 KB blocks, what its touched frames
+ * hold) past s->host_mem is refused with -ENOMEM and changes nothing: an
+ * allocation charges before it maps. Both runtimes charge the same, so both
+ * refuse the same allocations.
  */
 int uvm_session_charge_host(struct uvm_session *s, int64_t bytes);
 /* Waits until the attached executor is idle (cudaDeviceSynchronize's wait,

@@ -7,6 +7,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "abandon.h"
+
 /* How much earlier than the deadline a sleep is asked to end; the rest is
  * spun. A thread with the default timer slack (50 us) oversleeps by 50-70 us
  * on the project's VMs; the driver thread, with a slack of 1 ns, by 25-40. */
@@ -40,14 +42,10 @@ void uvm_wait_until(uint64_t deadline)
 
 	if (now >= deadline)
 		return;
-	if (deadline - now > SLEEP_MARGIN_NS) {
-		uint64_t wake = deadline - SLEEP_MARGIN_NS;
-		struct timespec ts = {.tv_sec = (time_t)(wake / 1000000000u),
-				      .tv_nsec = (long)(wake % 1000000000u)};
-
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	}
-	while (uvm_now_ns() < deadline)
+	if (deadline - now > SLEEP_MARGIN_NS)
+		uvm_sleep_until(deadline - SLEEP_MARGIN_NS);
+	/* A run ended by a signal stops waiting for the model (abandon.h). */
+	while (uvm_now_ns() < deadline && !uvm_waits_abandoned())
 		cpu_relax();
 }
 

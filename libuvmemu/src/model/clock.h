@@ -9,9 +9,10 @@
 #include "timing.h"
 
 /*
- * Returns at or just after `deadline` (uvm_now_ns() time). Sleeps through most
- * of a long wait and spins through the last stretch (at most 80 us): a plain
- * sleep overshoots by tens of microseconds on a VM, the size of the latencies
+ * Returns at or just after `deadline` (uvm_now_ns() time), or at once when a
+ * signal is ending the run (abandon.h). Sleeps through most of a long wait
+ * and spins through the last stretch (at most 80 us): a plain sleep
+ * overshoots by tens of microseconds on a VM, the size of the latencies
  * being modelled, and a yield can lose the core for a whole time slice.
  */
 void uvm_wait_until(uint64_t deadline);

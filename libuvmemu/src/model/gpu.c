@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abandon.h"
 #include "batcher.h"
 #include "lock_order.h"
 #include "model.h"
@@ -472,7 +473,8 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 	before = thread_cpu();
 	uvm_mutex_lock(&g->lock);
 	tc = clock_at(g, w, before);
-	while (w->pending > 0) {
+	/* A run a signal is ending waits for no batch (uvm_gpu_abandon). */
+	while (w->pending > 0 && !uvm_waits_abandoned()) {
 		uint32_t gen = atomic_load(&w->wake);
 
 		w->state = W_WAIT;
@@ -492,6 +494,22 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 	/* The wait's own CPU time is not the kernel's. */
 	w->cpu0 = thread_cpu();
 	atomic_store_explicit(&w->pub.attention, 0, memory_order_relaxed);
+	uvm_mutex_unlock(&g->lock);
+}
+
+void uvm_gpu_abandon(struct uvm_gpu *g)
+{
+	uvm_mutex_lock(&g->lock);
+	for (size_t i = 0; i < g->nw; i++) {
+		struct worker *w = g->w[i];
+
+		/* Under the lock: a worker not waiting yet sees the flag before
+		 * it waits. */
+		if (w->state == W_WAIT) {
+			atomic_fetch_add(&w->wake, 1);
+			futex_wake(&w->wake);
+		}
+	}
 	uvm_mutex_unlock(&g->lock);
 }
 

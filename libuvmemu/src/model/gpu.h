@@ -102,8 +102,12 @@ void uvm_gpu_run_end(struct uvm_gpu *g, uint64_t ran);
 void uvm_gpu_warp_end(struct uvm_gpu *g);
 /* The calling worker's thread loop ended (a barrier) after warps that
  * faulted: waits, in real time, until their batches are formed; its clock
- * jumps to the latest completion among them. */
+ * jumps to the latest completion among them. Once a signal is ending the
+ * run (abandon.h) it waits no more. */
 void uvm_gpu_barrier(struct uvm_gpu *g);
+/* A signal is ending the run (uvm_waits_abandoned() holds): the workers
+ * waiting at their loops' ends go on now, as the real clock's waits end. */
+void uvm_gpu_abandon(struct uvm_gpu *g);
 
 /* The calling worker read or wrote `bytes` of host memory remotely over
  * the link (GMMU accessors): booked from its modelled time, its slot

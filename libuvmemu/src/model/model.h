@@ -90,8 +90,9 @@ uint64_t uvm_model_critical(const struct uvm_model *m, uint64_t lat_end, uint64_
 uint64_t uvm_model_next_sample(const struct uvm_model *m, uint64_t now);
 
 /*
- * Waits on the host's clock until `end` (nothing when it has passed): how
- * late the wait ended is returned, the host's lateness, not the model's.
+ * Waits on the host's clock until `end` (nothing when it has passed), or
+ * until a signal ends the run (abandon.h): how late the wait ended is
+ * returned, the host's lateness, not the model's (0 for a wait cut short).
  */
 uint64_t uvm_model_wait_until(uint64_t end);
 

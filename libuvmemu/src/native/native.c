@@ -50,6 +50,7 @@ static void native_init(void)
 	uvm_session_init(&native.session, environ);
 	uvm_ranges_init(&native.ranges);
 	pthread_atfork(NULL, NULL, forked_child);
+	uvm_report_watch_exit(&native.session);
 }
 
 struct uvm_session *uvm_rt_session(void)
@@ -156,6 +157,12 @@ enum uvm_ptr_kind uvm_rt_classify(const void *p)
 	if (uvm_ranges_find(&native.ranges, (uintptr_t)p, &r))
 		return UVM_PTR_OTHER;
 	return (enum uvm_ptr_kind)r.kind;
+}
+
+int uvm_rt_span(const void *p, size_t n, struct uvm_range *out)
+{
+	uvm_rt_session();
+	return uvm_ranges_find_span(&native.ranges, (uintptr_t)p, n, out);
 }
 
 /* Labels name allocations in traces; a native run writes none. */

@@ -8,6 +8,7 @@
  */
 #include "run_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -195,8 +196,9 @@ static void json_reuse(const struct uvm_reuse_run *r, struct uvm_json *j)
 	uvm_json_str(j, "source", uvm_reuse_source_name(r->source));
 	uvm_json_u64(j, "launches", r->launches);
 	uvm_json_u64(j, "launches_measured", r->measured);
-	uvm_json_num(j, "mean_rate", r->measured ? r->rate_sum / (double)r->measured : -1);
-	uvm_json_num(j, "overall_rate", r->touched ? (double)r->reused / (double)r->touched : -1);
+	/* Unknown is null, as everywhere in the report (NAN writes null). */
+	uvm_json_num(j, "mean_rate", r->measured ? r->rate_sum / (double)r->measured : NAN);
+	uvm_json_num(j, "overall_rate", r->touched ? (double)r->reused / (double)r->touched : NAN);
 	uvm_json_close(j, '}');
 }
 

@@ -218,16 +218,19 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 			r->alloc.kind, r->alloc.first, (r->alloc.bytes + 65535) >> 16,
 			r->alloc.bytes, r->alloc.name);
 		break;
-	case REC_KERNEL:
-		fprintf(t->file[F_KERNELS],
-			"%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64
-			",%.4f,%s,",
-			r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
-			r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
-			r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
-			secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
-			r->kernel.reuse.reused, r->kernel.reuse.rate,
-			uvm_reuse_source_name(r->kernel.reuse.source));
+	case REC_KERNEL: {
+		char rate[16] = ""; /* an unknown rate (-1): empty, the CSV's null */
+
+		if (r->kernel.reuse.rate >= 0)
+			snprintf(rate, sizeof(rate), "%.4f", r->kernel.reuse.rate);
+		fprintf(
+		    t->file[F_KERNELS],
+		    "%" PRIu64 ",%s,%u,%u,%u,%u,%u,%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%s,%s,",
+		    r->kernel.launch, r->kernel.kernel, r->kernel.grid.x, r->kernel.grid.y,
+		    r->kernel.grid.z, r->kernel.block.x, r->kernel.block.y, r->kernel.block.z,
+		    r->kernel.shared, secs(r->kernel.begin_ns - t->start_ns),
+		    secs(r->kernel.end_ns - t->start_ns), r->kernel.reuse.touched,
+		    r->kernel.reuse.reused, rate, uvm_reuse_source_name(r->kernel.reuse.source));
 		write_ids(t->file[F_KERNELS], r->kernel.objs.id, r->kernel.objs.nargs,
 			  r->kernel.objs.more_args);
 		fputc(',', t->file[F_KERNELS]);
@@ -239,6 +242,7 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 		else
 			fputs(",,\n", t->file[F_KERNELS]);
 		break;
+	}
 	case REC_XFER:
 		if (!t->model_clock)
 			return false; /* real bookings: the timeline's alone */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "emu.h"
 #include "fork.h"
@@ -21,6 +22,7 @@
 #include "report.h"
 #include "rt.h"
 #include "shim.h"
+#include "units.h"
 
 extern char **environ;
 
@@ -30,6 +32,7 @@ static struct preload {
 	struct uvm_emu *emu;
 	struct uvm_interrupt interrupt;
 	struct uvm_fork_guard fork_guard;
+	atomic_bool long_waits_said; /* warn_long_waits said it */
 } g = {.once = PTHREAD_ONCE_INIT};
 
 /* The summary and the JSON report, at exit (sig 0) or on SIGINT/SIGTERM. */
@@ -45,6 +48,10 @@ static void report(void *ctx, int sig)
 	    .text_extra = uvm_emu_report_text,
 	};
 
+	/* The signal's handler abandoned the model's sleeps; the model
+	 * clock's workers may be waiting for their batches. */
+	if (sig)
+		uvm_emu_abandon_waits(g.emu);
 	uvm_emu_progress_stop(g.emu);
 	uvm_emu_stats(g.emu, &st);
 	uvm_emu_flush_traces(g.emu);
@@ -75,22 +82,59 @@ static void forked_child(void)
 	uvm_fork_child(&g.fork_guard, &g.session, child_fault);
 }
 
+/* Under ulimit -v the views' reservation (hundreds of GiB of address space,
+ * not memory) fails first: a hint that names the limit and the way out. */
+static const char *address_limit_hint(char *buf, size_t len)
+{
+	struct rlimit rl;
+	char lim[32];
+
+	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return "";
+	snprintf(buf, len,
+		 " (ulimit -v allows %s: the emulator reserves address space for its views, "
+		 "not memory; run it under ulimit -v unlimited)",
+		 uvm_fmt_size(lim, sizeof(lim), (uint64_t)rl.rlim_cur));
+	return buf;
+}
+
+/* A model whose waits make a run take hours or years: said once, since it
+ * is allowed (at start, and again once --dilation auto settles). */
+static void warn_long_waits(struct uvm_emu *e)
+{
+	char warning[UVM_ERRLEN];
+
+	if (uvm_emu_long_wait_warning(e, warning, sizeof(warning)) &&
+	    !atomic_exchange(&g.long_waits_said, true))
+		fprintf(stderr, "uvmemu: warning: %s\n", warning);
+}
+
 static void start(void)
 {
-	char err[UVM_ERRLEN], warning[UVM_ERRLEN];
+	char err[UVM_ERRLEN], warning[UVM_ERRLEN], hint[192];
+	int rc;
 
 	uvm_session_init(&g.session, environ);
-	if (uvm_emu_create(&g.emu, &g.session, err, sizeof(err))) {
-		fprintf(stderr, "uvmemu: %s\n", err);
+	rc = uvm_emu_create(&g.emu, &g.session, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "uvmemu: %s%s\n", err,
+			rc == -ENOMEM ? address_limit_hint(hint, sizeof(hint)) : "");
 		exit(2);
 	}
+	warn_long_waits(g.emu);
+	uvm_report_watch_exit(&g.session);
 	/* What the capture gives up, once, at start (the report repeats it). */
 	if (uvm_emu_capture_warning(g.emu, warning, sizeof(warning)))
 		fprintf(stderr, "uvmemu: warning: %s\n", warning);
 	pthread_atfork(NULL, NULL, forked_child);
-	if (uvm_interrupt_start(&g.interrupt, interrupted, report, NULL))
-		fprintf(stderr, "uvmemu: warning: no report will be written if SIGINT or "
-				"SIGTERM ends the run (no thread for it)\n");
+	rc = uvm_interrupt_start(&g.interrupt, interrupted, report, NULL);
+	if (rc)
+		fprintf(stderr,
+			"uvmemu: warning: no report will be written if SIGINT or SIGTERM ends the "
+			"run: %s\n",
+			rc == -EMFILE || rc == -ENFILE
+			    ? "no file descriptor left for its pipe (raise ulimit -n)"
+			    : "no thread for it");
 }
 
 static struct uvm_emu *emu(void)
@@ -133,6 +177,11 @@ int uvm_rt_host_unregister(void *p)
 enum uvm_ptr_kind uvm_rt_classify(const void *p)
 {
 	return uvm_emu_classify(emu(), p);
+}
+
+int uvm_rt_span(const void *p, size_t n, struct uvm_range *out)
+{
+	return uvm_emu_span(emu(), p, n, out);
 }
 
 void uvm_rt_label(const void *p, const char *name)
@@ -249,6 +298,7 @@ double uvm_rt_dilation(void)
 void uvm_rt_calibrated(void)
 {
 	uvm_emu_calibrated(emu());
+	warn_long_waits(g.emu);
 }
 
 __attribute__((constructor)) static void preload_load(void)
