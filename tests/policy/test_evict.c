@@ -7,7 +7,10 @@
  * (64 KB, 64 KB, 128 KB ... 1 MB over a full vablock), a sparse vablock
  * going whole and an allocation tail's cut tree; lfu's read-only-first
  * order with LRU among equal counts and counts read at pick time; reverse
- * against lru2m on one history; cpc alternating with launches, for eviction
+ * against lru2m on one history; seq-local's vablock-by-vablock order, and
+ * a vablock falling back when its newest block leaves; nru's four classes,
+ * the launch clearing R and the clear when every block is referenced; cpc
+ * alternating with launches, for eviction
  * and allocation both; opt from a
  * trace file the test writes, and its start-up errors. Then every policy the
  * --evict option accepts is held to the common rules: never the vablock
@@ -221,6 +224,131 @@ static void test_lfu_no_counts(void **state)
 	sim_touch(&m, 0, true); /* a write fault on a resident block: written, newest */
 	sim_touch(&m, 2, true);
 	expect_blocks(&m, want, 4);
+	sim_stop(&m);
+}
+
+/* --------------------------------------------------------- seq-local */
+
+/* Vablock 0 holds the oldest block but was used last: Sequential-local takes
+ * vablock 1's block first, where lru64k would take 0's oldest. Then vablock
+ * 0's blocks, least recent first. */
+static void test_seq_local_vablock_first(void **state)
+{
+	static const size_t want[] = {V(1), V(0) + 2, V(0)};
+	struct sim m;
+
+	sim_start(&m, "seq-local", 4 * MB, NULL);
+	sim_in(&m, V(0));
+	sim_in(&m, V(1));
+	sim_in(&m, V(0) + 2);
+	expect_blocks(&m, want, 1);
+	/* A touch makes a block the newest of its vablock: 0 is now newer than 2. */
+	sim_touch(&m, V(0), false);
+	expect_blocks(&m, want + 1, 2);
+	expect_none(&m);
+	sim_stop(&m);
+}
+
+/* A vablock's recency is its newest block's: when that block leaves (here a
+ * CPU fault takes it back), the vablock falls back behind the one it had
+ * passed, and its oldest block goes first. */
+static void test_seq_local_key_falls(void **state)
+{
+	static const size_t want[] = {V(0), V(1), V(1) + 1};
+	struct sim m;
+
+	sim_start(&m, "seq-local", 8 * MB, NULL);
+	/* Stamps 1-5; the order by key is then 2 (3), 1 (4), 0 (5). */
+	sim_in(&m, V(0));
+	sim_in(&m, V(1));
+	sim_in(&m, V(2));
+	sim_in(&m, V(1) + 1);
+	sim_in(&m, V(0) + 1);
+	/* 0's newest block leaves: its key falls to 1. */
+	sim_evict(&m, &(struct uvm_victim){V(0) + 1, 1});
+	/* Order now 0 (1), 2 (3), 1 (4). */
+	expect_blocks(&m, want, 1);
+	expect_blocks(&m, (const size_t[]){V(2)}, 1);
+	expect_blocks(&m, want + 1, 2);
+	expect_none(&m);
+	sim_stop(&m);
+}
+
+/* ---------------------------------------------------------------- nru */
+
+/* Picks n victims; each must be one of want[0..n) (a class's members come in
+ * a random order), and each only once. */
+static void expect_set(struct sim *m, const size_t *want, size_t n)
+{
+	bool seen[64] = {false};
+
+	for (size_t i = 0; i < n; i++) {
+		struct uvm_evict_ctx ctx = sim_ctx(m);
+		struct uvm_victim v;
+		size_t j = 0;
+
+		if (sim_pick2(m, &ctx, &v))
+			fail_msg("%s: pick %zu found nothing", m->ops->name, i);
+		assert_int_equal(v.n, 1);
+		while (j < n && want[j] != v.first)
+			j++;
+		if (j == n || seen[j])
+			fail_msg("%s: pick %zu is block %zu, not one of this class left",
+				 m->ops->name, i, v.first);
+		seen[j] = true;
+		sim_evict(m, &v);
+	}
+}
+
+/* The four classes, lowest first: not referenced since the launch and
+ * clean (0, 4-7), not referenced but written (3), referenced and clean (1),
+ * referenced and written (2); a block the prefetcher brought and nothing
+ * used since is not referenced (5). */
+static void test_nru_classes(void **state)
+{
+	static const size_t class0[] = {0, 4, 5, 6, 7};
+	struct sim m;
+
+	sim_start(&m, "nru", 2 * MB, NULL);
+	sim_in_run(&m, 0, 8); /* all referenced: they were just used */
+	sim_launch(&m);	      /* a launch clears every R */
+	sim_touch(&m, 1, false);
+	sim_touch(&m, 2, true);
+	sim_touch(&m, 5, false);
+	m.s.block[5].flags |= UVM_BF_PREFETCHED; /* as if prefetched, not used */
+	m.s.block[3].flags |= UVM_BF_WRITTEN;	 /* a write fault migrated it */
+	expect_set(&m, class0, 5);
+	expect_blocks(&m, (const size_t[]){3, 1, 2}, 3);
+	expect_none(&m);
+	sim_stop(&m);
+}
+
+/* When every resident block is referenced, the pick takes a clean one (the
+ * lowest class left) and clears every R: what comes in after it is then
+ * the most recent, kept behind the written block that came before it. */
+static void test_nru_clears_when_all_referenced(void **state)
+{
+	static const size_t clean[] = {0, 2, 3};
+	struct sim m;
+	struct uvm_evict_ctx ctx;
+	struct uvm_victim v;
+	size_t first, rest[2], k = 0;
+
+	sim_start(&m, "nru", 2 * MB, NULL);
+	sim_in_run(&m, 0, 4);
+	sim_touch(&m, 1, true);
+	ctx = sim_ctx(&m);
+	assert_int_equal(sim_pick2(&m, &ctx, &v), 0);
+	first = v.first;
+	assert_true(first == 0 || first == 2 || first == 3);
+	sim_evict(&m, &v);
+	sim_in(&m, 8); /* referenced, clean: class 2 */
+	for (size_t i = 0; i < 3; i++)
+		if (clean[i] != first)
+			rest[k++] = clean[i];
+	expect_set(&m, rest, 2); /* class 0 since the clear */
+	expect_blocks(&m, (const size_t[]){1, 8}, 2);
+	expect_none(&m);
 	sim_stop(&m);
 }
 
@@ -680,6 +808,10 @@ int main(void)
 	    cmocka_unit_test(test_tree_allocation_tail),
 	    cmocka_unit_test(test_lfu_order),
 	    cmocka_unit_test(test_lfu_no_counts),
+	    cmocka_unit_test(test_seq_local_vablock_first),
+	    cmocka_unit_test(test_seq_local_key_falls),
+	    cmocka_unit_test(test_nru_classes),
+	    cmocka_unit_test(test_nru_clears_when_all_referenced),
 	    cmocka_unit_test(test_lru2m_order),
 	    cmocka_unit_test(test_reverse_order),
 	    cmocka_unit_test(test_reverse_touch_and_return),

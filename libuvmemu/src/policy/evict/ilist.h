@@ -95,6 +95,28 @@ static inline void uvm_ilist_remove(struct uvm_ilist *l, uint32_t i)
 	l->prev[i] = l->next[i] = 0;
 }
 
+/* Inserts i after member `at` (UVM_ILIST_END: at the head) unless i is
+ * already a member: for orders kept sorted by a key that can fall. */
+static inline void uvm_ilist_insert_after(struct uvm_ilist *l, uint32_t at, uint32_t i)
+{
+	uint32_t after;
+
+	if (uvm_ilist_has(l, i))
+		return;
+	if (at == UVM_ILIST_END) {
+		uvm_ilist_push_head(l, i);
+		return;
+	}
+	after = l->next[at];
+	l->prev[i] = at + 1;
+	l->next[i] = after;
+	l->next[at] = i + 1;
+	if (after)
+		l->prev[after - 1] = i + 1;
+	else
+		l->tail = i + 1;
+}
+
 /* Moves a member to the tail; a non-member stays out. */
 static inline void uvm_ilist_to_tail(struct uvm_ilist *l, uint32_t i)
 {
