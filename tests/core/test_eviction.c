@@ -4,11 +4,14 @@
  * 1.5x device memory through the device view; the host then reads every word
  * back intact. Eviction must have happened (blocks_evicted > 0) and moved data
  * device to host (bytes_d2h > 0); the device never held more than its capacity.
+ * ETC's proactive eviction evicts exactly the blocks its rule says, ahead
+ * of need, on a sequence of one fault per batch.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -88,11 +91,83 @@ static void test_pattern_survives_random_eviction(void **state)
 	th_stop(&t);
 }
 
+/* One GPU thread touches one word of each 64 KB block in address order,
+ * so that every batch holds one fault. */
+static void touch_in_order(void *dev, size_t bytes)
+{
+	for (size_t off = 0; off < bytes; off += 64u << 10)
+		((volatile uint64_t *)dev)[off / sizeof(uint64_t)] = pattern(off);
+}
+
+static void gpu_touch(int t, void *arg)
+{
+	struct job *j = arg;
+
+	(void)t;
+	touch_in_order(j->dev, j->n * sizeof(uint64_t));
+}
+
+/* The sequential touch with --proactive-evict RESERVE: the blocks the device
+ * evicted and, of those, the blocks evicted ahead of need. */
+static void proactive_run(const char *reserve, uint64_t *evicted, uint64_t *proactive)
+{
+	char opt[64];
+	const char *opts[] = {"device-mem=8M",	"prefetch=none",   "evict=lru2m", opt,
+			      "link=unlimited", "fault-latency=0", NULL};
+	struct th_emu t;
+	struct uvm_stats st;
+	uint64_t *host;
+	struct job j;
+	size_t bad = 0;
+
+	snprintf(opt, sizeof(opt), "proactive-evict=%s", reserve);
+	th_start(&t, opts);
+	host = th_managed(&t, FOOTPRINT);
+	j = (struct job){th_dev(&t, host), FOOTPRINT / sizeof(uint64_t)};
+	th_parallel(1, gpu_touch, &j);
+	st = th_stats(&t);
+	for (size_t off = 0; off < FOOTPRINT; off += 64u << 10)
+		bad += host[off / sizeof(uint64_t)] != pattern(off);
+	assert_int_equal(bad, 0);
+	assert_true(st.peak_device_bytes <= DEVICE_MEM);
+	*evicted = st.blocks_evicted;
+	*proactive = st.blocks_proactive_evicted;
+	th_stop(&t);
+}
+
+/*
+ * ETC's proactive eviction (--proactive-evict), on 192 blocks in order
+ * through a device of 128 (4 vablocks), lru2m victims. On demand: block 128
+ * evicts vablock 0, block 160 vablock 1: 64 blocks. Keeping 64 KB free:
+ * nothing until memory has been full (the first 128 blocks fill it, and no
+ * eviction follows them); block 128 evicts vablock 0 on demand, and after
+ * the batches that take the last free block (159 and 191) the driver evicts
+ * vablocks 1 and 2 ahead of need: 96 blocks, 64 of them proactively.
+ */
+static void test_proactive_eviction(void **state)
+{
+	uint64_t evicted, proactive;
+
+	proactive_run("0", &evicted, &proactive);
+	assert_int_equal(evicted, 64);
+	assert_int_equal(proactive, 0);
+	proactive_run("64K", &evicted, &proactive);
+	assert_int_equal(evicted, 96);
+	assert_int_equal(proactive, 64);
+	/* A reserve of a vablock and a block (33): after block 128's batch
+	 * 31 blocks are free, so vablock 1 goes at once; then whenever fewer
+	 * than 33 are free, after blocks 159 and 191 (vablocks 2 and 3). */
+	proactive_run("2112K", &evicted, &proactive);
+	assert_int_equal(evicted, 128);
+	assert_int_equal(proactive, 96);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pattern_survives_eviction),
 	    cmocka_unit_test(test_pattern_survives_random_eviction),
+	    cmocka_unit_test(test_proactive_eviction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

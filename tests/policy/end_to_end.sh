@@ -70,6 +70,15 @@ for evict in lru2m random nru lru64k seq-local tree lfu reverse cpc opt; do
 		-- "${ra[@]}"
 done
 
+# ETC (--policy etc): CPC's baseline with proactive eviction; once memory
+# has been full, blocks go ahead of need, and CPC + ETC takes cpc's victims.
+run ra-etc "$work/ra-etc.json" --policy etc -- "${ra[@]}"
+[ "$(num blocks_proactive_evicted "$work/ra-etc.json")" -gt 0 ] ||
+	fail "ra-etc: nothing was evicted ahead of need"
+run ra-cpc-etc "$work/ra-cpc-etc.json" --policy etc --dispatch switch --evict cpc -- "${ra[@]}"
+[ "$(num blocks_proactive_evicted "$work/ra-cpc-etc.json")" -gt 0 ] ||
+	fail "ra-cpc-etc: nothing was evicted ahead of need"
+
 # opt without a usable trace stops before the program runs, saying why, on one line.
 expect_start_error() {
 	local what=$1 want=$2

@@ -762,6 +762,13 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 			    "UVMMU's hardware migrates each faulted 64 KB page-group alone and "
 			    "prefetches nothing; use --prefetch none",
 			    cfg->v[UVM_OPT_prefetch].s);
+	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
+	    cfg->v[UVM_OPT_proactive_evict].i != 0)
+		return fail(
+		    err, errlen,
+		    "--proactive-evict (UVMEMU_PROACTIVE_EVICT) cannot go with --fault-path "
+		    "uvmmu: UVMMU's hardware keeps free frames of its own (its destination "
+		    "candidate queue), and its path has no batches to evict after");
 	return 0;
 }
 

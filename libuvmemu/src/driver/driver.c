@@ -108,6 +108,7 @@ static void run_batch(struct uvm_driver *d)
 	uvm_driver_publish(d, UVM_BATCH_FAULTS, t0);
 	halve_counters(d);
 	check(d);
+	uvm_driver_proactive_evict(d);
 }
 
 static uint64_t counter_scan_due(const struct uvm_driver *d)
@@ -422,6 +423,9 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	}
 	d->check = uvm_cfg_i(cfg, UVM_OPT_check) != 0;
 	d->sample_blocks = (size_t)(uvm_cfg_i(cfg, UVM_OPT_remote_sample_size) >> UVM_BLOCK_SHIFT);
+	d->proactive_blocks =
+	    ((uint64_t)uvm_cfg_i(cfg, UVM_OPT_proactive_evict) + UVM_BLOCK_SIZE - 1) >>
+	    UVM_BLOCK_SHIFT;
 	d->remote_sample_bytes = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_bytes);
 	d->fault = calloc(d->max_batch, sizeof(*d->fault));
 	d->deferred = calloc(d->max_batch, sizeof(*d->deferred));

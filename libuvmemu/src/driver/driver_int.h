@@ -113,6 +113,7 @@ struct uvm_driver {
 	struct uvm_thrash thrash;
 	enum uvm_replay_choice replay;
 	bool oversubscribed;	      /* device memory has been full: an eviction happened */
+	uint64_t proactive_blocks;    /* --proactive-evict: kept free after each batch (ETC) */
 	bool check;		      /* --check: walk every residency invariant after each batch */
 	uint64_t next_counter_scan;   /* when REMOTE blocks' counts are checked next */
 	uint64_t next_sample;	      /* when REMOTE blocks are unmapped for sampling next */
@@ -238,6 +239,11 @@ void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n, bool ma
 void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting);
+
+/* proactive.c - ETC's proactive eviction: once device memory has been
+ * full, evicts after a batch until --proactive-evict is free, the
+ * write-backs waited for by no fault. */
+void uvm_driver_proactive_evict(struct uvm_driver *d);
 
 /* replay.c */
 /* Waits for the model until `end`; what the wake-up overshot is counted as
