@@ -25,7 +25,7 @@ expect 2 "needs --objects-profile" env UVMEMU_OBJECTS=glm LD_PRELOAD="$build/lib
 # A sweep varies --objects over one profile: with none the profile is unread, and said.
 expect 0 "^uvmemu: note: --objects-profile x is not read: --objects is none$" \
 	run --objects-profile x -- "$threek"
-expect 2 "--objects='best': accepted values are none\|host\|lru\|rlm\|glm\|rdm" run --objects best -- "$threek"
+expect 2 "--objects='best': accepted values are none\|copy\|prefetch\|host\|lru\|rlm\|glm\|rdm" run --objects best -- "$threek"
 expect 2 "--density-threshold" run --density-threshold 2 -- "$threek"
 expect 2 "--objects-profile $dir/none: No such file" run --objects rdm --objects-profile "$dir/none" -- "$threek"
 printf 'uvmemu-objects 1\nobject 0 10 a\nlaunch 0 k\nuse 0 0 5 0 0.5 oops\n' >"$dir/bad"

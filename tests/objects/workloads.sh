@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Description: every workload the SC'19 experiment runs verifies under every
 # object manager at 1.5x oversubscription: each is profiled once at its small
-# test size, then run with --objects host, lru, rlm, glm and rdm from that
+# test size, then run with --objects copy, prefetch, host, lru, rlm, glm and rdm from that
 # profile; the report must say verify pass and name the scheme that ran.
 # At 8 MiB (the workloads' test sizes take twice as long).
 set -u
@@ -15,7 +15,7 @@ for w in backprop bfs hotspot srad_v2 cfd kmeans nn; do
 	# shellcheck disable=SC2086 # the arguments are words
 	"$build/bin/uvmemu" profile --out "$dir/$w.prof" --summary off -- "$build/bin/$w" $args --quiet \
 		>/dev/null || { echo "FAIL: uvmemu profile $w"; fails=$((fails + 1)); continue; }
-	for s in host lru rlm glm rdm; do
+	for s in copy prefetch host lru rlm glm rdm; do
 		# shellcheck disable=SC2086
 		"$build/bin/uvmemu" run --oversub 1.5 --objects $s --objects-profile "$dir/$w.prof" \
 			--summary off --report "$dir/r.json" -- "$build/bin/$w" $args --quiet >/dev/null

@@ -22,7 +22,7 @@ struct uvm_objmgr {
 	uint64_t capacity;  /* what it planned with, bytes (0: unlimited) */
 	uint64_t *boundary; /* per object: [0, b) has no advice, [b, size) is remote */
 	struct {
-		uint64_t launches, beyond, evicted, prefetch_bytes;
+		uint64_t launches, beyond, evicted, prefetch_bytes, over_capacity;
 		uint64_t place[UVM_PLACE_REMOTE + 1];
 	} n;
 };
@@ -149,6 +149,7 @@ static void set_boundary(struct uvm_objmgr *m, uint32_t o, uintptr_t base, uint6
 static int apply(struct uvm_objmgr *m, const struct uvm_objplan *plan, char *err, size_t errlen)
 {
 	uintptr_t *base = calloc(plan->n ? plan->n : 1, sizeof(*base));
+	uint64_t wanted = 0; /* bytes the plan prefetches to the device */
 	int rc = 0;
 
 	if (!base)
@@ -192,7 +193,12 @@ static int apply(struct uvm_objmgr *m, const struct uvm_objplan *plan, char *err
 			continue;
 		prefetch(m, base[i], 0, dev, true);
 		m->n.prefetch_bytes += dev;
+		wanted += en->dev_bytes;
 	}
+	/* copy and prefetch place without the capacity: the driver evicts,
+	 * from this launch's own objects too when they do not fit. */
+	if (m->capacity && wanted > m->capacity)
+		m->n.over_capacity++;
 	free(base);
 	if (!rc)
 		m->env.synchronize(m->env.ctx);
@@ -269,6 +275,7 @@ void uvm_objmgr_report_json(const struct uvm_objmgr *m, struct uvm_json *j)
 	uvm_json_u64(j, "remote", m->n.place[UVM_PLACE_REMOTE]);
 	uvm_json_u64(j, "evicted", m->n.evicted);
 	uvm_json_u64(j, "prefetch_bytes", m->n.prefetch_bytes);
+	uvm_json_u64(j, "launches_over_capacity", m->n.over_capacity);
 	uvm_json_close(j, '}');
 }
 
@@ -284,6 +291,11 @@ void uvm_objmgr_report_text(const struct uvm_objmgr *m, FILE *f)
 		(unsigned long long)m->n.place[UVM_PLACE_PARTIAL],
 		(unsigned long long)m->n.place[UVM_PLACE_DEMAND],
 		(unsigned long long)m->n.place[UVM_PLACE_REMOTE], (unsigned long long)m->n.evicted);
+	if (m->n.over_capacity)
+		fprintf(f,
+			"  note    %llu launches placed more than device memory holds (--objects "
+			"%s plans without it): the driver evicted to make room\n",
+			(unsigned long long)m->n.over_capacity, uvm_objscheme_name(m->scheme));
 	if (m->n.beyond)
 		fprintf(f,
 			"  note    %llu launches ran past the object profile's end: not planned\n",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * manager.h - the object manager (--objects host|lru|rlm|glm|rdm): before
+ * manager.h - the object manager (--objects copy|prefetch|host|lru|rlm|glm|rdm): before
  * each kernel launch it plans where the launch's allocations go (plan.h, from
  * --objects-profile) and issues what the SC'19 paper's compiler inserts
  * before a target region, through the runtime's own cudaMemAdvise and

@@ -27,6 +27,15 @@
  * RDM, an object reused later, or as soon with lower GL; LRU, an object this
  * launch does not use.
  *
+ * The paper's two baselines plan without the capacity (Sec. 2.3, Fig. 1-2;
+ * Sec. 5.2): under PREFETCH ("UM_PF") every object of the launch goes to
+ * the device whole and the driver's eviction makes room as it would for
+ * any prefetch; under COPY ("Baseline", explicit copies as OpenMP map
+ * clauses make them) every object an earlier launch copied in is copied
+ * out first (the map's "from" at the end of its region), this launch's
+ * included, and then this launch's objects are copied in whole, whether or
+ * not the device held them: an explicit copy does not know.
+ *
  * Access density (Sec. 3.1): under RLM, GLM and RDM, an object the launch
  * touches less densely than the threshold is left to on-demand paging; the
  * paper does nothing more for it, but its touched bytes will land on the
@@ -211,6 +220,19 @@ static void sort_victims(const struct uvm_objplanner *pl, uint32_t *v, size_t n)
 	}
 }
 
+/* Whether the scheme leaves sparsely touched objects to demand paging. */
+static bool by_density(enum uvm_objects_choice s)
+{
+	return s == UVM_OBJ_RLM || s == UVM_OBJ_GLM || s == UVM_OBJ_RDM;
+}
+
+/* Whether the scheme places the launch's objects whole, without planning
+ * room: the baselines. */
+static bool whole(enum uvm_objects_choice s)
+{
+	return s == UVM_OBJ_COPY || s == UVM_OBJ_PREFETCH;
+}
+
 /* ----------------------------------------------------------- placing */
 
 static uint64_t free_bytes(const struct uvm_objplanner *pl)
@@ -319,6 +341,13 @@ int uvm_objplanner_launch(struct uvm_objplanner *pl, uint64_t launch, struct uvm
 	}
 	out->n = la->n;
 	sort_entries(pl, out->entry, out->n);
+	/* Explicit copies: what earlier launches copied in goes back first. */
+	if (pl->scheme == UVM_OBJ_COPY)
+		for (uint32_t o = 0; o < p->nobj; o++)
+			if (pl->book[o].dev_bytes) {
+				set_dev(pl, o, 0);
+				out->evicted[out->nevicted++] = o;
+			}
 	for (size_t i = 0; i < out->n; i++) {
 		struct uvm_objplan_entry *e = &out->entry[i];
 		const struct uvm_objprof_use *u = NULL;
@@ -328,9 +357,13 @@ int uvm_objplanner_launch(struct uvm_objplanner *pl, uint64_t launch, struct uvm
 		for (size_t j = la->first; j < la->first + la->n && !u; j++)
 			if (p->use[j].obj == e->obj)
 				u = &p->use[j];
-		demand = pl->scheme >= UVM_OBJ_RLM && u->density < pl->threshold;
+		demand = by_density(pl->scheme) && u->density < pl->threshold;
 		want = demand ? uvm_objplan_footprint(u->touched) : footprint;
-		if (pl->scheme == UVM_OBJ_HOST) {
+		if (whole(pl->scheme)) {
+			set_dev(pl, e->obj, footprint);
+			e->place = UVM_PLACE_DEVICE;
+			e->dev_bytes = footprint;
+		} else if (pl->scheme == UVM_OBJ_HOST) {
 			e->place = UVM_PLACE_REMOTE;
 		} else if (pl->book[e->obj].dev_bytes >= want) {
 			e->dev_bytes = pl->book[e->obj].dev_bytes;

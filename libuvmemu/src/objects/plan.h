@@ -28,6 +28,11 @@
 /*
  * --objects is enum uvm_objects_choice (uvmemu_options.def):
  *   UVM_OBJ_NONE  no manager: page-level demand paging
+ *   UVM_OBJ_COPY  explicit copies: every object of the launch copied in
+ *                 whole, every earlier one copied out first (Sec. 2.3 and
+ *                 5.2, "Baseline": OpenMP map clauses)
+ *   UVM_OBJ_PREFETCH  every object of the launch prefetched whole (Sec.
+ *                 2.3, "UM_PF")
  *   UVM_OBJ_HOST  every object remote (Sec. 2.3, "Host")
  *   UVM_OBJ_LRU   object-level LRU, explicit transfers (Sec. 5.2, "LRU")
  *   UVM_OBJ_RLM   regional locality (Sec. 3.2)
