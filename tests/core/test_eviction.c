@@ -4,6 +4,8 @@
  * 1.5x device memory through the device view; the host then reads every word
  * back intact. Eviction must have happened (blocks_evicted > 0) and moved data
  * device to host (bytes_d2h > 0); the device never held more than its capacity.
+ * So too, with a second GPU pass over every word, under random, NRU and
+ * Sequential-local victims and under ETC's proactive eviction.
  * ETC's proactive eviction evicts exactly the blocks its rule says, ahead
  * of need, on a sequence of one fault per batch.
  */
@@ -67,28 +69,65 @@ static void test_pattern_survives_eviction(void **state)
 	th_stop(&t);
 }
 
-/* The same, with the write-back racing random victim choice. */
-static void test_pattern_survives_random_eviction(void **state)
+/*
+ * The same under victim policy EVICT (and ETC's reserve when given), with
+ * the write-back racing the victim choice: a second GPU pass reads every
+ * word the first wrote, from evicted blocks too, and the host reads them
+ * all after it. A policy that hands the driver a block it must not evict,
+ * or the same block twice, loses words here.
+ */
+static void pattern_survives(const char *evict, const char *reserve)
 {
-	static const char *const opts[] = {"device-mem=8M", "evict=random", "link=unlimited",
-					   "fault-latency=0", NULL};
+	char ev[64], pe[64];
+	const char *opts[] = {"device-mem=8M",	  "link=unlimited", "fault-latency=0", ev,
+			      reserve ? pe : NULL, NULL};
 	struct th_emu t;
 	uint64_t *host;
 	struct job j;
 	size_t bad = 0;
 
+	snprintf(ev, sizeof(ev), "evict=%s", evict);
+	snprintf(pe, sizeof(pe), "proactive-evict=%s", reserve ? reserve : "0");
 	th_start(&t, opts);
 	host = th_managed(&t, FOOTPRINT);
 	j = (struct job){th_dev(&t, host), FOOTPRINT / sizeof(uint64_t)};
 	th_parallel(THREADS, gpu_write, &j);
-	/* A second GPU pass reads what the first wrote, from evicted blocks too. */
-	for (size_t i = 0; i < j.n; i += 512)
+	for (size_t i = 0; i < j.n; i++)
 		bad += j.dev[i] != pattern(i);
 	for (size_t i = 0; i < j.n; i++)
 		bad += host[i] != pattern(i);
 	assert_int_equal(bad, 0);
 	assert_true(th_stats(&t).blocks_evicted > 0);
+	if (reserve)
+		assert_true(th_stats(&t).blocks_proactive_evicted > 0);
+	assert_true(th_stats(&t).peak_device_bytes <= DEVICE_MEM);
 	th_stop(&t);
+}
+
+static void test_pattern_survives_random_eviction(void **state)
+{
+	(void)state;
+	pattern_survives("random", NULL);
+}
+
+/* UVMMU's comparators (Fig. 5). */
+static void test_pattern_survives_nru_eviction(void **state)
+{
+	(void)state;
+	pattern_survives("nru", NULL);
+}
+
+static void test_pattern_survives_seq_local_eviction(void **state)
+{
+	(void)state;
+	pattern_survives("seq-local", NULL);
+}
+
+/* ETC's proactive eviction: write-backs no fault waits for. */
+static void test_pattern_survives_proactive_eviction(void **state)
+{
+	(void)state;
+	pattern_survives("lru2m", "64K");
 }
 
 /* One GPU thread touches one word of each 64 KB block in address order,
@@ -167,6 +206,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pattern_survives_eviction),
 	    cmocka_unit_test(test_pattern_survives_random_eviction),
+	    cmocka_unit_test(test_pattern_survives_nru_eviction),
+	    cmocka_unit_test(test_pattern_survives_seq_local_eviction),
+	    cmocka_unit_test(test_pattern_survives_proactive_eviction),
 	    cmocka_unit_test(test_proactive_eviction),
 	};
 
