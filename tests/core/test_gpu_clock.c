@@ -145,6 +145,7 @@ static void sleep_ns(uint64_t ns)
 struct fault_msg {
 	uint32_t tid;
 	uint64_t page;
+	bool posted, taken; /* one per worker: under load two may post at once */
 };
 
 struct faulting {
@@ -167,7 +168,8 @@ static void *faulting_worker(void *arg)
 	/* Blocked, not computing: the real time reaches no modelled clock. */
 	sleep_ns(f->late_ns);
 	pthread_mutex_lock(f->msg_lock);
-	*f->msg = (struct fault_msg){(uint32_t)syscall(SYS_gettid), (f->idx + 1) << 16};
+	f->msg[f->idx] =
+	    (struct fault_msg){(uint32_t)syscall(SYS_gettid), (f->idx + 1) << 16, true, false};
 	pthread_mutex_unlock(f->msg_lock);
 	sem_post(f->to_driver);
 	while (sem_wait(&f->resolved))
@@ -190,21 +192,26 @@ static void drive(struct rig *r, struct faulting *w, sem_t *to_driver, struct fa
 		  pthread_mutex_t *msg_lock)
 {
 	for (unsigned got = 0; got < NWORKERS; got++) {
-		struct fault_msg m;
+		struct fault_msg m = {0};
 		struct uvm_gpu_stamp s;
+		unsigned from = NWORKERS;
 
 		while (sem_wait(to_driver))
 			;
 		pthread_mutex_lock(msg_lock);
-		m = *msg;
+		for (unsigned i = 0; i < NWORKERS && from == NWORKERS; i++)
+			if (msg[i].posted && !msg[i].taken) {
+				msg[i].taken = true;
+				m = msg[i];
+				from = i;
+			}
 		pthread_mutex_unlock(msg_lock);
+		assert_true(from < NWORKERS);
 		s = uvm_gpu_stamp(r->gpu, m.tid);
 		assert_true(s.slot >= 0);
 		uvm_gpu_claim(r->gpu, m.page >> UVMEMU_BLOCK_SHIFT, 64 << 10, 1, 0, 0);
 		uvm_gpu_commit(r->gpu, s, m.page, true, 0);
-		for (unsigned i = 0; i < NWORKERS; i++)
-			if (w[i].msg == msg && (((uint64_t)i + 1) << 16) == m.page)
-				sem_post(&w[i].resolved);
+		sem_post(&w[from].resolved);
 		uvm_gpu_step(r->gpu);
 	}
 	while (uvm_gpu_step(r->gpu) > 0)
@@ -217,7 +224,7 @@ static void test_batches_form_in_modelled_time(void **state)
 	struct faulting w[NWORKERS];
 	pthread_t th[NWORKERS];
 	sem_t to_driver;
-	struct fault_msg msg;
+	struct fault_msg msg[NWORKERS] = {{0}};
 	pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct uvm_gpu_figures fig;
 	uint64_t begin, end, t0 = uvm_now_ns(), real;
@@ -230,11 +237,11 @@ static void test_batches_form_in_modelled_time(void **state)
 	for (unsigned i = 0; i < NWORKERS; i++) {
 		/* Each reaches its fault 30 ms of real time after the one
 		 * before: a batch cut by real time would hold one fault. */
-		w[i] = (struct faulting){&r, i, 30 * MS * i, &to_driver, {{0}}, &msg, &msg_lock};
+		w[i] = (struct faulting){&r, i, 30 * MS * i, &to_driver, {{0}}, msg, &msg_lock};
 		sem_init(&w[i].resolved, 0, 0);
 		assert_int_equal(pthread_create(&th[i], NULL, faulting_worker, &w[i]), 0);
 	}
-	drive(&r, w, &to_driver, &msg, &msg_lock);
+	drive(&r, w, &to_driver, msg, &msg_lock);
 	for (unsigned i = 0; i < NWORKERS; i++)
 		pthread_join(th[i], NULL);
 	uvm_gpu_kernel_end(r.gpu, &begin, &end);
