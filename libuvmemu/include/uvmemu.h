@@ -29,10 +29,28 @@ extern "C" {
  * -fvisibility=hidden. */
 #pragma GCC visibility push(default)
 
-#define UVMEMU_PAGE_SIZE    4096u
-#define UVMEMU_BLOCK_SHIFT  16
-#define UVMEMU_BLOCK_SIZE   (1u << UVMEMU_BLOCK_SHIFT) /* 64 KB: migration unit */
-#define UVMEMU_VABLOCK_SIZE (2u << 20)		       /* 2 MB: fault grouping */
+#define UVMEMU_PAGE_SIZE 4096u
+/*
+ * The migration unit ("block") of the library built with this header: 64 KB,
+ * or 4 KB for libuvmemu_4k.so (--page-size 4k), which is the same sources
+ * compiled with UVMEMU_BLOCK_SHIFT=12. Code that runs with either library
+ * (an executor) reads the running one's unit from uvmemu_gmmu_get().
+ */
+#ifndef UVMEMU_BLOCK_SHIFT
+#define UVMEMU_BLOCK_SHIFT 16
+#endif
+#define UVMEMU_BLOCK_SIZE (1u << UVMEMU_BLOCK_SHIFT)
+/* That unit as --page-size names it: the library's default, and the only
+ * value it accepts (uvmemu_options.def). */
+#if UVMEMU_BLOCK_SHIFT == 12
+#define UVMEMU_PAGE_SIZE_BUILT "4k"
+#else
+#define UVMEMU_PAGE_SIZE_BUILT "64k"
+#endif
+/* 64 KB basic blocks: the tree prefetcher's leaves and the access counters'
+ * unit at either migration unit, as in the NVIDIA driver and UVMSmart. */
+#define UVMEMU_BASIC_SHIFT  16
+#define UVMEMU_VABLOCK_SIZE (2u << 20) /* 2 MB: fault grouping */
 
 /* ------------------------------------------------------------ managed memory */
 

@@ -11,7 +11,9 @@
 
 /* The arena's geometry and the access counters' layout are stated in the
  * public headers too; they must agree with the metadata's. */
-_Static_assert(UVM_BLOCK_SHIFT == UVMEMU_BLOCK_SHIFT, "block size: space.h vs uvmemu.h");
+_Static_assert(UVM_BLOCK_SHIFT == 16 || UVM_BLOCK_SHIFT == 12,
+	       "the migration unit is 64 KB or 4 KB (--page-size)");
+_Static_assert(UVM_BASIC_SHIFT >= UVM_BLOCK_SHIFT, "a basic block holds whole blocks");
 _Static_assert(UVM_BLOCKS_PER_VABLOCK <= UINT16_MAX, "struct uvm_vablock counts blocks in 16 bits");
 _Static_assert(UVMEMU_COUNTER_ACCESS_BITS == 27 && UVMEMU_COUNTER_TRIPS_SHIFT == 27,
 	       "access counters: 27 access bits, 5 round-trip bits");
@@ -68,14 +70,16 @@ static void became_resident(struct uvm_residency *r, size_t b)
 		o->resident(o->p, b);
 }
 
-static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how)
+/* trip: count a round trip in b's access counter. The counter is its basic
+ * block's, which one eviction of sixteen 4 KB blocks must count once. */
+static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how, bool trip)
 {
 	struct uvm_space *s = r->space;
 	struct uvm_block *blk = &s->block[b];
 
 	if (how == UVM_RES_EVICT) {
 		blk->flags |= UVM_BF_EVICTED;
-		if (uvm_counter_trip(s, b))
+		if (trip && uvm_counter_trip(s, b))
 			r->halve_trips = true;
 		if (blk->flags & UVM_BF_PREFETCHED)
 			r->st->blocks_prefetch_wasted++;
@@ -113,6 +117,7 @@ void uvm_res_move(struct uvm_residency *r, size_t first, size_t n, enum uvm_bloc
 {
 	struct uvm_space *s = r->space;
 	int64_t pool_delta = 0;
+	size_t tripped = SIZE_MAX; /* the counter a trip was counted in last */
 
 	for (size_t b = first; b < first + n; b++) {
 		uint8_t from = s->block[b].state;
@@ -126,7 +131,8 @@ void uvm_res_move(struct uvm_residency *r, size_t first, size_t n, enum uvm_bloc
 			became_resident(r, b);
 			pool_delta++;
 		} else if (uvm_state_on_device(from) && !uvm_state_on_device(to)) {
-			left_device(r, b, how);
+			left_device(r, b, how, uvm_counter_of(b) != tripped);
+			tripped = uvm_counter_of(b);
 			pool_delta--;
 		}
 	}

@@ -54,9 +54,10 @@ int uvm_space_init(struct uvm_space *s, uint64_t arena_size)
 	memset(s, 0, sizeof(*s));
 	s->nblocks = arena_size >> UVM_BLOCK_SHIFT;
 	s->nvablocks = arena_size >> UVM_VABLOCK_SHIFT;
+	s->ncounters = arena_size >> UVM_BASIC_SHIFT;
 	s->block = reserve(s->nblocks * sizeof(*s->block));
 	s->vablock = reserve(s->nvablocks * sizeof(*s->vablock));
-	s->counters = reserve(s->nblocks * sizeof(*s->counters));
+	s->counters = reserve(s->ncounters * sizeof(*s->counters));
 	s->gmmu_state = reserve(s->nblocks * sizeof(*s->gmmu_state));
 	if (!s->block || !s->vablock || !s->counters || !s->gmmu_state) {
 		uvm_space_destroy(s);
@@ -72,10 +73,20 @@ void uvm_space_destroy(struct uvm_space *s)
 	if (s->vablock)
 		munmap(s->vablock, s->nvablocks * sizeof(*s->vablock));
 	if (s->counters)
-		munmap((void *)s->counters, s->nblocks * sizeof(*s->counters));
+		munmap((void *)s->counters, s->ncounters * sizeof(*s->counters));
 	if (s->gmmu_state)
 		munmap((void *)s->gmmu_state, s->nblocks * sizeof(*s->gmmu_state));
 	memset(s, 0, sizeof(*s));
+}
+
+/* The counters of blocks [first, first + n): allocations start on a vablock,
+ * so no other allocation shares their basic blocks. */
+static void reset_counters(struct uvm_space *s, size_t first, size_t n)
+{
+	if (n == 0)
+		return;
+	for (size_t c = uvm_counter_of(first); c <= uvm_counter_of(first + n - 1); c++)
+		atomic_store_explicit(&s->counters[c], 0, memory_order_relaxed);
 }
 
 void uvm_space_add(struct uvm_space *s, uint64_t off, uint64_t len, uint32_t alloc)
@@ -85,9 +96,9 @@ void uvm_space_add(struct uvm_space *s, uint64_t off, uint64_t len, uint32_t all
 
 	for (size_t b = first; b < first + n; b++) {
 		s->block[b] = (struct uvm_block){.state = UVM_EMPTY};
-		atomic_store_explicit(&s->counters[b], 0, memory_order_relaxed);
 		atomic_store_explicit(&s->gmmu_state[b], 0, memory_order_relaxed);
 	}
+	reset_counters(s, first, n);
 	for (size_t v = uvm_vablock_of(first); v * UVM_BLOCKS_PER_VABLOCK < first + n; v++) {
 		size_t lo = uvm_vablock_first(v), hi = lo + UVM_BLOCKS_PER_VABLOCK;
 
@@ -107,10 +118,9 @@ void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len)
 
 	memset(&s->block[first], 0, n * sizeof(*s->block));
 	memset(&s->vablock[uvm_vablock_of(first)], 0, nv * sizeof(*s->vablock));
-	for (size_t b = first; b < first + n; b++) {
-		atomic_store_explicit(&s->counters[b], 0, memory_order_relaxed);
+	for (size_t b = first; b < first + n; b++)
 		atomic_store_explicit(&s->gmmu_state[b], 0, memory_order_relaxed);
-	}
+	reset_counters(s, first, n);
 }
 
 #define ACCESS_MASK ((1u << 27) - 1)
@@ -122,18 +132,20 @@ void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len)
 
 bool uvm_counter_add(struct uvm_space *s, size_t b, uint32_t accesses)
 {
-	uint32_t old = atomic_fetch_add_explicit(&s->counters[b], accesses, memory_order_relaxed);
+	uint32_t old = atomic_fetch_add_explicit(&s->counters[uvm_counter_of(b)], accesses,
+						 memory_order_relaxed);
 
 	return (old & ACCESS_MASK) + accesses >= ACCESS_HALVE_AT;
 }
 
 bool uvm_counter_trip(struct uvm_space *s, size_t b)
 {
-	uint32_t old = atomic_load_explicit(&s->counters[b], memory_order_relaxed);
+	_Atomic uint32_t *c = &s->counters[uvm_counter_of(b)];
+	uint32_t old = atomic_load_explicit(c, memory_order_relaxed);
 
 	if (old >> 27 >= TRIPS_MAX)
 		return true;
-	atomic_fetch_add_explicit(&s->counters[b], TRIP_ONE, memory_order_relaxed);
+	atomic_fetch_add_explicit(c, TRIP_ONE, memory_order_relaxed);
 	return (old >> 27) + 1 >= TRIPS_MAX;
 }
 
@@ -142,8 +154,11 @@ void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips)
 	for (size_t v = 0; v < s->used_vablocks; v++) {
 		size_t first = uvm_vablock_first(v);
 
-		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
-			uint32_t old = atomic_load_explicit(&s->counters[b], memory_order_relaxed),
+		if (s->vablock[v].nvalid == 0)
+			continue;
+		for (size_t c = uvm_counter_of(first);
+		     c <= uvm_counter_of(first + s->vablock[v].nvalid - 1); c++) {
+			uint32_t old = atomic_load_explicit(&s->counters[c], memory_order_relaxed),
 				 nw;
 
 			do {
@@ -151,7 +166,7 @@ void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips)
 
 				nw = ((trips ? t / 2 : t) << 27) | (accesses ? a / 2 : a);
 			} while (!atomic_compare_exchange_weak_explicit(
-			    &s->counters[b], &old, nw, memory_order_relaxed, memory_order_relaxed));
+			    &s->counters[c], &old, nw, memory_order_relaxed, memory_order_relaxed));
 		}
 	}
 }

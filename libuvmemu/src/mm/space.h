@@ -3,9 +3,10 @@
  * space.h - per-block residency (the block state machine) and per-vablock
  * bookkeeping for the whole arena.
  *
- * Arrays are indexed by arena offset >> 16 (blocks) and >> 21 (vablocks) and
- * are reserved for the whole arena up front; the kernel backs only the parts
- * that allocations use. The driver thread owns every field except the access
+ * Arrays are indexed by arena offset >> UVM_BLOCK_SHIFT (blocks), >> 16 (the
+ * access counters, one per 64 KB basic block) and >> 21 (vablocks) and are
+ * reserved for the whole arena up front; the kernel backs only the parts that
+ * allocations use. The driver thread owns every field except the access
  * counters and the gmmu state byte, which executor workers read and count
  * into with atomics.
  */
@@ -17,12 +18,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UVM_BLOCK_SHIFT	       16
+#include "uvmemu.h"
+
+/* The migration unit: 64 KB, or 4 KB in the libraries built for
+ * --page-size 4k (uvmemu.h). Everything below follows from it. */
+#define UVM_BLOCK_SHIFT	       UVMEMU_BLOCK_SHIFT
 #define UVM_BLOCK_SIZE	       (1ull << UVM_BLOCK_SHIFT)
 #define UVM_VABLOCK_SHIFT      21
 #define UVM_VABLOCK_SIZE       (1ull << UVM_VABLOCK_SHIFT)
 #define UVM_BLOCKS_PER_VABLOCK (UVM_VABLOCK_SIZE / UVM_BLOCK_SIZE)
 #define UVM_PAGE_SIZE	       4096ull
+/* The 64 KB basic block, whatever the unit: the tree prefetcher's leaf, the
+ * sequential-local policies' unit and the access counters' (uvmemu.h). At
+ * 64 KB a basic block is one block; at 4 KB, sixteen. */
+#define UVM_BASIC_SHIFT	     UVMEMU_BASIC_SHIFT
+#define UVM_BASIC_SIZE	     (1ull << UVM_BASIC_SHIFT)
+#define UVM_BLOCKS_PER_BASIC (1u << (UVM_BASIC_SHIFT - UVM_BLOCK_SHIFT))
 
 /* A mask over a vablock's blocks (struct uvm_vbmask) has this many bits. */
 #define UVM_VBMASK_BITS ((unsigned)UVM_BLOCKS_PER_VABLOCK)
@@ -85,6 +96,7 @@ struct uvm_vablock {
 
 struct uvm_space {
 	size_t nblocks, nvablocks;
+	size_t ncounters; /* 64 KB basic blocks: one access counter each */
 	/* One past the highest vablock an allocation ever took: loops over the
 	 * space stop there, not at the end of a reservation sized for millions
 	 * of allocations (allocations go first fit, low). Set under the arena
@@ -92,7 +104,7 @@ struct uvm_space {
 	size_t used_vablocks;
 	struct uvm_block *block;
 	struct uvm_vablock *vablock;
-	_Atomic uint32_t *counters;  /* access counters (uvmemu_gmmu.h layout) */
+	_Atomic uint32_t *counters;  /* per basic block (uvm_counter_of), uvmemu_gmmu.h layout */
 	_Atomic uint8_t *gmmu_state; /* UVMEMU_GMMU_* bits */
 };
 
@@ -114,20 +126,27 @@ const char *uvm_state_name(enum uvm_block_state st);
 
 /*
  * Access counters (uvmemu_gmmu.h layout: low 27 bits count accesses, high 5
- * bits round trips). Adding returns true when a field reached the point where
- * every counter's field must be halved, which uvm_counters_halve does for
- * the blocks of live allocations.
+ * bits round trips), one per 64 KB basic block at either migration unit, as
+ * UVMSmart keeps them beside 4 KB pages: a block's counter is its basic
+ * block's. Adding returns true when a field reached the point where every
+ * counter's field must be halved, which uvm_counters_halve does for the
+ * blocks of live allocations.
  */
+static inline size_t uvm_counter_of(size_t b)
+{
+	return b >> (UVM_BASIC_SHIFT - UVM_BLOCK_SHIFT);
+}
 bool uvm_counter_add(struct uvm_space *s, size_t b, uint32_t accesses);
 bool uvm_counter_trip(struct uvm_space *s, size_t b);
 void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips);
 static inline uint32_t uvm_counter_accesses(const struct uvm_space *s, size_t b)
 {
-	return atomic_load_explicit(&s->counters[b], memory_order_relaxed) & ((1u << 27) - 1);
+	return atomic_load_explicit(&s->counters[uvm_counter_of(b)], memory_order_relaxed) &
+	       ((1u << 27) - 1);
 }
 static inline uint32_t uvm_counter_trips(const struct uvm_space *s, size_t b)
 {
-	return atomic_load_explicit(&s->counters[b], memory_order_relaxed) >> 27;
+	return atomic_load_explicit(&s->counters[uvm_counter_of(b)], memory_order_relaxed) >> 27;
 }
 
 /* The blocks `bytes` occupy, the last one partly. */
