@@ -105,8 +105,10 @@ int uvm_cli_self_dir(char *out, size_t len)
 	return 0;
 }
 
-/* libuvmemu.so next to this binary: ../lib (build tree, or the install's libdir). */
-static int find_library(char *out, size_t len)
+/* The emulator library `name` (libuvmemu.so, or libuvmemu_4k.so for
+ * --page-size 4k) next to this binary: ../lib (build tree, or the install's
+ * libdir). */
+static int find_library(const char *name, char *out, size_t len)
 {
 	static const char *const dirs[] = {"/../lib/", "/../" UVMEMU_LIBDIR "/"};
 	char self[PATH_MAX];
@@ -115,7 +117,7 @@ static int find_library(char *out, size_t len)
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		int n2 = snprintf(out, len, "%s%slibuvmemu.so", self, dirs[i]);
+		int n2 = snprintf(out, len, "%s%s%s", self, dirs[i], name);
 
 		if (n2 > 0 && (size_t)n2 < len && access(out, R_OK) == 0)
 			return 0;
@@ -126,7 +128,7 @@ static int find_library(char *out, size_t len)
 int uvm_cli_environment(const char *cmd, struct uvm_config *cfg)
 {
 	char err[UVM_ERRLEN], lib[PATH_MAX], preload[2 * PATH_MAX];
-	const char *old;
+	const char *old, *name;
 
 	uvm_config_resolve(cfg);
 	if (uvm_config_check(cfg, err, sizeof(err))) {
@@ -141,11 +143,11 @@ int uvm_cli_environment(const char *cmd, struct uvm_config *cfg)
 		uvm_option_env_name(id, var, sizeof(var));
 		setenv(var, cfg->v[id].s, 1);
 	}
-	if (find_library(lib, sizeof(lib))) {
+	name = uvm_page_size_library(cfg);
+	if (find_library(name, lib, sizeof(lib))) {
 		fprintf(stderr,
-			"%s: libuvmemu.so not found next to this program "
-			"(looked in ../lib and ../%s)\n",
-			cmd, UVMEMU_LIBDIR);
+			"%s: %s not found next to this program (looked in ../lib and ../%s)\n", cmd,
+			name, UVMEMU_LIBDIR);
 		return 2;
 	}
 	old = getenv("LD_PRELOAD");

@@ -756,6 +756,11 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		    "--cpu-fault-latency (UVMEMU_CPU_FAULT_LATENCY) is read only under --clock "
 		    "model: under --clock real a CPU fault costs its real service");
 	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
+	    cfg->v[UVM_OPT_page_size].i == UVM_PAGE_SIZE_4K)
+		return fail(err, errlen,
+			    "--fault-path uvmmu cannot go with --page-size 4k (UVMEMU_PAGE_SIZE): "
+			    "UVMMU's hardware migrates 64 KB page-groups; use --page-size 64k");
+	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
 	    strcmp(cfg->v[UVM_OPT_prefetch].s, "none") != 0)
 		return fail(err, errlen,
 			    "--prefetch %s (UVMEMU_PREFETCH) cannot go with --fault-path uvmmu: "
@@ -786,6 +791,23 @@ void uvm_config_print_notes(const struct uvm_config *cfg, FILE *f)
 		fprintf(f, "uvmemu: warning: %.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+}
+
+const char *uvm_page_size_library(const struct uvm_config *cfg)
+{
+	return cfg->v[UVM_OPT_page_size].i == UVM_PAGE_SIZE_4K ? "libuvmemu_4k.so" : "libuvmemu.so";
+}
+
+int uvm_page_size_check(const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	const char *asked = cfg->v[UVM_OPT_page_size].s;
+
+	if (strcmp(asked, UVMEMU_PAGE_SIZE_BUILT) == 0)
+		return 0;
+	return fail(err, errlen,
+		    "--page-size %s (UVMEMU_PAGE_SIZE): this library is built for %s only; page "
+		    "sizes are 4k and 64k, and `uvmemu run --page-size %s` preloads %s",
+		    asked, UVMEMU_PAGE_SIZE_BUILT, asked, uvm_page_size_library(cfg));
 }
 
 void uvm_config_print_help(FILE *f)

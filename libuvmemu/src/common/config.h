@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "uvmemu.h" /* UVMEMU_PAGE_SIZE_BUILT, a default of the table */
 #include "uvmemu_options.h"
 
 enum uvm_opt_type {
@@ -112,6 +113,13 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen);
  * asks for in vain (a setting that is not read, an option a --config file
  * sets twice). Printed once per run, by the runtime. */
 void uvm_config_print_notes(const struct uvm_config *cfg, FILE *f);
+/*
+ * --page-size: the emulator library built for the asked unit (libuvmemu.so,
+ * libuvmemu_4k.so), and whether this build is that one (a one-line error
+ * naming both sizes if not: the unit is fixed when the library is compiled).
+ */
+const char *uvm_page_size_library(const struct uvm_config *cfg);
+int uvm_page_size_check(const struct uvm_config *cfg, char *err, size_t errlen);
 /*
  * Applies the --policy preset and the defaults one option implies for
  * another (adaptive migration pairs with LFU eviction), to options not given

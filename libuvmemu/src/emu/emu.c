@@ -47,7 +47,7 @@ static int reserve_metadata(struct uvm_emu *e, char *err, size_t errlen)
 		return rc;
 	}
 	e->access_seen =
-	    mmap(NULL, e->space.nblocks * sizeof(*e->access_seen), PROT_READ | PROT_WRITE,
+	    mmap(NULL, e->space.ncounters * sizeof(*e->access_seen), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (e->access_seen == MAP_FAILED) {
 		e->access_seen = NULL;
@@ -199,9 +199,13 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	const struct uvm_config *cfg = &s->cfg;
 	uint64_t dev_mem = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_device_mem);
 	struct uvm_res_observer obs[2];
-	struct uvm_emu *e = calloc(1, sizeof(*e));
+	struct uvm_emu *e;
 	int rc;
 
+	/* Before anything is reserved: the unit sizes every block array. */
+	if (uvm_page_size_check(cfg, err, errlen))
+		return -EINVAL;
+	e = calloc(1, sizeof(*e));
 	if (!e) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -286,7 +290,7 @@ void uvm_emu_destroy(struct uvm_emu *e)
 	if (e->reuse.space)
 		uvm_reuse_destroy(&e->reuse);
 	if (e->access_seen)
-		munmap(e->access_seen, e->space.nblocks * sizeof(*e->access_seen));
+		munmap(e->access_seen, e->space.ncounters * sizeof(*e->access_seen));
 	uvm_objuse_destroy(e);
 	uvm_objmgr_destroy(e->objmgr);
 	/* Dropping the views frees every frame; the arena goes with them. */
