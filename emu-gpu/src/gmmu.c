@@ -160,9 +160,9 @@ static bool first_in_sector(struct site *s, uintptr_t sector)
 	return true;
 }
 
-static void count(const struct uvmemu_gmmu *g, size_t block)
+static void count(const struct uvmemu_gmmu *g, size_t counter)
 {
-	uint32_t old = atomic_fetch_add_explicit(&g->counters[block], 1, memory_order_relaxed);
+	uint32_t old = atomic_fetch_add_explicit(&g->counters[counter], 1, memory_order_relaxed);
 
 	if ((old & UVMEMU_COUNTER_ACCESS_MASK) + 1 == UVMEMU_COUNTER_HALVE_AT)
 		g->halve(g->ctx);
@@ -170,7 +170,10 @@ static void count(const struct uvmemu_gmmu *g, size_t block)
 
 const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store)
 {
-	size_t block = (addr - g->dev_lo) >> UVMEMU_BLOCK_SHIFT;
+	/* Counters are per 64 KB basic block, state per migration unit, which
+	 * only the running library knows (uvmemu_gmmu.h). */
+	size_t counter = (addr - g->dev_lo) >> UVMEMU_BASIC_SHIFT;
+	size_t block = (addr - g->dev_lo) >> g->block_shift;
 	struct site *s = site_for(ws.next++);
 	uint8_t state;
 
@@ -178,8 +181,8 @@ const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t
 		s->epoch = ws.epoch;
 		s->nblocks = s->nwindows = 0;
 	}
-	if (first_in_block(s, (uint32_t)block))
-		count(g, block);
+	if (first_in_block(s, (uint32_t)counter))
+		count(g, counter);
 	state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
 	/* --fault-path uvmmu: a block neither on the device nor REMOTE is
 	 * brought in by the runtime from this thread, as UVMMU's GMMU does,

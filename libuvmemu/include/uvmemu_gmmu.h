@@ -4,9 +4,9 @@
  *
  * When emu-gpu is built with its GMMU accessors (CMake option EMUGPU_GMMU),
  * global loads and stores made through ld_global/st_global count in the
- * per-block access counter of the block they touch, as the hardware's
+ * access counter of the 64 KB basic block they touch, as the hardware's
  * counters count coalesced transactions: once per warp (32 consecutive
- * threads of a CTA, x fastest) per 64 KB block per access. Loads from a block
+ * threads of a CTA, x fastest) per 64 KB basic block per access. Loads from a block
  * mapped REMOTE (zero-copy) are charged to the link per distinct 32-byte
  * sector a warp touches; so are stores, where they reach host memory
  * (remote_stores). The load itself reads the device view: under the remap
@@ -14,10 +14,12 @@
  * block's read-only copy, equal to the host data while the block is REMOTE.
  * dma_offset gives the host data's address for tools that need it.
  *
- * The table is filled in by the runtime and never moves; arrays are indexed by
- * (device-view address - dev_lo) >> UVMEMU_BLOCK_SHIFT. Natively dev_lo ==
- * dev_hi, so every address is "not managed" and accessors are plain loads and
- * stores.
+ * The table is filled in by the runtime and never moves. The counters are
+ * indexed by (device-view address - dev_lo) >> UVMEMU_BASIC_SHIFT (64 KB at
+ * either migration unit), the state bytes by the same difference >>
+ * block_shift, the running library's unit (16, or 12 under --page-size 4k:
+ * the executor is built once for both libraries). Natively dev_lo == dev_hi,
+ * so every address is "not managed" and accessors are plain loads and stores.
  */
 #ifndef UVMEMU_GMMU_H
 #define UVMEMU_GMMU_H
@@ -37,7 +39,7 @@ extern "C" {
  * -fvisibility=hidden. */
 #pragma GCC visibility push(default)
 
-/* Access counter layout (one 32-bit word per 64 KB block). */
+/* Access counter layout (one 32-bit word per 64 KB basic block). */
 #define UVMEMU_COUNTER_ACCESS_BITS 27
 #define UVMEMU_COUNTER_ACCESS_MASK ((1u << UVMEMU_COUNTER_ACCESS_BITS) - 1)
 #define UVMEMU_COUNTER_TRIPS_SHIFT UVMEMU_COUNTER_ACCESS_BITS
@@ -48,7 +50,7 @@ extern "C" {
  */
 #define UVMEMU_COUNTER_HALVE_AT (UVMEMU_COUNTER_ACCESS_MASK - (1u << 20))
 
-/* Bits of the per-block gmmu state byte. */
+/* Bits of the per-block (migration unit) gmmu state byte. */
 #define UVMEMU_GMMU_REMOTE  0x01u /* GPU reads go to host data over the link */
 #define UVMEMU_GMMU_PINNED  0x02u /* zero-copy host memory: never migrates by itself */
 #define UVMEMU_GMMU_WRITTEN 0x04u /* set by st_global: the GPU wrote the block */
@@ -56,6 +58,7 @@ extern "C" {
 
 struct uvmemu_gmmu {
 	uintptr_t dev_lo, dev_hi; /* device-view range the arrays cover */
+	unsigned block_shift;	  /* log2 of the migration unit: state[] is per block */
 	intptr_t dma_offset;	  /* device-view address + dma_offset = host data */
 	_Atomic uint32_t *counters;
 	_Atomic uint8_t *state;

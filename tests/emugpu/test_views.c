@@ -73,6 +73,7 @@ const struct uvmemu_gmmu *uvmemu_gmmu_get(void)
 
 	gp->dev_lo = (uintptr_t)device_view;
 	gp->dev_hi = (uintptr_t)device_view + SIZE;
+	gp->block_shift = UVMEMU_BLOCK_SHIFT;
 	gp->dma_offset = (intptr_t)((uintptr_t)host_view - (uintptr_t)device_view);
 	gp->counters = counters;
 	gp->state = block_state;

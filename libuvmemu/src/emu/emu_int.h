@@ -77,7 +77,7 @@ struct uvm_emu {
 	struct uvm_map_touch map_touch; /* the machine's first-access cost (report) */
 	struct uvm_reuse reuse;		/* the running launch's data reuse (driver thread) */
 	struct uvm_progress progress;
-	uint32_t *access_seen;	/* per block: access count at the last launch's end */
+	uint32_t *access_seen;	/* per access counter (64 KB): its count at the last launch's end */
 	unsigned char *reached; /* per vablock: EMU_DEV reached it this launch (use.h) */
 	/* Launch subscribers: the object manager (NULL unless --objects). */
 	struct uvm_objmgr *objmgr;

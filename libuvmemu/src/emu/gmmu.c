@@ -61,6 +61,7 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 	e->gmmu = (struct uvmemu_gmmu){
 	    .dev_lo = e->arena.dev,
 	    .dev_hi = e->arena.dev + e->arena.size,
+	    .block_shift = UVM_BLOCK_SHIFT,
 	    /* Where host data lives: the DMA view's copy, or under remap the
 	     * shared frames the host view maps. */
 	    .dma_offset = (intptr_t)((e->backend->shared_frames ? e->arena.host : e->arena.dma) -

@@ -14,14 +14,19 @@
 #include "units.h"
 #include "use.h"
 
+/* Access counts are per 64 KB basic block at either unit (space.h): one
+ * step of these loops is one counter, its first block standing for it. */
+#define EACH_COUNTER(e, r, b)                                                                      \
+	for (size_t b = ((r)->base - (e)->arena.host) >> UVM_BLOCK_SHIFT,                          \
+		    b##_end = b + uvm_blocks_of((r)->size);                                        \
+	     b < b##_end; b += UVM_BLOCKS_PER_BASIC)
+
 static void rebase_allocation(const struct uvm_range *r, void *arg)
 {
 	struct uvm_emu *e = arg;
-	size_t first = (r->base - e->arena.host) >> UVM_BLOCK_SHIFT;
-	size_t n = (r->size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
 
-	for (size_t b = first; b < first + n; b++)
-		e->access_seen[b] = uvm_counter_accesses(&e->space, b);
+	EACH_COUNTER(e, r, b)
+	e->access_seen[uvm_counter_of(b)] = uvm_counter_accesses(&e->space, b);
 }
 
 /*
@@ -105,23 +110,24 @@ struct access_scan {
 	bool gmmu;
 };
 
-/* The accesses a launch made: each block's counter now, less at the last
- * launch's end (a halving in between makes the difference the count itself). */
+/* The accesses a launch made: each counter now, less at the last launch's
+ * end (a halving in between makes the difference the count itself); a row
+ * per 64 KB basic block, named by its first block. */
 static void scan_allocation(const struct uvm_range *r, void *arg)
 {
 	struct access_scan *a = arg;
 	struct uvm_emu *e = a->e;
-	size_t first = (r->base - e->arena.host) >> UVM_BLOCK_SHIFT;
-	size_t n = (r->size + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
-	uint32_t alloc = e->space.vablock[uvm_vablock_of(first)].alloc;
+	uint32_t alloc = e->space.vablock[(r->base - e->arena.host) >> UVM_VABLOCK_SHIFT].alloc;
 
-	for (size_t b = first; b < first + n; b++) {
-		uint32_t now = uvm_counter_accesses(&e->space, b), was = e->access_seen[b];
-		uint32_t delta = now >= was ? now - was : now;
+	EACH_COUNTER(e, r, b)
+	{
+		uint32_t *seen = &e->access_seen[uvm_counter_of(b)];
+		uint32_t now = uvm_counter_accesses(&e->space, b);
+		uint32_t delta = now >= *seen ? now - *seen : now;
 
 		if (delta)
 			uvm_trace_access(e->trace, a->launch, a->kernel, alloc, b, delta, a->gmmu);
-		e->access_seen[b] = now;
+		*seen = now;
 	}
 }
 

@@ -232,7 +232,8 @@ static void no_halve(void *ctx)
 
 const struct uvmemu_gmmu *uvm_rt_gmmu(void)
 {
-	static const struct uvmemu_gmmu empty = {.remote_access = no_remote_access,
+	static const struct uvmemu_gmmu empty = {.block_shift = UVMEMU_BLOCK_SHIFT,
+						 .remote_access = no_remote_access,
 						 .halve = no_halve};
 
 	return &empty;
