@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vablock_tree.h - the full binary tree over a vablock's 64 KB blocks that
- * the tree prefetcher and tree eviction share.
+ * vablock_tree.h - the full binary tree over a vablock's blocks that the
+ * tree prefetcher and tree eviction share.
  *
  * The leaves are the vablock's nvalid blocks (a whole vablock has
  * UVM_BLOCKS_PER_VABLOCK; the tail of an allocation fewer), so the tree has
@@ -14,6 +14,11 @@
  * mask (the caller decides what counts as occupied). Nodes are masks over the
  * vablock (vbmask.h) holding one run, so a node is also the run
  * [first, first + count).
+ *
+ * The leaves are blocks, the migration unit: 64 KB, or 4 KB pages under
+ * --page-size 4k (512 leaves, as in the driver). The nodes at
+ * UVM_TREE_BASIC_LEVEL are then the 64 KB basic blocks, the policies'
+ * smallest region whatever the unit (level 0 at 64 KB).
  */
 #ifndef UVM_VABLOCK_TREE_H
 #define UVM_VABLOCK_TREE_H
@@ -36,6 +41,21 @@ static inline struct uvm_vbmask uvm_tree_node(unsigned leaf, unsigned level, uns
 	unsigned lo = leaf & ~((1u << level) - 1), hi = lo + (1u << level);
 
 	return uvm_vbmask_run(lo, hi > nvalid ? nvalid : hi);
+}
+
+#define UVM_TREE_BASIC_LEVEL (UVM_BASIC_SHIFT - UVM_BLOCK_SHIFT)
+
+/* The basic blocks holding `leaves`, cut at nvalid (the driver's 64 KB
+ * big-page upgrade; `leaves` itself at 64 KB). */
+static inline struct uvm_vbmask uvm_tree_basic(struct uvm_vbmask leaves, unsigned nvalid)
+{
+	struct uvm_vbmask m = uvm_vbmask_zero();
+
+	if (UVM_TREE_BASIC_LEVEL == 0)
+		return leaves;
+	uvm_vbmask_for_each(leaf, leaves)
+		m = uvm_vbmask_or(m, uvm_tree_node(leaf, UVM_TREE_BASIC_LEVEL, nvalid));
+	return m;
 }
 
 static inline unsigned uvm_tree_count(struct uvm_vbmask node, struct uvm_vbmask occupied)

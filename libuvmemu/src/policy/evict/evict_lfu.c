@@ -61,7 +61,7 @@ static int lfu_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 	}
 	if (best == UVM_ILIST_END)
 		return -ENOENT;
-	*v = (struct uvm_victim){best, 1};
+	*v = uvm_evict_basic(ctx->space, best);
 	return 0;
 }
 

@@ -23,7 +23,7 @@ static int lru64k_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_vict
 	for (uint32_t b = uvm_ilist_first(&l->list); b != UVM_ILIST_END;
 	     b = uvm_ilist_next(&l->list, b)) {
 		if (uvm_evict_block_ok(ctx, b)) {
-			*v = (struct uvm_victim){b, 1};
+			*v = uvm_evict_basic(ctx->space, b);
 			return 0;
 		}
 	}

@@ -100,7 +100,7 @@ static int random_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_vict
 		uint32_t b = r->resident[next(r) % r->n];
 
 		if (allowed(r, ctx, b)) {
-			*v = (struct uvm_victim){b, 1};
+			*v = uvm_evict_basic(r->space, b);
 			return 0;
 		}
 	}
@@ -109,7 +109,7 @@ static int random_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_vict
 		uint32_t b = r->resident[(start + k) % r->n];
 
 		if (allowed(r, ctx, b)) {
-			*v = (struct uvm_victim){b, 1};
+			*v = uvm_evict_basic(r->space, b);
 			return 0;
 		}
 	}

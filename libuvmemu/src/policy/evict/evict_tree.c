@@ -38,7 +38,10 @@
  * runs) should the paper say so. The threshold is the paper's 50%, not
  * --prefetch-threshold (at 64 KB leaves 50 and 51 decide alike anyway).
  *
- * Granularity: 64 KB to the whole vablock, decided per victim. A region
+ * Granularity: 64 KB to the whole vablock, decided per victim. Under
+ * --page-size 4k the LRU order is of 4 KB pages and the victim leaf is the
+ * LRU page's 64 KB basic block (as sequential-local's), the walk starting
+ * above it. A region
  * never leaves the victim's vablock, which is neither the vablock being
  * serviced nor (first pass) in use, so every block of it may go.
  */
@@ -48,17 +51,17 @@
 #include "evict_util.h"
 #include "vablock_tree.h"
 
-/* The run to evict with block b: the largest sparse ancestor, or b alone. */
+/* The run to evict with block b: the largest sparse ancestor, or b's basic
+ * block alone (b itself at 64 KB). */
 static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
 {
 	size_t v = uvm_vablock_of(b), first = uvm_vablock_first(v);
 	unsigned nvalid = s->vablock[v].nvalid, leaf = (unsigned)(b - first);
 	unsigned levels = uvm_tree_levels(nvalid);
-	struct uvm_vbmask left = uvm_vablock_device_mask(s, v);
-	struct uvm_vbmask region = uvm_vbmask_run(leaf, leaf + 1);
+	struct uvm_vbmask region = uvm_tree_node(leaf, UVM_TREE_BASIC_LEVEL, nvalid);
+	struct uvm_vbmask left = uvm_vbmask_andnot(uvm_vablock_device_mask(s, v), region);
 
-	uvm_vbmask_clear(&left, leaf);
-	for (unsigned level = 1; level < levels; level++) {
+	for (unsigned level = UVM_TREE_BASIC_LEVEL + 1; level < levels; level++) {
 		struct uvm_vbmask node = uvm_tree_node(leaf, level, nvalid);
 
 		if (uvm_tree_count(node, left) * 2 < uvm_tree_size(node))

@@ -29,6 +29,22 @@ static inline bool uvm_evict_block_ok(const struct uvm_evict_ctx *ctx, size_t b)
 	return uvm_evict_has_copy(ctx->space, b) && uvm_evict_vablock_ok(ctx, uvm_vablock_of(b));
 }
 
+/*
+ * The victim a block-grained policy (lru64k, lfu, random, opt) names for
+ * block b: its 64 KB basic block, cut at the allocation's end. At 64 KB that
+ * is b alone; at 4 KB (--page-size 4k) the sixteen pages UVMSmart's
+ * sequential-local policy evicts with its LRU page, of which uvm_op_evict
+ * moves those still on the device.
+ */
+static inline struct uvm_victim uvm_evict_basic(const struct uvm_space *s, size_t b)
+{
+	size_t v = uvm_vablock_of(b), lo = b - b % UVM_BLOCKS_PER_BASIC;
+	size_t end = uvm_vablock_first(v) + s->vablock[v].nvalid;
+	size_t hi = lo + UVM_BLOCKS_PER_BASIC < end ? lo + UVM_BLOCKS_PER_BASIC : end;
+
+	return (struct uvm_victim){lo, hi - lo};
+}
+
 /* Whether vablock v holds anything uvm_op_evict can move. */
 static inline bool uvm_evict_has_device(const struct uvm_space *s, size_t v)
 {

@@ -17,9 +17,15 @@
  * occupied, is the prefetch set. The tree is not updated between faulted
  * leaves (the driver computes every region from the same snapshot).
  *
- * Granularity: 64 KB leaves, where the driver's are 4 KB pages after its
- * 64 KB "big page" upgrade; with at most 32 leaves no node's occupancy lies
- * in (50%, 51%], so thresholds 50 and 51 decide alike here. Never crosses the
+ * Granularity: the leaves are the vablock's blocks. At --page-size 64k they
+ * are 64 KB, where the driver's are 4 KB pages after its 64 KB "big page"
+ * upgrade; with at most 32 leaves no node's occupancy lies in (50%, 51%], so
+ * thresholds 50 and 51 decide alike there. At --page-size 4k they are the
+ * driver's 512 pages, and its upgrade comes first: every 64 KB basic block
+ * (UVM_BLOCKS_PER_BASIC leaves, cut at nvalid) holding a walked fault is
+ * filled, in the tree's occupancy and in the prefetch set, so a fault brings
+ * at least its basic block (UVMSmart's 64 KB leaf; seed 000 section II) and
+ * the nodes above count the filled pages as occupied. Never crosses the
  * vablock; never goes beyond the allocation (nvalid). The driver leaves
  * advised blocks out of the mask it returns (service.c, prefetchable). Not
  * modelled: the driver's whole-block prefetch when nothing is resident and
@@ -76,12 +82,13 @@ static struct uvm_vbmask tree_pick(void *p, const struct uvm_prefetch_ctx *ctx)
 	 * skips faults the GPU already has permission for. */
 	struct uvm_vbmask walk =
 	    uvm_vbmask_andnot(uvm_vbmask_and(ctx->faulted, ctx->valid), ctx->resident);
-	struct uvm_vbmask region = uvm_vbmask_zero();
+	struct uvm_vbmask region = uvm_tree_basic(walk, nvalid);
+	struct uvm_vbmask tree = uvm_vbmask_or(occupied, region);
 
 	uvm_vbmask_for_each(leaf, walk) {
-		region = uvm_vbmask_or(region, region_of(t, leaf, nvalid, occupied));
 		if (uvm_vbmask_equal(uvm_vbmask_or(region, occupied), ctx->valid))
 			break; /* nothing left to add */
+		region = uvm_vbmask_or(region, region_of(t, leaf, nvalid, tree));
 	}
 	return uvm_vbmask_andnot(uvm_vbmask_and(region, ctx->valid), occupied);
 }
