@@ -14,7 +14,9 @@
  * and collapses on the first write from either side; preferred location and
  * accessed-by decide where faults land; explicit prefetches move data both
  * ways ahead of any fault; zero-copy host memory (cudaHostAlloc) is read
- * remotely. Data is checked everywhere.
+ * remotely. Data is checked everywhere. Written for either migration unit
+ * (core_remote_*_4k): access counts, and the prefetcher's smallest region,
+ * are per 64 KB basic block at both.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +32,7 @@
 
 #include "harness.h"
 
-#define BYTES (1u << 20) /* 16 blocks */
+#define BYTES (1u << 20) /* 16 basic blocks of 64 KB */
 #define WORDS (BYTES / sizeof(uint64_t))
 
 static void fill(uint64_t *host, uint64_t salt)
@@ -106,7 +108,8 @@ static void test_remote_stores(void **state)
 	assert_int_equal(check(dev, 10), 0);
 	/* A GPU store to a REMOTE block: under remap it lands in host memory
 	 * and nothing migrates; the copy backend's read-only copy cannot take
-	 * it, so the block migrates. */
+	 * it, so the block migrates, with the rest of its 64 KB basic block at
+	 * 4 KB (the tree prefetcher's smallest region). */
 	dev[0] = 7;
 	dev[WORDS - 1] = 8;
 	assert_int_equal(host[0], 7);
@@ -116,7 +119,7 @@ static void test_remote_stores(void **state)
 		assert_int_equal(th_stats(&t).remote_write_migrations, 0);
 		assert_int_equal(uvm_driver_remote_blocks(t.e->driver), BYTES / UVM_BLOCK_SIZE);
 	} else {
-		assert_int_equal(th_stats(&t).blocks_h2d, 2);
+		assert_int_equal(th_stats(&t).blocks_h2d, 2 * UVM_BLOCKS_PER_BASIC);
 		assert_int_equal(th_stats(&t).remote_write_migrations, 2);
 	}
 	/* A CPU write to a REMOTE block is seen by the next GPU load. */
@@ -130,7 +133,9 @@ static void test_sampled_counts_reach_threshold(void **state)
 	static const char *const opts[] = {
 	    "migrate=always", "ts=3", "prefetch=none", "link=unlimited", "fault-latency=0",
 	    NO_SAMPLING,      NULL};
-	const uint64_t blocks = BYTES / UVM_BLOCK_SIZE;
+	/* One access per access counter (a 64 KB basic block), to its first
+	 * block: at 4 KB that block alone moves (no prefetch). */
+	const uint64_t blocks = BYTES / UVM_BASIC_SIZE;
 	struct th_emu t;
 	uint64_t *host;
 	volatile uint64_t *dev;
@@ -147,7 +152,7 @@ static void test_sampled_counts_reach_threshold(void **state)
 			uvm_driver_sample(t.e->driver);
 			assert_int_equal(uvm_driver_remote_mapped(t.e->driver), 0);
 		}
-		for (size_t w = 0; w < WORDS; w += UVM_BLOCK_SIZE / sizeof(uint64_t))
+		for (size_t w = 0; w < WORDS; w += UVM_BASIC_SIZE / sizeof(uint64_t))
 			assert_int_equal(dev[w], w * 31 + 3);
 		assert_int_equal(th_stats(&t).blocks_h2d, round < 3 ? 0 : blocks);
 	}
@@ -165,17 +170,18 @@ static void test_sampled_counts_reach_threshold(void **state)
 /*
  * A far fault below the threshold (t_s = 8, count 1) maps its block REMOTE,
  * and the tree prefetcher's picks around it are mapped REMOTE with it:
- * blocks 0 and 1 are REMOTE when block 2 faults, so {0..3} is 3/4 occupied
- * and block 3 comes along. It stays REMOTE (nothing migrates), its first
- * access takes no fault, and loads and stores from either side see the
- * same data.
+ * basic blocks 0 and 1 are REMOTE when basic block 2 faults, so {0..3} is
+ * 3/4 occupied and basic block 3 comes along (at 4 KB each fault also brings
+ * the rest of its basic block). It stays REMOTE (nothing migrates), its
+ * first access takes no fault, and loads and stores from either side see
+ * the same data.
  */
 static void test_remote_neighbours(void **state)
 {
 	static const char *const opts[] = {
 	    "migrate=always", "ts=8", "prefetch=tree", "link=unlimited", "fault-latency=0",
 	    NO_SAMPLING,      NULL};
-	const size_t per_block = UVM_BLOCK_SIZE / sizeof(uint64_t);
+	const size_t per_block = UVM_BASIC_SIZE / sizeof(uint64_t), basic = UVM_BLOCKS_PER_BASIC;
 	struct th_emu t;
 	uint64_t *host;
 	volatile uint64_t *dev;
@@ -183,13 +189,13 @@ static void test_remote_neighbours(void **state)
 	dev = start_filled(&t, opts, 5, &host);
 	for (size_t b = 0; b < 3; b++)
 		assert_int_equal(dev[b * per_block + 1], b * per_block * 31 + 31 + 5);
-	assert_int_equal(th_stats(&t).blocks_remote_prefetched, 1);
-	assert_int_equal(th_stats(&t).blocks_remote, 4);
-	assert_int_equal(uvm_driver_remote_blocks(t.e->driver), 4);
+	assert_int_equal(th_stats(&t).blocks_remote_prefetched, 3 * (basic - 1) + basic);
+	assert_int_equal(th_stats(&t).blocks_remote, 4 * basic);
+	assert_int_equal(uvm_driver_remote_blocks(t.e->driver), 4 * basic);
 	assert_int_equal(th_stats(&t).blocks_h2d, 0);
-	/* Block 3 was mapped with block 2: reading it maps nothing more. */
+	/* Basic block 3 was mapped with 2: reading it maps nothing more. */
 	assert_int_equal(dev[3 * per_block + 2], (3 * per_block + 2) * 31 + 5);
-	assert_int_equal(th_stats(&t).blocks_remote, 4);
+	assert_int_equal(th_stats(&t).blocks_remote, 4 * basic);
 	/* A CPU store to it is seen by the GPU, and a GPU store by the CPU
 	 * (under copy the read-only copy cannot take the store: it migrates). */
 	host[3 * per_block + 3] = 77;
@@ -254,14 +260,15 @@ static void test_preferred_location_and_accessed_by(void **state)
 	 * some twice by now); c moved. */
 	assert_true(st.blocks_remote >= 2 * BYTES / UVM_BLOCK_SIZE);
 	assert_int_equal(st.blocks_h2d, BYTES / UVM_BLOCK_SIZE);
-	/* Unset: the next far fault migrates a. A CPU write drops the copy
-	 * backend's remote copy of block 0; under remap it lands in the shared
-	 * frames, and block 0 faults again once sampling has unmapped it. */
+	/* Unset: the next far fault migrates a's first 64 KB (the tree
+	 * prefetcher's smallest region). A CPU write drops the copy backend's
+	 * remote copy of block 0; under remap it lands in the shared frames,
+	 * and block 0 faults again once sampling has unmapped it. */
 	assert_int_equal(uvm_emu_advise(t.e, a, BYTES, cudaMemAdviseUnsetPreferredLocation, 0), 0);
 	a[0] = 1;
 	await_sampling(&t);
 	assert_int_equal(((volatile uint64_t *)th_dev(&t, a))[0], 1);
-	assert_int_equal(th_stats(&t).blocks_h2d, BYTES / UVM_BLOCK_SIZE + 1);
+	assert_int_equal(th_stats(&t).blocks_h2d, BYTES / UVM_BLOCK_SIZE + UVM_BLOCKS_PER_BASIC);
 	th_stop(&t);
 }
 

@@ -146,7 +146,7 @@ static void run_with_budget(const char *budget, uint64_t most)
 static void test_reuse_probe_budget(void **state)
 {
 	run_with_budget("reuse-probes=0", 0);
-	run_with_budget("reuse-probes=128K", 2);
+	run_with_budget("reuse-probes=128K", (128u << 10) / UVM_BLOCK_SIZE);
 }
 
 int main(void)

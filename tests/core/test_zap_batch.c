@@ -9,7 +9,9 @@
  * batch: a GPU read of each then still faults and brings it back. A CPU
  * fault on a DEVICE block brings back what the tree prefetcher picks around
  * it (exact counts for a sequential read of a vablock, and a region with a
- * hole: two runs in one batched zap). Data survives every way.
+ * hole: two runs in one batched zap). Data survives every way. Written for
+ * either migration unit (core_zap_batch_*_4k): a vablock's blocks, and the
+ * 64 KB basic blocks the tree prefetcher fills first at 4 KB.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,8 +21,11 @@
 
 #include "harness.h"
 
-#define BLOCKS	  32 /* one vablock */
+#define BLOCKS	  UVM_BLOCKS_PER_VABLOCK /* one vablock */
 #define PER_BLOCK (UVM_BLOCK_SIZE / sizeof(uint32_t))
+#define STEP	  (PER_BLOCK / 16) /* words between the GPU's stores in a block */
+#define BASIC	  UVM_BLOCKS_PER_BASIC
+#define PER_BASIC (BASIC * PER_BLOCK)
 
 static void test_cpu_read_faults_after_batched_host_zap(void **state_)
 {
@@ -40,7 +45,7 @@ static void test_cpu_read_faults_after_batched_host_zap(void **state_)
 	for (size_t b = 0; b < BLOCKS; b++)
 		assert_int_equal(th_block_state(&t, &host[b * PER_BLOCK]),
 				 b % 2 ? UVM_DEVICE : UVM_HOST);
-	/* ...then the 16 even runs in one prefetch: one batched host zap. */
+	/* ...then the even runs in one prefetch: one batched host zap. */
 	assert_int_equal(uvm_emu_prefetch(t.e, host, BLOCKS * UVM_BLOCK_SIZE, 0), 0);
 	uvm_emu_synchronize(t.e);
 	for (size_t b = 0; b < BLOCKS; b++)
@@ -72,9 +77,9 @@ static void test_gpu_read_faults_after_batched_device_zap(void **state_)
 	b2 = th_managed(&t, BLOCKS * UVM_BLOCK_SIZE);
 	da = th_dev(&t, a);
 	db = th_dev(&t, b2);
-	/* The GPU writes the odd blocks of a: 16 DEVICE runs. */
+	/* The GPU writes the odd blocks of a: BLOCKS / 2 DEVICE runs. */
 	for (size_t b = 1; b < BLOCKS; b += 2)
-		for (size_t i = 0; i < PER_BLOCK; i += 1024)
+		for (size_t i = 0; i < PER_BLOCK; i += STEP)
 			da[b * PER_BLOCK + i] = (uint32_t)(b * 1000 + i);
 	/* The GPU fills b2: a is the victim, its runs zapped in one batch. */
 	for (size_t i = 0; i < BLOCKS * PER_BLOCK; i += 1024)
@@ -86,7 +91,7 @@ static void test_gpu_read_faults_after_batched_device_zap(void **state_)
 	for (size_t b = 1; b < BLOCKS; b += 2) {
 		uint64_t in = th_stats(&t).blocks_h2d;
 
-		assert_int_equal(da[b * PER_BLOCK + 1024], (uint32_t)(b * 1000 + 1024));
+		assert_int_equal(da[b * PER_BLOCK + STEP], (uint32_t)(b * 1000 + STEP));
 		assert_int_equal(th_stats(&t).blocks_h2d, in + 1);
 		assert_int_equal(th_block_state(&t, &a[b * PER_BLOCK]), UVM_DEVICE);
 	}
@@ -116,11 +121,13 @@ static void test_cpu_fault_brings_back_the_tree_region(void **state_)
 	th_start(&t, opts);
 	host = gpu_filled_vablock(&t);
 	d2h = th_stats(&t).blocks_d2h;
-	/* A sequential read: faults at blocks 0, 1, 2, 4, 8, 16 bring back
-	 * 1 + 3 + 7 + 15 blocks more (each a region just over half on the host). */
+	/* A sequential read: faults at basic blocks 0, 1, 2, 4, 8, 16 bring back
+	 * 1 + 3 + 7 + 15 basic blocks more (each a region just over half on the
+	 * host), and at 4 KB the rest of each faulted basic block: all but the
+	 * six faulted blocks come as a prefetch. */
 	for (size_t i = 0; i < BLOCKS * PER_BLOCK; i += 512)
 		assert_int_equal(host[i], (uint32_t)(i ^ 0x5a5a));
-	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 26);
+	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, BLOCKS - 6);
 	assert_int_equal(th_stats(&t).blocks_d2h - d2h, BLOCKS);
 	for (size_t b = 0; b < BLOCKS; b++)
 		assert_int_equal(th_block_state(&t, &host[b * PER_BLOCK]), UVM_HOST);
@@ -137,20 +144,22 @@ static void test_cpu_fault_region_with_a_hole(void **state_)
 
 	th_start(&t, opts);
 	host = gpu_filled_vablock(&t);
-	/* Blocks 0 and 2 come back alone (half of [0, 4) is not more than 51%)... */
+	/* Basic blocks 0 and 2 come back alone (half of [0, 4) is not more
+	 * than 51%; at 4 KB each fault brings the rest of its basic block)... */
 	assert_int_equal(host[0], 0x5a5a);
-	assert_int_equal(host[2 * PER_BLOCK], (uint32_t)((2 * PER_BLOCK) ^ 0x5a5a));
-	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 0);
-	assert_int_equal(th_block_state(&t, &host[3 * PER_BLOCK]), UVM_DEVICE);
-	/* ...then block 1 fills [0, 4) to 3/4: block 3 comes with it, two runs. */
-	assert_int_equal(host[PER_BLOCK], (uint32_t)(PER_BLOCK ^ 0x5a5a));
-	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 1);
-	assert_int_equal(th_block_state(&t, &host[3 * PER_BLOCK]), UVM_HOST);
-	assert_int_equal(th_block_state(&t, &host[4 * PER_BLOCK]), UVM_DEVICE);
-	assert_int_equal(host[3 * PER_BLOCK], (uint32_t)((3 * PER_BLOCK) ^ 0x5a5a));
-	/* Block 4 is still on the device: a CPU read faults for it. */
-	assert_int_equal(host[4 * PER_BLOCK], (uint32_t)((4 * PER_BLOCK) ^ 0x5a5a));
-	assert_int_equal(th_block_state(&t, &host[4 * PER_BLOCK]), UVM_HOST);
+	assert_int_equal(host[2 * PER_BASIC], (uint32_t)((2 * PER_BASIC) ^ 0x5a5a));
+	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 2 * (BASIC - 1));
+	assert_int_equal(th_block_state(&t, &host[3 * PER_BASIC]), UVM_DEVICE);
+	/* ...then basic block 1 fills [0, 4) to 3/4: basic block 3 comes with
+	 * it, two runs. */
+	assert_int_equal(host[PER_BASIC], (uint32_t)(PER_BASIC ^ 0x5a5a));
+	assert_int_equal(th_stats(&t).blocks_cpu_prefetched, 3 * (BASIC - 1) + BASIC);
+	assert_int_equal(th_block_state(&t, &host[3 * PER_BASIC]), UVM_HOST);
+	assert_int_equal(th_block_state(&t, &host[4 * PER_BASIC]), UVM_DEVICE);
+	assert_int_equal(host[3 * PER_BASIC], (uint32_t)((3 * PER_BASIC) ^ 0x5a5a));
+	/* Basic block 4 is still on the device: a CPU read faults for it. */
+	assert_int_equal(host[4 * PER_BASIC], (uint32_t)((4 * PER_BASIC) ^ 0x5a5a));
+	assert_int_equal(th_block_state(&t, &host[4 * PER_BASIC]), UVM_HOST);
 	th_stop(&t);
 }
 
