@@ -3,7 +3,9 @@
 # setting and the accepted values, with a non-zero exit, never a crash: unknown
 # variables and options, malformed sizes, bad enum values, a device memory
 # below one vablock, conflicting settings, an oversubscription that leaves less
-# than a vablock, absent NUMA nodes, userfaultfd unavailable, a missing program.
+# than a vablock, absent NUMA nodes, userfaultfd unavailable, a missing program,
+# a page size other than 4k and 64k, or one the preloaded library is not
+# built for.
 set -u
 build=$1
 bin=$build/bin
@@ -36,6 +38,10 @@ expect 2 "--proactive-evict='2Q': expected a size" run --proactive-evict 2Q -- "
 expect 2 "--proactive-evict \\(UVMEMU_PROACTIVE_EVICT\\) cannot go with --fault-path uvmmu" run --policy uvmmu --proactive-evict 64K -- "$probe"
 expect 2 "--proactive-evict \\(UVMEMU_PROACTIVE_EVICT\\) cannot go with --fault-path uvmmu" run --policy etc --fault-path uvmmu --prefetch none -- "$probe"
 expect 2 "--clock='wall': accepted values are model\\|real" run --clock wall -- "$probe"
+expect 2 "--page-size='8k': accepted values are 4k\\|64k" run --page-size 8k -- "$probe"
+expect 2 "^uvmemu: --page-size 4k \\(UVMEMU_PAGE_SIZE\\): this library is built for 64k only; page sizes are 4k and 64k" env UVMEMU_PAGE_SIZE=4k LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "^uvmemu: --page-size 64k \\(UVMEMU_PAGE_SIZE\\): this library is built for 4k only; page sizes are 4k and 64k" env UVMEMU_PAGE_SIZE=64k LD_PRELOAD="$build/lib/libuvmemu_4k.so" "$probe"
+expect 2 "--fault-path uvmmu cannot go with --page-size 4k \\(UVMEMU_PAGE_SIZE\\): UVMMU's hardware migrates 64 KB page-groups" run --policy uvmmu --page-size 4k -- "$probe"
 expect 2 "UVMEMU_CLOCK='gpu': accepted values are model\\|real" env UVMEMU_CLOCK=gpu LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
 expect 2 "--cpu-fault-latency \\(UVMEMU_CPU_FAULT_LATENCY\\) is read only under --clock model" run --clock real --cpu-fault-latency 5us -- "$probe"
 expect 2 "option '--oversub' needs a value" run --oversub
