@@ -15,10 +15,12 @@
 # gpu.faults), kernels at kernels.csv's modelled begin and end, each link
 # booking lasting bytes / bandwidth, none in real time; the file says which
 # way it was built, and `uvmemu plot --timeline` rebuilds process 2 exactly
-# from the model's CSVs.
+# from the model's CSVs. Every run at the migration unit given ($3: 64k or
+# 4k).
 set -u
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
+page=${3:-64k}
 uvmemu=$build/bin/uvmemu
 check=$src/tests/obs/timeline_check.jq
 "$uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
@@ -30,7 +32,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 run() { # NAME OPTIONS... : a small oversubscribed ra run at dilation 2.5, traced
 	local name=$1
 	shift
-	"$uvmemu" run --oversub 1.25 --dilation 2.5 --trace "$dir/$name" --summary on \
+	"$uvmemu" run --page-size "$page" --oversub 1.25 --dilation 2.5 --trace "$dir/$name" --summary on \
 		--report "$dir/$name.json" "$@" -- "$build/bin/ra" --footprint 4M --updates 4000 \
 		--quiet >"$dir/$name.out" 2>&1 ||
 		{ echo "FAIL: the run $name failed:"; cat "$dir/$name.out"; exit 1; }

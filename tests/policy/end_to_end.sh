@@ -2,8 +2,8 @@
 # Description: every eviction policy and every prefetcher, end to end through
 # `uvmemu run` at 1.25x oversubscription. ra (random updates) under each
 # --evict must verify and evict; opt runs from a trace recorded by an earlier
-# run (--record-trace), and without one (or with a bad one) must stop at
-# start with a one-line error. vecadd and bfs under each --prefetch must
+# run (--record-trace), at 64k and, from the same trace, at --page-size 4k,
+# and without one (or with a bad one) must stop at start with a one-line error. vecadd and bfs under each --prefetch must
 # verify and evict; on vecadd (one CTA slot, for repeatable counts) the tree
 # prefetcher must prefetch and need fewer batches than none. Prints one line
 # of numbers per run.
@@ -69,6 +69,10 @@ for evict in lru2m random nru lru64k seq-local tree lfu reverse cpc opt; do
 	run "ra-evict-$evict" "$work/ra-$evict.json" --prefetch none --evict "$evict" "${extra[@]}" \
 		-- "${ra[@]}"
 done
+# The trace names 64 KB blocks at either unit (obs/trace.h): recorded at 64k,
+# it drives opt at --page-size 4k.
+run ra-evict-opt-4k "$work/ra-opt-4k.json" --page-size 4k --prefetch none --evict opt \
+	--opt-trace "$work/ra.csv" -- "${ra[@]}"
 
 # ETC (--policy etc): CPC's baseline with proactive eviction; once memory
 # has been full, blocks go ahead of need, and CPC + ETC takes cpc's victims.

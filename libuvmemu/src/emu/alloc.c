@@ -123,7 +123,7 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 		uvm_session_add_managed(e->session, (int64_t)(uvm_blocks_of(size) << UVM_BLOCK_SHIFT));
 	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
 			     kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
-			     off >> UVM_BLOCK_SHIFT, size, "");
+			     off >> UVM_BASIC_SHIFT, size, "");
 	uvm_emu_note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, size, off, "");
 	*out = (void *)r.base;
 	return 0;
@@ -290,6 +290,6 @@ void uvm_emu_label(struct uvm_emu *e, const void *p, const char *name)
 	off = r.base - e->arena.host;
 	uvm_trace_allocation(e->trace, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc,
 			     r.kind == UVM_PTR_MANAGED ? "managed" : "zero-copy",
-			     off >> UVM_BLOCK_SHIFT, r.size, name);
+			     off >> UVM_BASIC_SHIFT, r.size, name);
 	uvm_emu_note_allocation(e, e->space.vablock[off >> UVM_VABLOCK_SHIFT].alloc, r.size, off, name);
 }

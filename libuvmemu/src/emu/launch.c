@@ -112,7 +112,8 @@ struct access_scan {
 
 /* The accesses a launch made: each counter now, less at the last launch's
  * end (a halving in between makes the difference the count itself); a row
- * per 64 KB basic block, named by its first block. */
+ * per 64 KB basic block, named by its index (arena offset >> 16) at either
+ * unit, so that traces read alike whatever --page-size wrote them (trace.h). */
 static void scan_allocation(const struct uvm_range *r, void *arg)
 {
 	struct access_scan *a = arg;
@@ -126,7 +127,8 @@ static void scan_allocation(const struct uvm_range *r, void *arg)
 		uint32_t delta = now >= *seen ? now - *seen : now;
 
 		if (delta)
-			uvm_trace_access(e->trace, a->launch, a->kernel, alloc, b, delta, a->gmmu);
+			uvm_trace_access(e->trace, a->launch, a->kernel, alloc, uvm_counter_of(b),
+					 delta, a->gmmu);
 		*seen = now;
 	}
 }

@@ -194,8 +194,8 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32
 			"\n",
 			secs(r->fault.t_ns), r->fault.gpu ? "gpu" : "cpu", r->fault.page,
-			r->fault.page >> 16, r->fault.write ? "write" : "read", r->fault.tid,
-			r->fault.sm, launch,
+			r->fault.page >> UVM_BASIC_SHIFT, r->fault.write ? "write" : "read",
+			r->fault.tid, r->fault.sm, launch,
 			uvm_fault_outcome_name((enum uvm_fault_outcome)r->fault.outcome),
 			r->fault.count);
 		break;
@@ -215,7 +215,8 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 	case REC_ALLOC:
 		fprintf(t->file[F_ALLOCS],
 			"%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", r->alloc.id,
-			r->alloc.kind, r->alloc.first, (r->alloc.bytes + 65535) >> 16,
+			r->alloc.kind, r->alloc.first,
+			(uint64_t)((r->alloc.bytes + UVM_BASIC_SIZE - 1) >> UVM_BASIC_SHIFT),
 			r->alloc.bytes, r->alloc.name);
 		break;
 	case REC_KERNEL: {

@@ -34,7 +34,10 @@
  *                     (timeline.h), written when the run ends: batches,
  *                     CTAs, fault stalls, link transfers, kernels
  * --record-trace FILE writes the access rows to FILE as well (the input of
- * --evict opt in a later run).
+ * --evict opt in a later run). A "block" in these files is a 64 KB basic
+ * block (arena offset >> 16) at either migration unit: the access counters
+ * count per basic block, and a trace written under --page-size 4k reads as
+ * one written under 64k (uvmemu profile, the plots, --opt-trace).
  *
  * Producers (the driver, the executor's threads at kernel and CTA
  * boundaries, the link at each booking, the GPU's clock at each modelled

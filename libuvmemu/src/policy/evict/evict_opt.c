@@ -5,15 +5,17 @@
  * Source: Belady's MIN (evict what is used again furthest in the future),
  * the oracle the papers compare against; the compiler-assisted paper's RDM
  * (SC 2019) is its kernel-granular form, reuse distance counted in kernel
- * launches, which is the granularity here. Granularity: one 64 KB block.
+ * launches, which is the granularity here. Granularity: one 64 KB block;
+ * under --page-size 4k its basic block (evict_util.h), whose pages share the
+ * trace's row.
  *
  * The future comes from an earlier run of the same deterministic program
  * (--opt-trace FILE, written by --record-trace FILE or --trace DIR as
  * DIR/accesses.csv): CSV with the header
  *     launch,kernel,alloc,block,accesses,source
  * and one row per (kernel launch, 64 KB block) the launch touched; `block`
- * is the block's arena index (arena offset >> 16), the index the space uses,
- * which a deterministic program reproduces. Lines starting with '#' and
+ * is the block's arena index (arena offset >> 16, at either migration unit:
+ * trace.h), which a deterministic program reproduces. Lines starting with '#' and
  * blank lines are skipped; the kernel name may be empty or contain commas
  * (the last four fields are taken from the right).
  *
@@ -82,7 +84,7 @@ static void *opt_create(const struct uvm_space *space, const struct uvm_config *
 		opt_destroy(o);
 		return NULL;
 	}
-	rc = uvm_opt_trace_read(f, path, space->nblocks, &o->t, err, errlen);
+	rc = uvm_opt_trace_read(f, path, space->ncounters, &o->t, err, errlen);
 	fclose(f);
 	if (rc) {
 		opt_destroy(o);
@@ -91,7 +93,7 @@ static void *opt_create(const struct uvm_space *space, const struct uvm_config *
 	return o;
 }
 
-/* The first launch >= now that uses block b, or NEVER. */
+/* The first launch >= now that uses 64 KB block b, or NEVER. */
 static uint64_t next_use(const struct opt *o, size_t b, uint64_t now)
 {
 	size_t lo, hi;
@@ -123,7 +125,7 @@ static int opt_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 
 		if (!uvm_evict_block_ok(ctx, b))
 			continue;
-		n = next_use(o, b, ctx->launch);
+		n = next_use(o, uvm_counter_of(b), ctx->launch);
 		if (best == UVM_ILIST_END || n > best_next) {
 			best = b;
 			best_next = n;
