@@ -4,13 +4,17 @@
 # faults and batches, bytes each way, evictions at 1.5x oversubscription, the
 # stage times, and the program's own verdict. The text summary goes to stderr.
 # The headline is the GPU's modelled time under the model clock (gpu_s and
-# the gpu section), absent under --clock real.
+# the gpu section), absent under --clock real. The main run is at the
+# migration unit given ($3: 64k or 4k), which the report names and which
+# sizes device memory and the first-access probe's block.
 set -u
 build=$1
+page=${3:-64k}
+kb=${page%k}
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
-err=$("$build/bin/uvmemu" run --oversub 1.5 --report "$report" -- "$build/tests/bin/probe" \
-	--footprint 16 2>&1 >/dev/null) || { echo "FAIL: probe failed: $err"; exit 1; }
+err=$("$build/bin/uvmemu" run --page-size "$page" --oversub 1.5 --report "$report" -- \
+	"$build/tests/bin/probe" --footprint 16 2>&1 >/dev/null) || { echo "FAIL: probe failed: $err"; exit 1; }
 fails=0
 for key in config footprint_bytes device_mem_bytes wall_s roi_s roi_cpu_s kernels gpu_faults cpu_faults \
 	batches bytes_h2d bytes_d2h blocks_h2d blocks_prefetched blocks_evicted \
@@ -24,7 +28,9 @@ check() { grep -Eq "$1" "$report" || { echo "FAIL: report lacks $1"; fails=$((fa
 check '"verify": "pass"'
 check '"mode": "emulated"'
 check '"footprint_bytes": 16777216'
-check '"device_mem_bytes": 11141120' # 16 MiB / 1.5 in whole 64 KB blocks
+# 16 MiB / 1.5 in whole blocks of the unit
+check "\"device_mem_bytes\": $((16777216 * 2 / 3 / (kb * 1024) * kb * 1024))"
+check "\"page_size\": \"$page\""
 check '"kernels": 1'
 check '"blocks_evicted": [1-9]'
 check '"bytes_d2h": [1-9]'
@@ -50,9 +56,9 @@ rm -f "$roi"
 # counts every block the run mapped for the GPU: the far faults' migrations
 # and zero-fills at least.
 jq -e '.system as $s | (($s.map_touch_first_us > 0 and $s.map_touch_again_us > 0 and
-	($s.map_touch | test("us per 64 KB block"))) or ($s.map_touch | startswith("not measured: "))) and
+	($s.map_touch | test("us per \($kb) KB block"))) or ($s.map_touch | startswith("not measured: "))) and
 	$s.map_touch_est_s >= 0 and $s.map_touch_blocks >= .blocks_h2d + .blocks_zero_filled and
-	$s.map_touch_blocks > 0' \
+	$s.map_touch_blocks > 0' --arg kb "$kb" \
 	"$report" >/dev/null || { echo "FAIL: system.map_touch* not as documented"; fails=$((fails + 1)); }
 grep -q "^uvmemu: .*probe (emulated, model clock): verify pass, gpu [0-9.]* [mun]*s (the whole run: no roi); emulator's cost: wall" <<<"$err" || { echo "FAIL: no summary on stderr"; fails=$((fails + 1)); }
 grep -q "^  gpu     1 kernels, " <<<"$err" || { echo "FAIL: summary lacks the gpu line"; fails=$((fails + 1)); }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "units.h"
+#include "uvmemu.h" /* UVMEMU_BLOCK_SIZE: the unit blocks are counted in */
 
 void uvm_stats_add(struct uvm_stats *dst, const struct uvm_stats *src)
 {
@@ -220,14 +221,14 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 		(unsigned long long)st->batches,
 		st->batches ? (double)(st->gpu_faults + st->cpu_faults) / (double)st->batches : 0.0,
 		(unsigned long long)st->duplicate_faults);
-	fprintf(f,
-		"  moved   h2d %s (%llu blocks, %llu prefetched), d2h %s, zero-filled %llu blocks, "
-		"remote %s\n",
-		uvm_fmt_size(a, sizeof(a), st->bytes_h2d), (unsigned long long)st->blocks_h2d,
-		(unsigned long long)st->blocks_prefetched,
-		uvm_fmt_size(b, sizeof(b), st->bytes_d2h),
-		(unsigned long long)st->blocks_zero_filled,
-		uvm_fmt_size(c, sizeof(c), st->remote_bytes));
+	fprintf(
+	    f,
+	    "  moved   h2d %s (%llu blocks of %u KB, %llu prefetched), d2h %s, zero-filled %llu "
+	    "blocks, remote %s\n",
+	    uvm_fmt_size(a, sizeof(a), st->bytes_h2d), (unsigned long long)st->blocks_h2d,
+	    UVMEMU_BLOCK_SIZE >> 10, (unsigned long long)st->blocks_prefetched,
+	    uvm_fmt_size(b, sizeof(b), st->bytes_d2h), (unsigned long long)st->blocks_zero_filled,
+	    uvm_fmt_size(c, sizeof(c), st->remote_bytes));
 	fprintf(f, "  evicted %llu blocks in %llu victims, thrashed %llu blocks\n",
 		(unsigned long long)st->blocks_evicted, (unsigned long long)st->vablocks_evicted,
 		(unsigned long long)st->thrashed_blocks);

@@ -102,17 +102,17 @@ bool uvm_map_touch_describe(const struct uvm_map_touch *m, char *buf, size_t len
 	}
 	if (extra < UVM_MAP_TOUCH_NOTABLE_US) {
 		snprintf(buf, len,
-			 "%.2f us per 64 KB block on the first access to each of its pages after "
+			 "%.2f us per %llu KB block on the first access to each of its pages after "
 			 "their page-table entries are set (%.2f us after): page walks, as on bare "
 			 "metal",
-			 m->first_us, m->again_us);
+			 m->first_us, UVM_BLOCK_SIZE >> 10, m->again_us);
 		return false;
 	}
 	snprintf(buf, len,
-		 "%.1f us per 64 KB block on the first access to each of its pages after "
+		 "%.1f us per %llu KB block on the first access to each of its pages after "
 		 "their page-table entries are set (%.2f us after), as under a hypervisor that "
 		 "shadows page tables: every block the emulator maps costs the threads that "
 		 "touch it that much, which no GPU pays and the model does not charge",
-		 m->first_us, m->again_us);
+		 m->first_us, UVM_BLOCK_SIZE >> 10, m->again_us);
 	return true;
 }

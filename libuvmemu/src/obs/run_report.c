@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "clock.h" /* UVM_REALTIME_WHO */
+#include "space.h" /* UVM_BLOCK_SHIFT: the read-only copies' size */
 #include "timeline.h"
 #include "units.h"
 
@@ -115,7 +116,8 @@ static const char *remote_bytes_source(const struct uvm_run_facts *f)
 		return "gmmu accessors: 32-byte sectors per warp";
 	if (f->shared_frames)
 		return "estimate: --remote-sample-bytes per sampled access";
-	return "read-only copies: 64 KB per block mapped";
+	return UVM_BLOCK_SHIFT == 12 ? "read-only copies: 4 KB per block mapped"
+				     : "read-only copies: 64 KB per block mapped";
 }
 
 /* A share of the batches the model charges time for (a batch of sampled
