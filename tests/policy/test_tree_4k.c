@@ -11,8 +11,9 @@
  * cases only 4 KB leaves can tell: two faults in one basic block upgrade it
  * once; a stale fault starts no walk; an allocation's tail cuts the basic
  * block and the tree; a root at 257 of 512 pages fires at threshold 50 and
- * not at the driver's 51; seq64k and none. Eviction stays at lru2m's unit:
- * the whole vablock's 512 pages leave together.
+ * not at the driver's 51; a node exactly at the threshold is not taken;
+ * seq64k and none. Eviction stays at lru2m's unit: the whole vablock's 512
+ * pages leave together.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -233,6 +234,21 @@ static void test_threshold_50_and_51(void **state)
 	}
 }
 
+/* A node exactly at the threshold is not taken: the rule is "more than".
+ * One fault in an empty vablock at threshold 50: its basic block makes the
+ * 128 KB node above it 16 of 32 pages, exactly half, so the basic block is
+ * all that comes. */
+static void test_exactly_at_threshold(void **state)
+{
+	struct run r;
+	struct uvm_vbmask want = run_of(0, 16);
+
+	start(&r, "tree", PAGES, 50);
+	uvm_vbmask_clear(&want, 7);
+	assert_mask(batch(&r, one(7)), want);
+	stop(&r);
+}
+
 /* seq64k brings the faulting page's basic block; none brings nothing. */
 static void test_seq64k_and_none(void **state)
 {
@@ -260,6 +276,7 @@ int main(void)
 	    cmocka_unit_test(test_stale_fault_starts_no_walk),
 	    cmocka_unit_test(test_allocation_tail),
 	    cmocka_unit_test(test_threshold_50_and_51),
+	    cmocka_unit_test(test_exactly_at_threshold),
 	    cmocka_unit_test(test_seq64k_and_none),
 	};
 
