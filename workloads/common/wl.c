@@ -74,9 +74,95 @@ void wl_usage_error(const struct wl *w, const char *fmt, ...)
 	exit(2);
 }
 
+/* The preset of this program, if one of its sources registered one. */
+static const struct wl_preset *wl_preset_of;
+
+void wl_preset_register(const struct wl_preset *p)
+{
+	wl_preset_of = p;
+}
+
+/* Whether `arg` is --NAME or --NAME=VALUE for a --NAME among `words`. */
+static bool names_option(const char *arg, const char *words)
+{
+	size_t n;
+
+	if (!words || strncmp(arg, "--", 2) != 0)
+		return false;
+	n = strcspn(arg, "=");
+	for (const char *p = words; *p;) {
+		size_t len = strcspn(p, " ");
+
+		if (len == n && strncmp(p, arg, n) == 0)
+			return true;
+		p += len;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+/* Appends the words of `s` (separated by spaces) to v at *n. Pointers into a
+ * copy of `s` that lives as long as the program: option values may point
+ * into it. */
+static void append_words(char **v, int *n, const char *s)
+{
+	char *copy, *save = NULL;
+
+	if (!s)
+		return;
+	copy = strdup(s);
+	if (!copy) {
+		fprintf(stderr, "%s: out of memory for the preset's arguments\n",
+			wl_preset_of->name);
+		exit(1);
+	}
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		v[(*n)++] = t;
+}
+
+/* argv with the preset's words before the user's (see struct wl_preset). */
+static char **preset_argv(int argc, char **argv, int *out_argc)
+{
+	const struct wl_preset *p = wl_preset_of;
+	/* Every word takes at least two characters with its separator. */
+	size_t most = (size_t)argc + 1 + (p->args ? strlen(p->args) / 2 + 1 : 0) +
+		      (p->input ? strlen(p->input) / 2 + 1 : 0);
+	char **v = calloc(most, sizeof(*v));
+	bool sized = false;
+	int n = 0;
+
+	if (!v) {
+		fprintf(stderr, "%s: out of memory for the preset's arguments\n", p->name);
+		exit(1);
+	}
+	for (int i = 1; i < argc; i++)
+		sized |= names_option(argv[i], "--footprint") || names_option(argv[i], p->input) ||
+			 names_option(argv[i], p->replaced_by);
+	v[n++] = argv[0];
+	append_words(v, &n, p->args);
+	if (!sized)
+		append_words(v, &n, p->input);
+	for (int i = 1; i < argc; i++)
+		v[n++] = argv[i];
+	*out_argc = n;
+	return v;
+}
+
 static void help(const struct wl *w, const char *summary, const struct wl_opt *opts)
 {
-	printf("usage: %s [options]\n%s\n\noptions:\n", w->name, summary);
+	const struct wl_preset *p = wl_preset_of;
+
+	printf("usage: %s [options]\n%s\n", w->name, summary);
+	if (p) {
+		printf("\ndefaults (%s), read before the options given:\n", p->origin);
+		if (p->args)
+			printf("  %s\n", p->args);
+		if (p->input)
+			printf("  %s (unless --footprint%s%s or one of these options is given)\n",
+			       p->input, p->replaced_by ? ", " : "",
+			       p->replaced_by ? p->replaced_by : "");
+	}
+	printf("\noptions:\n");
 	printf("  --footprint SIZE   size the problem so the managed footprint is close to SIZE "
 	       "(e.g. 256M)\n");
 	printf("  --seed N           seed of the input generator (default 1)\n");
@@ -143,6 +229,10 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 	memset(w, 0, sizeof(*w));
 	w->name = name;
 	w->seed = 1;
+	if (wl_preset_of) {
+		w->name = wl_preset_of->name;
+		argv = preset_argv(argc, argv, &argc);
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = NULL;
@@ -206,6 +296,20 @@ void wl_init(struct wl *w, const char *name, const char *summary, int argc, char
 			wl_usage_error(w, "--output '%s': %s", w->output, strerror(errno));
 		fprintf(w->out, "# uvmemu-workload-output 1\n# workload %s\n", w->name);
 	}
+}
+
+long long wl_elements(const struct wl *w, const char *opt, long long n, uint64_t bytes_per,
+		      long long min, long long def, long long max)
+{
+	if (w->footprint && n)
+		wl_usage_error(w, "give --footprint or %s, not both", opt);
+	if (!w->footprint)
+		return n ? n : def;
+	n = (long long)(w->footprint / bytes_per);
+	if (n < min || n > max)
+		wl_usage_error(w, "--footprint gives %lld elements; accepted %lld to %lld", n, min,
+			       max);
+	return n;
 }
 
 void wl_check(const struct wl *w, cudaError_t e, const char *what, const char *file, int line)

@@ -58,13 +58,52 @@ struct wl {
 /*
  * Parses argv: the common options (--footprint, --seed, --quiet, --help) and
  * `opts` (terminated by a {NULL} entry). A wrong option or value prints one
- * line naming it and the accepted values, and exits with status 2.
+ * line naming it and the accepted values, and exits with status 2. With a
+ * preset registered (below), the program takes the preset's name and reads
+ * its arguments first.
  */
 void wl_init(struct wl *w, const char *name, const char *summary, int argc, char **argv,
 	     const struct wl_opt *opts);
+/*
+ * A preset: a second program built from a workload's sources that runs
+ * another study's inputs by default (workloads/uvmsmart: UVMSmart's run
+ * scripts), so that one implementation serves both. wl_init reads the
+ * preset's words as if the user had typed them before their own arguments,
+ * so an option the user gives wins:
+ *   args         always (the program's shape, e.g. "--over device");
+ *   input        the default input, dropped when the user sizes the input
+ *                instead: --footprint, an option `input` names, or one of
+ *                `replaced_by` (e.g. "--input").
+ * Words are separated by single spaces. One source file of the program
+ * registers it with WL_PRESET(.name = ..., ...), before main runs.
+ */
+struct wl_preset {
+	const char *name;	 /* the program's name in its output */
+	const char *origin;	 /* where the defaults come from, for --help */
+	const char *args;	 /* may be NULL */
+	const char *input;	 /* may be NULL */
+	const char *replaced_by; /* may be NULL */
+};
+void wl_preset_register(const struct wl_preset *p);
+#define WL_PRESET(...)                                                                             \
+	static const struct wl_preset wl_preset_ = {__VA_ARGS__};                                  \
+	__attribute__((constructor)) static void wl_preset_init_(void)                             \
+	{                                                                                          \
+		wl_preset_register(&wl_preset_);                                                   \
+	}
+
 /* Exits with status 2 after printing "NAME: message". */
 __attribute__((noreturn, format(printf, 2, 3))) void wl_usage_error(const struct wl *w,
 								    const char *fmt, ...);
+
+/*
+ * The element count of a program whose footprint grows by `bytes_per` bytes
+ * an element: `n` as given with the option `opt` (0 when not given), else
+ * --footprint's, else `def`. Both options together, or a footprint that gives
+ * a count outside min..max, is a usage error.
+ */
+long long wl_elements(const struct wl *w, const char *opt, long long n, uint64_t bytes_per,
+		      long long min, long long def, long long max);
 
 /*
  * The workload's data (wl_mem.c). cudaMallocManaged that exits with a message

@@ -28,15 +28,7 @@ int main(int argc, char **argv)
 	bool pass;
 
 	wl_init(&w, "stream", "STREAM triad z = 3x + y on float arrays", argc, argv, opts);
-	if (w.footprint && n)
-		wl_usage_error(&w, "give --footprint or --n, not both");
-	if (w.footprint)
-		n = (long long)(w.footprint / (3 * sizeof(float)));
-	if (!n)
-		n = STREAM_DEFAULT;
-	if (n < 1 || n > STREAM_MAX)
-		wl_usage_error(&w, "--footprint gives %lld elements; accepted 1 to %lld", n,
-			       STREAM_MAX);
+	n = wl_elements(&w, "--n", n, 3 * sizeof(float), 1, STREAM_DEFAULT, STREAM_MAX);
 
 	bytes = (size_t)n * sizeof(float);
 	x = wl_managed(&w, bytes, "x");

@@ -29,15 +29,7 @@ int main(int argc, char **argv)
 
 	wl_init(&w, "vecadd", "c = a + b on float vectors (CUDA samples' vectorAdd)", argc, argv,
 		opts);
-	if (w.footprint && n)
-		wl_usage_error(&w, "give --footprint or --n, not both");
-	if (w.footprint)
-		n = (long long)(w.footprint / (3 * sizeof(float)));
-	if (!n)
-		n = VECADD_DEFAULT;
-	if (n < 1 || n > VECADD_MAX)
-		wl_usage_error(&w, "--footprint gives %lld elements; accepted 1 to %lld", n,
-			       VECADD_MAX);
+	n = wl_elements(&w, "--n", n, 3 * sizeof(float), 1, VECADD_DEFAULT, VECADD_MAX);
 
 	bytes = (size_t)n * sizeof(float);
 	a = wl_managed(&w, bytes, "a");
