@@ -37,9 +37,13 @@ struct bp_dev {
 	float *input;	      /* n_in + 1 input units */
 	float *output_hidden; /* 17, allocated and passed as in the original, unused */
 	float *weights;	      /* (n_in + 1) * 17 input-to-hidden weights */
-	float *partial;	      /* n_in / 16 CTAs x 16: per-CTA partial sums */
-	float *prev_weights;  /* (n_in + 1) * 17 previous weight changes (momentum) */
-	float *hidden_delta;  /* 17 hidden-unit errors, written by the host */
+	/* With --adjust-copy (UVMSmart's input_weights2): a copy of the initial
+	 * weights, which the second kernel adjusts instead of the weights the
+	 * first one overwrote; NULL otherwise. */
+	float *weights2;
+	float *partial;	     /* n_in / 16 CTAs x 16: per-CTA partial sums */
+	float *prev_weights; /* (n_in + 1) * 17 previous weight changes (momentum) */
+	float *hidden_delta; /* 17 hidden-unit errors, written by the host */
 };
 
 /*
@@ -92,10 +96,17 @@ static inline uint64_t bp_weights_count(int in)
 }
 
 /* Bytes of managed memory, array by array as bp_dev lists them. */
-static inline uint64_t bp_footprint_bytes(int in)
+static inline uint64_t bp_footprint_bytes(int in, bool adjust_copy)
 {
 	return sizeof(float) * (((uint64_t)in + 1) + (BP_HIDDEN + 1) + bp_weights_count(in) +
-				(uint64_t)in + bp_weights_count(in) + (BP_HIDDEN + 1));
+				(adjust_copy ? bp_weights_count(in) : 0) + (uint64_t)in +
+				bp_weights_count(in) + (BP_HIDDEN + 1));
+}
+
+/* The weights the second kernel adjusts: the result of the training step. */
+static inline float *bp_adjusted(const struct bp_dev *dev)
+{
+	return dev->weights2 ? dev->weights2 : dev->weights;
 }
 
 /*
@@ -122,7 +133,8 @@ dim3 bp_grid(int nblocks);
 cudaError_t bp_gpu(const struct wl *w, const struct bp_dev *dev, struct bp_net *net);
 
 /* reference.c: the whole step again on the CPU in the kernels' operation
- * order; compares partial sums, weights and weight changes bit for bit. */
+ * order; compares partial sums, weights (both arrays with dev->weights2)
+ * and weight changes bit for bit. */
 bool bp_check(const struct wl *w, const struct bp_dev *dev, uint64_t seed, int in);
 
 #endif

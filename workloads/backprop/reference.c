@@ -9,6 +9,7 @@
 #include "backprop.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Weight of input unit 16*by + ty + 1 to hidden unit tx + 1. */
 static size_t ref_index(int by, int ty, int tx)
@@ -67,25 +68,34 @@ bool bp_check(const struct wl *w, const struct bp_dev *dev, uint64_t seed, int i
 	float *weights = malloc(count * sizeof(float));
 	float *prev = malloc(count * sizeof(float));
 	float *partial = malloc(npartial * sizeof(float));
+	/* The weights the second kernel adjusts: the first kernel's output,
+	 * or a copy of the initial weights (dev->weights2). */
+	float *adjusted = dev->weights2 ? malloc(count * sizeof(float)) : weights;
 	struct bp_net net;
 	bool pass = false;
 
-	if (!input || !weights || !prev || !partial) {
+	if (!input || !weights || !prev || !partial || !adjusted) {
 		fprintf(stderr, "%s: out of memory for the CPU reference\n", w->name);
 		goto out;
 	}
 	bp_generate(&net, in, input, weights, prev, seed);
+	if (adjusted != weights)
+		memcpy(adjusted, weights, count * sizeof(float));
 	ref_forward(in, input, weights, partial);
 	bp_host_layers(&net, partial);
-	ref_adjust(in, net.hidden_delta, input, weights, prev);
+	ref_adjust(in, net.hidden_delta, input, adjusted, prev);
 
 	/* Every array is compared, even after a mismatch, to show them all. */
 	pass = wl_check_f32_exact(w, "hidden_partial_sum", dev->partial, partial, npartial);
 	pass &= wl_check_f32_exact(w, "hidden_delta", dev->hidden_delta, net.hidden_delta,
 				   BP_HIDDEN + 1);
 	pass &= wl_check_f32_exact(w, "input_weights", dev->weights, weights, count);
+	if (dev->weights2)
+		pass &= wl_check_f32_exact(w, "input_weights2", dev->weights2, adjusted, count);
 	pass &= wl_check_f32_exact(w, "input_prev_weights", dev->prev_weights, prev, count);
 out:
+	if (adjusted != weights)
+		free(adjusted);
 	free(input);
 	free(weights);
 	free(prev);

@@ -34,6 +34,9 @@ cudaError_t bp_gpu(const struct wl *w, const struct bp_dev *dev, struct bp_net *
 	wl_to_gpu(w, dev->input, input);
 	wl_to_gpu(w, dev->weights, weights);
 	wl_to_gpu(w, dev->prev_weights, weights);
+	/* With --adjust-copy, the host wrote the copy with the weights. */
+	if (dev->weights2)
+		wl_to_gpu(w, dev->weights2, weights);
 	wl_gpu_space(w, dev->partial, partial);
 	e = EMU_LAUNCH(bpnn_layerforward_CUDA, grid, threads, 0, wl_dev(w, dev->input),
 		       wl_dev(w, dev->output_hidden), wl_dev(w, dev->weights),
@@ -49,12 +52,14 @@ cudaError_t bp_gpu(const struct wl *w, const struct bp_dev *dev, struct bp_net *
 	wl_to_gpu(w, dev->hidden_delta, sizeof(net->hidden_delta));
 
 	e = EMU_LAUNCH(bpnn_adjust_weights_cuda, grid, threads, 0, wl_dev(w, dev->hidden_delta),
-		       wl_dev(w, dev->input), wl_dev(w, dev->weights), wl_dev(w, dev->prev_weights),
-		       in, BP_HIDDEN);
+		       wl_dev(w, dev->input), wl_dev(w, bp_adjusted(dev)),
+		       wl_dev(w, dev->prev_weights), in, BP_HIDDEN);
 	if (e != cudaSuccess)
 		return e;
-	/* The check reads both weight arrays. */
+	/* The check reads every weight array. */
 	wl_to_host(w, dev->weights, weights);
+	if (dev->weights2)
+		wl_to_host(w, dev->weights2, weights);
 	wl_to_host(w, dev->prev_weights, weights);
 	return cudaSuccess;
 }

@@ -3,10 +3,12 @@
  * main.c - Rodinia bfs: breadth-first search, level-synchronous, on a
  * graphgen-style random graph or a real input file.
  *
- * Per level the host clears the managed "over" flag, launches kernel 1
- * (expand the frontier) and kernel 2 (commit it), waits, and reads the flag:
- * the CPU and the GPU touch the flag's page in turn every level, as in the
- * original.
+ * Per level the host clears the "over" flag, launches kernel 1 (expand the
+ * frontier) and kernel 2 (commit it), waits, and reads the flag. By default
+ * the flag is managed, so the CPU and the GPU touch its page in turn every
+ * level, as in the managed ports; with --over device it lives in device
+ * memory and the host writes and reads it with cudaMemcpy, as UVMSmart's
+ * port does (us-bfs).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,13 +20,15 @@
 /* Rodinia's largest standard input, graph1MW_6, has a million nodes. */
 #define BFS_DEFAULT_NODES 1000000
 
-/* The managed arrays, in host view. */
+/* The managed arrays, in host view, and the flag (device memory with
+ * over_on_device). */
 struct bfs_data {
 	struct bfs_node *nodes;
 	int32_t *edges;
 	bool *mask, *updating, *visited;
 	int32_t *cost;
 	bool *over;
+	bool over_on_device;
 	uint64_t bytes;
 };
 
@@ -38,9 +42,10 @@ static uint64_t bfs_bytes(int64_t n, int64_t e)
 
 /* Allocates the managed arrays and fills them on the host (CPU first touch),
  * starting from `source` (node 0 unless --source says otherwise, as the
- * original's readers do). */
+ * original's readers do); the flag goes to device memory with
+ * over_on_device, and is then no part of the managed footprint. */
 static void bfs_setup(const struct wl *w, const struct wl_graph *g, int32_t source,
-		      struct bfs_data *d)
+		      bool over_on_device, struct bfs_data *d)
 {
 	int32_t n = g->nodes;
 
@@ -50,8 +55,12 @@ static void bfs_setup(const struct wl *w, const struct wl_graph *g, int32_t sour
 	d->updating = wl_managed(w, (size_t)n * sizeof(bool), "updating mask");
 	d->visited = wl_managed(w, (size_t)n * sizeof(bool), "visited");
 	d->cost = wl_managed(w, (size_t)n * sizeof(int32_t), "cost");
-	d->over = wl_managed(w, sizeof(bool), "over flag");
-	d->bytes = bfs_bytes(n, g->arcs);
+	d->over_on_device = over_on_device;
+	if (over_on_device)
+		WL_CHECK(w, cudaMalloc((void **)&d->over, sizeof(bool)));
+	else
+		d->over = wl_managed(w, sizeof(bool), "over flag");
+	d->bytes = bfs_bytes(n, g->arcs) - (over_on_device ? sizeof(bool) : 0);
 
 	for (int32_t u = 0; u < n; u++) {
 		d->nodes[u].start = g->offset[u];
@@ -67,11 +76,13 @@ static void bfs_setup(const struct wl *w, const struct wl_graph *g, int32_t sour
 	d->cost[source] = 0;
 	/* --mem advise: the graph is only read; the flag, which host and GPU
 	 * take turns on every level, stays on the host and the GPU writes it
-	 * there. */
+	 * there (unless it is device memory). */
 	wl_advise(w, d->nodes, (size_t)n * sizeof(*d->nodes), WL_READ_MOSTLY);
 	wl_advise(w, d->edges, (size_t)g->arcs * sizeof(*d->edges), WL_READ_MOSTLY);
-	wl_advise(w, d->over, sizeof(bool), WL_PREFER_HOST);
-	wl_advise(w, d->over, sizeof(bool), WL_ACCESSED_BY_GPU);
+	if (!over_on_device) {
+		wl_advise(w, d->over, sizeof(bool), WL_PREFER_HOST);
+		wl_advise(w, d->over, sizeof(bool), WL_ACCESSED_BY_GPU);
+	}
 }
 
 /* Every array the kernels use, with its size, for the copies around them. */
@@ -100,8 +111,14 @@ static int32_t bfs_run(const struct wl *w, const struct bfs_data *d, int32_t n)
 	bool over;
 
 	do {
-		*d->over = false;
-		wl_to_gpu(w, d->over, sizeof(bool));
+		over = false;
+		if (d->over_on_device) {
+			WL_CHECK(w,
+				 cudaMemcpy(d->over, &over, sizeof(over), cudaMemcpyHostToDevice));
+		} else {
+			*d->over = false;
+			wl_to_gpu(w, d->over, sizeof(bool));
+		}
 		WL_CHECK(w, EMU_LAUNCH(bfs_kernel1, grid, block, 0, .nodes = wl_dev(w, d->nodes),
 				       .edges = wl_dev(w, d->edges), .mask = wl_dev(w, d->mask),
 				       .updating = wl_dev(w, d->updating),
@@ -109,10 +126,17 @@ static int32_t bfs_run(const struct wl *w, const struct bfs_data *d, int32_t n)
 				       .no_of_nodes = n));
 		WL_CHECK(w, EMU_LAUNCH(bfs_kernel2, grid, block, 0, .mask = wl_dev(w, d->mask),
 				       .updating = wl_dev(w, d->updating),
-				       .visited = wl_dev(w, d->visited), .over = wl_dev(w, d->over),
+				       .visited = wl_dev(w, d->visited),
+				       .over = d->over_on_device ? d->over : wl_dev(w, d->over),
 				       .no_of_nodes = n));
-		wl_to_host(w, d->over, sizeof(bool));
-		over = *d->over;
+		if (d->over_on_device) {
+			WL_CHECK(w, cudaDeviceSynchronize());
+			WL_CHECK(w,
+				 cudaMemcpy(&over, d->over, sizeof(over), cudaMemcpyDeviceToHost));
+		} else {
+			wl_to_host(w, d->over, sizeof(bool));
+			over = *d->over;
+		}
 		levels++;
 	} while (over);
 	wl_to_host(w, d->cost, (size_t)n * sizeof(int32_t));
@@ -121,17 +145,21 @@ static int32_t bfs_run(const struct wl *w, const struct bfs_data *d, int32_t n)
 
 static void bfs_free(const struct wl *w, struct bfs_data *d)
 {
-	void *all[] = {d->nodes, d->edges, d->mask, d->updating, d->visited, d->cost, d->over};
+	void *all[] = {d->nodes, d->edges, d->mask, d->updating, d->visited, d->cost};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		wl_free(w, all[i]);
+	if (d->over_on_device)
+		WL_CHECK(w, cudaFree(d->over));
+	else
+		wl_free(w, d->over);
 }
 
 int main(int argc, char **argv)
 {
 	struct wl w;
 	long long nodes = 0, source_id = -1;
-	const char *input = NULL;
+	const char *input = NULL, *over = "managed";
 	const struct wl_opt opts[] = {
 	    {"nodes", WL_INT, &nodes, 1, WL_GRAPH_GEN_MAX_NODES,
 	     "generate a random graph of N nodes (default 1000000)"},
@@ -141,6 +169,9 @@ int main(int argc, char **argv)
 	    {"source", WL_INT, &source_id, 0, 0,
 	     "start from vertex V as the file names it (default: node 0, or a SNAP "
 	     "file's first vertex)"},
+	    {"over", WL_STR, &over, 0, 0,
+	     "where the host's end-of-search flag lives: managed (default) or device "
+	     "(cudaMalloc, cudaMemcpy to clear and read it)"},
 	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
@@ -153,14 +184,18 @@ int main(int argc, char **argv)
 
 	wl_init(&w, "bfs", "Rodinia bfs: level-synchronous breadth-first search from one node.",
 		argc, argv, opts);
+	if (strcmp(over, "managed") != 0 && strcmp(over, "device") != 0)
+		wl_usage_error(&w, "--over '%s': expected managed or device", over);
 	/* The generator averages WL_GRAPH_GEN_ARCS_PER_NODE arcs a node. */
 	wl_graph_load(&w, &g, nodes, input, BFS_DEFAULT_NODES, WL_GRAPH_GEN_MAX_NODES,
 		      bfs_bytes(1, WL_GRAPH_GEN_ARCS_PER_NODE) - sizeof(bool), false);
 	source = wl_graph_source(&w, &g, source_id);
-	bfs_setup(&w, &g, source, &d);
+	bfs_setup(&w, &g, source, strcmp(over, "device") == 0, &d);
 	wl_footprint(&w, d.bytes);
 	wl_log(&w, "%s graph: %" PRId32 " nodes, %" PRId32 " arcs, source %" PRId64,
 	       wl_graph_origin_name(g.origin), g.nodes, g.arcs, wl_graph_file_id(&g, source));
+	if (d.over_on_device)
+		wl_log(&w, "the over flag is in device memory, cleared and read with cudaMemcpy");
 
 	uvmemu_roi_begin();
 	t = wl_now();

@@ -3,7 +3,10 @@
  * main.c - srad_v2 (Rodinia): speckle-reducing anisotropic diffusion on a
  * random image. Per iteration the host reads a region of J to get the speckle
  * scale, then two kernels update J. The result is checked bit for bit against
- * a CPU reference doing the same operations.
+ * a CPU reference doing the same operations. The coefficient and the four
+ * derivatives are managed, or with --scratch device in device memory
+ * (cudaMalloc), where UVMSmart's port keeps them (us-srad_v2): J is then the
+ * only managed array.
  */
 #include "srad.h"
 
@@ -14,14 +17,22 @@
 /* The original's run: a 2048 x 2048 image, region 0..127 x 0..127, lambda 0.5. */
 #define SRAD_DEFAULT_N	  2048
 #define SRAD_DEFAULT_LAST 127
-/* Managed bytes per pixel: J, the coefficient and four derivatives. */
-#define SRAD_BYTES_PER_PIXEL (6 * sizeof(float))
+/* Arrays per pixel: J, the coefficient and four derivatives. */
+#define SRAD_ARRAYS 6
 
 struct srad_opts {
 	long long rows, cols, iterations;
 	long long r1, r2, c1, c2;
 	double lambda;
+	const char *scratch;
+	bool scratch_on_device;
 };
+
+/* Managed bytes per pixel: J, and the other five unless on the device. */
+static size_t managed_per_pixel(const struct srad_opts *o)
+{
+	return (o->scratch_on_device ? 1 : SRAD_ARRAYS) * sizeof(float);
+}
 
 static long long round16(double x)
 {
@@ -32,10 +43,13 @@ static long long round16(double x)
 
 static void choose_size(const struct wl *w, struct srad_opts *o)
 {
+	if (strcmp(o->scratch, "managed") != 0 && strcmp(o->scratch, "device") != 0)
+		wl_usage_error(w, "--scratch '%s': expected managed or device", o->scratch);
+	o->scratch_on_device = strcmp(o->scratch, "device") == 0;
 	if (w->footprint && (o->rows || o->cols))
 		wl_usage_error(w, "--footprint sizes the image: it excludes --rows and --cols");
 	if (w->footprint) {
-		double pixels = (double)w->footprint / SRAD_BYTES_PER_PIXEL;
+		double pixels = (double)w->footprint / (double)managed_per_pixel(o);
 
 		/* Square as near as multiples of 16 allow; the rows take up
 		 * what rounding the columns left over. */
@@ -66,10 +80,39 @@ static void choose_size(const struct wl *w, struct srad_opts *o)
 			       o->r1, o->r2, o->c1, o->c2, o->rows, o->cols);
 }
 
+/* C and the derivatives: managed (wl_managed, so --mem applies), or device
+ * memory as UVMSmart has them. */
+static void scratch_alloc(const struct wl *w, struct srad_data *d, size_t bytes, bool on_device)
+{
+	float **arrays[] = {&d->c, &d->de, &d->dw, &d->ds, &d->dn};
+	const char *names[] = {"C", "E_C", "W_C", "S_C", "N_C"};
+
+	d->scratch_on_device = on_device;
+	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+		if (on_device)
+			WL_CHECK(w, cudaMalloc((void **)arrays[i], bytes));
+		else
+			*arrays[i] = wl_managed(w, bytes, names[i]);
+	}
+}
+
+static void scratch_free(const struct wl *w, struct srad_data *d)
+{
+	float *arrays[] = {d->c, d->de, d->dw, d->ds, d->dn};
+
+	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+		if (d->scratch_on_device)
+			WL_CHECK(w, cudaFree(arrays[i]));
+		else
+			wl_free(w, arrays[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct wl w;
-	struct srad_opts o = {.iterations = 10, .r2 = -1, .c2 = -1, .lambda = 0.5};
+	struct srad_opts o = {
+	    .iterations = 10, .r2 = -1, .c2 = -1, .lambda = 0.5, .scratch = "managed"};
 	const struct wl_opt opts[] = {
 	    {"rows", WL_INT, &o.rows, SRAD_BLOCK, 1 << 20,
 	     "image rows, a multiple of 16 (default 2048)"},
@@ -83,6 +126,9 @@ int main(int argc, char **argv)
 	     "last column of the speckle region (default 127, or the last column)"},
 	    {"lambda", WL_DOUBLE, &o.lambda, 0, 0, "update step, in (0, 1] (default 0.5)"},
 	    {"iterations", WL_INT, &o.iterations, 1, 1 << 20, "iterations (default 10)"},
+	    {"scratch", WL_STR, &o.scratch, 0, 0,
+	     "where the coefficient and derivatives live: managed (default) or device "
+	     "(cudaMalloc)"},
 	    WL_OPT_MEM(&w),
 	    {NULL},
 	};
@@ -102,14 +148,10 @@ int main(int argc, char **argv)
 	n = (size_t)rows * (size_t)cols;
 	bytes = n * sizeof(float);
 	d.j = wl_managed(&w, bytes, "J");
-	d.c = wl_managed(&w, bytes, "C");
-	d.de = wl_managed(&w, bytes, "E_C");
-	d.dw = wl_managed(&w, bytes, "W_C");
-	d.ds = wl_managed(&w, bytes, "S_C");
-	d.dn = wl_managed(&w, bytes, "N_C");
+	scratch_alloc(&w, &d, bytes, o.scratch_on_device);
 	/* No hint suits it (--mem advise): J is read and written by both
 	 * sides, the rest by the GPU alone, where it stays anyway. */
-	wl_footprint(&w, 6 * bytes);
+	wl_footprint(&w, n * managed_per_pixel(&o));
 	uvmemu_report_value("rows", rows);
 	uvmemu_report_value("cols", cols);
 	uvmemu_report_value("iterations", (double)o.iterations);
@@ -118,6 +160,8 @@ int main(int argc, char **argv)
 	       "launches",
 	       rows, cols, roi.r1, roi.r2, roi.c1, roi.c2, o.lambda, o.iterations,
 	       2 * o.iterations);
+	if (o.scratch_on_device)
+		wl_log(&w, "C and the derivatives in device memory: %zu bytes", 5 * bytes);
 
 	srad_generate(w.seed, d.j, n);
 	/* The reference runs on a copy first, while J is still where the CPU
@@ -141,10 +185,6 @@ int main(int argc, char **argv)
 	wl_output_f32(&w, "J", d.j, n);
 	free(ref);
 	wl_free(&w, d.j);
-	wl_free(&w, d.c);
-	wl_free(&w, d.de);
-	wl_free(&w, d.dw);
-	wl_free(&w, d.ds);
-	wl_free(&w, d.dn);
+	scratch_free(&w, &d);
 	return wl_finish(&w, pass);
 }

@@ -7,6 +7,13 @@
  */
 #include "srad.h"
 
+/* A scratch array (C, a derivative) as the kernels reach it: device memory
+ * as it is (--scratch device), the workload's data through wl_dev. */
+static float *scratch(const struct wl *w, const struct srad_data *d, float *p)
+{
+	return d->scratch_on_device ? p : wl_dev(w, p);
+}
+
 void srad_run_gpu(const struct wl *w, const struct srad_data *d, int rows, int cols,
 		  const struct srad_roi *roi, float lambda, int iterations)
 {
@@ -27,21 +34,23 @@ void srad_run_gpu(const struct wl *w, const struct srad_data *d, int rows, int c
 			wl_to_host(w, region, region_bytes);
 		q0sqr = srad_q0sqr(d->j, cols, roi);
 		/* J goes to the GPU once the host has read it a first time. */
-		if (iter == 0) {
+		if (iter == 0)
 			wl_to_gpu(w, d->j, bytes);
+		if (iter == 0 && !d->scratch_on_device) {
 			wl_gpu_space(w, d->c, bytes);
 			wl_gpu_space(w, d->de, bytes);
 			wl_gpu_space(w, d->dw, bytes);
 			wl_gpu_space(w, d->dn, bytes);
 			wl_gpu_space(w, d->ds, bytes);
 		}
-		WL_CHECK(w, EMU_LAUNCH(srad_cuda_1, grid, block, 0, wl_dev(w, d->de),
-				       wl_dev(w, d->dw), wl_dev(w, d->dn), wl_dev(w, d->ds),
-				       wl_dev(w, d->j), wl_dev(w, d->c), cols, rows, q0sqr));
-		WL_CHECK(w,
-			 EMU_LAUNCH(srad_cuda_2, grid, block, 0, wl_dev(w, d->de), wl_dev(w, d->dw),
-				    wl_dev(w, d->dn), wl_dev(w, d->ds), wl_dev(w, d->j),
-				    wl_dev(w, d->c), cols, rows, lambda, q0sqr));
+		WL_CHECK(w, EMU_LAUNCH(srad_cuda_1, grid, block, 0, scratch(w, d, d->de),
+				       scratch(w, d, d->dw), scratch(w, d, d->dn),
+				       scratch(w, d, d->ds), wl_dev(w, d->j), scratch(w, d, d->c),
+				       cols, rows, q0sqr));
+		WL_CHECK(w, EMU_LAUNCH(srad_cuda_2, grid, block, 0, scratch(w, d, d->de),
+				       scratch(w, d, d->dw), scratch(w, d, d->dn),
+				       scratch(w, d, d->ds), wl_dev(w, d->j), scratch(w, d, d->c),
+				       cols, rows, lambda, q0sqr));
 	}
 	wl_to_host(w, d->j, bytes);
 }

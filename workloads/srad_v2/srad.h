@@ -22,11 +22,13 @@ struct srad_roi {
 	int r1, r2, c1, c2;
 };
 
-/* The managed arrays, rows * cols floats each. */
+/* The arrays, rows * cols floats each: managed, except c and the
+ * derivatives with scratch_on_device (--scratch device: cudaMalloc). */
 struct srad_data {
 	float *j;		  /* the image, updated in place */
 	float *c;		  /* diffusion coefficient */
 	float *dn, *ds, *dw, *de; /* directional derivatives */
+	bool scratch_on_device;
 };
 
 /*
