@@ -3,7 +3,10 @@
 # that it verifies (or that --footprint lands within 5% of the request). The
 # native run's --output must follow the documented format (workloads/README.md)
 # and an emulated run's must be the same file, byte for byte.
-# usage: run.sh BUILD_DIR SOURCE_DIR WORKLOAD MODE
+# usage: run.sh BUILD_DIR SOURCE_DIR WORKLOAD MODE [DIR]
+#   DIR: the program's directory in the source tree, with its test-args and
+#        footprint-args (default workloads/WORKLOAD; workloads/uvmsmart/NAME
+#        for us-NAME)
 #   MODE: native | footprint | emu-lru2m | emu-random (remap backend, --check 1)
 #         | emu-copy (copy backend, lru2m, --check 1)
 #         | uvmmu-lru2m | uvmmu-random (--policy uvmmu: the UVMMU fault path)
@@ -17,9 +20,9 @@
 # brings before use (the thrash the adaptive paper describes), which made
 # those runs 3-12x longer without testing anything the lru2m run does not.
 set -u
-build=$1 src=$2 name=$3 mode=$4
+build=$1 src=$2 name=$3 mode=$4 dir=$2/${5:-workloads/$3}
 bin=$build/bin/$name
-args=$(cat "$src/workloads/$name/test-args")
+args=$(cat "$dir/test-args")
 [ -x "$bin" ] || { echo "FAIL: $bin not built"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -59,7 +62,7 @@ footprint)
 	# A workload whose work grows faster than its data (gemm: n^3 steps on
 	# 12 n^2 bytes) adds the arguments in its footprint-args (--dry-run).
 	fargs=
-	[ -f "$src/workloads/$name/footprint-args" ] && fargs=$(cat "$src/workloads/$name/footprint-args")
+	[ -f "$dir/footprint-args" ] && fargs=$(cat "$dir/footprint-args")
 	for req in 24M 96M; do
 		out=$("$bin" --footprint $req --quiet $fargs 2>&1); rc=$?
 		echo "$out"
