@@ -130,20 +130,16 @@ static void test_pattern_survives_proactive_eviction(void **state)
 	pattern_survives("lru2m", "64K");
 }
 
-/* One GPU thread touches one word of each 64 KB block in address order,
- * so that every batch holds one fault. */
-static void touch_in_order(void *dev, size_t bytes)
-{
-	for (size_t off = 0; off < bytes; off += 64u << 10)
-		((volatile uint64_t *)dev)[off / sizeof(uint64_t)] = pattern(off);
-}
-
+/* One GPU thread touches one word of each migration unit (64 KB, or 4 KB
+ * in the 4 KB build) in address order, so that every batch holds one
+ * fault of one unit. */
 static void gpu_touch(int t, void *arg)
 {
 	struct job *j = arg;
 
 	(void)t;
-	touch_in_order(j->dev, j->n * sizeof(uint64_t));
+	for (size_t off = 0; off < j->n * sizeof(uint64_t); off += UVMEMU_BLOCK_SIZE)
+		((volatile uint64_t *)j->dev)[off / sizeof(uint64_t)] = pattern(off);
 }
 
 /* The sequential touch with --proactive-evict RESERVE: the blocks the device
@@ -165,7 +161,7 @@ static void proactive_run(const char *reserve, uint64_t *evicted, uint64_t *proa
 	j = (struct job){th_dev(&t, host), FOOTPRINT / sizeof(uint64_t)};
 	th_parallel(1, gpu_touch, &j);
 	st = th_stats(&t);
-	for (size_t off = 0; off < FOOTPRINT; off += 64u << 10)
+	for (size_t off = 0; off < FOOTPRINT; off += UVMEMU_BLOCK_SIZE)
 		bad += host[off / sizeof(uint64_t)] != pattern(off);
 	assert_int_equal(bad, 0);
 	assert_true(st.peak_device_bytes <= DEVICE_MEM);
@@ -185,20 +181,23 @@ static void proactive_run(const char *reserve, uint64_t *evicted, uint64_t *proa
  */
 static void test_proactive_eviction(void **state)
 {
+	/* The counts below are 64 KB blocks; a 4 KB build counts 16 units in
+	 * each, and its reserves are the same bytes, so the same vablocks go. */
+	const uint64_t u = (64u << 10) / UVMEMU_BLOCK_SIZE;
 	uint64_t evicted, proactive;
 
 	proactive_run("0", &evicted, &proactive);
-	assert_int_equal(evicted, 64);
+	assert_int_equal(evicted, 64 * u);
 	assert_int_equal(proactive, 0);
 	proactive_run("64K", &evicted, &proactive);
-	assert_int_equal(evicted, 96);
-	assert_int_equal(proactive, 64);
+	assert_int_equal(evicted, 96 * u);
+	assert_int_equal(proactive, 64 * u);
 	/* A reserve of a vablock and a block (33): after block 128's batch
 	 * 31 blocks are free, so vablock 1 goes at once; then whenever fewer
 	 * than 33 are free, after blocks 159 and 191 (vablocks 2 and 3). */
 	proactive_run("2112K", &evicted, &proactive);
-	assert_int_equal(evicted, 128);
-	assert_int_equal(proactive, 96);
+	assert_int_equal(evicted, 128 * u);
+	assert_int_equal(proactive, 96 * u);
 }
 
 int main(void)
