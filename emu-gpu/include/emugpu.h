@@ -552,15 +552,18 @@ EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
 		 long *: emu_atomic_##op##_il, unsigned long *: emu_atomic_##op##_ul,               \
 		 long long *: emu_atomic_##op##_i64, unsigned long long *: emu_atomic_##op##_u64)
 
-#define atomicAdd(p, v)	   EMU_ATOMIC_DISPATCH_ALL(add, p)((p), (v))
-#define atomicSub(p, v)	   EMU_ATOMIC_DISPATCH_ALL(sub, p)((p), (v))
-#define atomicExch(p, v)   EMU_ATOMIC_DISPATCH_ALL(exch, p)((p), (v))
-#define atomicMin(p, v)	   EMU_ATOMIC_DISPATCH_ALL(min, p)((p), (v))
-#define atomicMax(p, v)	   EMU_ATOMIC_DISPATCH_ALL(max, p)((p), (v))
-#define atomicCAS(p, e, d) EMU_ATOMIC_DISPATCH_ALL(cas, p)((p), (e), (d))
-#define atomicAnd(p, v)	   EMU_ATOMIC_DISPATCH_INT(and, p)((p), (v))
-#define atomicOr(p, v)	   EMU_ATOMIC_DISPATCH_INT(or, p)((p), (v))
-#define atomicXor(p, v)	   EMU_ATOMIC_DISPATCH_INT(xor, p)((p), (v))
+/* An atomic is a read-modify-write of global memory: with GMMU accessors it
+ * counts and, on a REMOTE block, crosses the link both ways (EMU_GMMU_RMW_,
+ * below; a plain pointer without them). */
+#define atomicAdd(p, v)	   EMU_ATOMIC_DISPATCH_ALL(add, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicSub(p, v)	   EMU_ATOMIC_DISPATCH_ALL(sub, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicExch(p, v)   EMU_ATOMIC_DISPATCH_ALL(exch, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicMin(p, v)	   EMU_ATOMIC_DISPATCH_ALL(min, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicMax(p, v)	   EMU_ATOMIC_DISPATCH_ALL(max, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicCAS(p, e, d) EMU_ATOMIC_DISPATCH_ALL(cas, p)(EMU_GMMU_RMW_(p), (e), (d))
+#define atomicAnd(p, v)	   EMU_ATOMIC_DISPATCH_INT(and, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicOr(p, v)	   EMU_ATOMIC_DISPATCH_INT(or, p)(EMU_GMMU_RMW_(p), (v))
+#define atomicXor(p, v)	   EMU_ATOMIC_DISPATCH_INT(xor, p)(EMU_GMMU_RMW_(p), (v))
 
 /* ---------------------------------------------------------- GMMU accessors */
 
@@ -581,6 +584,19 @@ EMU_ATOMIC_FLOAT_OPS(double, uint64_t, f64)
  */
 #ifdef EMUGPU_GMMU
 const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store);
+/* An atomic's access: counted once, as a store; on a REMOTE block its
+ * sectors are charged both ways (the request carries the operand, the
+ * completion the old value). */
+void *emu_gmmu_rmw_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n);
+
+static inline void *emu_gmmu_rmw(const struct uvmemu_gmmu *g, void *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a < g->dev_lo || a >= g->dev_hi)
+		return p;
+	return emu_gmmu_rmw_(g, a, n);
+}
 
 static inline const void *emu_gmmu_load(const struct uvmemu_gmmu *g, const void *p, size_t n)
 {
@@ -603,9 +619,11 @@ static inline void *emu_gmmu_store(const struct uvmemu_gmmu *g, void *p, size_t 
 #define ld_global(p) (*(const __typeof__(*(p)) *)emu_gmmu_load(emu_cta_->gmmu, (p), sizeof(*(p))))
 #define st_global(p, v)                                                                            \
 	(*(__typeof__(&*(p)))emu_gmmu_store(emu_cta_->gmmu, (p), sizeof(*(p))) = (v))
+#define EMU_GMMU_RMW_(p) ((__typeof__(&*(p)))emu_gmmu_rmw(emu_cta_->gmmu, (p), sizeof(*(p))))
 #else
-#define ld_global(p)	(*(p))
-#define st_global(p, v) (*(p) = (v))
+#define ld_global(p)	 (*(p))
+#define st_global(p, v)	 (*(p) = (v))
+#define EMU_GMMU_RMW_(p) (p)
 #endif
 
 #endif /* !__CUDACC__ */

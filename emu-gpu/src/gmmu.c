@@ -17,6 +17,9 @@
  * new epoch, and sites of an older epoch read as empty, so nothing is cleared
  * per warp.
  *
+ * A REMOTE block's sectors cross the link in one transaction per 128-byte
+ * line a warp access touches (the link's latency is paid per transaction).
+ *
  * Bounds, each erring towards counting more, as uncoalesced hardware would:
  * a site remembers EMU_GMMU_WAYS blocks and EMU_GMMU_WINDOWS windows of 64
  * sectors (2 KB) - a warp's access scattered wider counts and charges the
@@ -139,12 +142,18 @@ static bool first_in_block(struct site *s, uint32_t block)
 	return true;
 }
 
-/* Whether the warp access at `s` charges `sector` for the first time. */
-static bool first_in_sector(struct site *s, uintptr_t sector)
+/*
+ * Whether the warp access at `s` charges `sector` for the first time; *line
+ * is set when no sector of its 128-byte line was charged before either: the
+ * GPU asks the link for a line's sectors in one request, so a line is one
+ * transaction (one latency) whatever number of its sectors the warp needs.
+ */
+static bool first_in_sector(struct site *s, uintptr_t sector, bool *line)
 {
 	uintptr_t base = sector >> 6;
-	uint64_t bit = 1ull << (sector & 63);
+	uint64_t bit = 1ull << (sector & 63), line_bits = 0xfull << (sector & 60);
 
+	*line = true;
 	if (!s)
 		return true;
 	for (unsigned i = 0; i < s->nwindows; i++) {
@@ -152,6 +161,7 @@ static bool first_in_sector(struct site *s, uintptr_t sector)
 			continue;
 		if (s->window[i].bits & bit)
 			return false;
+		*line = !(s->window[i].bits & line_bits);
 		s->window[i].bits |= bit;
 		return true;
 	}
@@ -168,7 +178,26 @@ static void count(const struct uvmemu_gmmu *g, size_t counter)
 		g->halve(g->ctx);
 }
 
-const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store)
+/* The sectors of [addr, addr + n) the warp access at `s` has not charged
+ * yet, and in how many new lines they fall. */
+static size_t new_sectors(struct site *s, uintptr_t addr, size_t n, unsigned *lines)
+{
+	size_t sectors = 0;
+	bool line;
+
+	*lines = 0;
+	for (uintptr_t sec = addr >> SECTOR_SHIFT; sec <= (addr + n - 1) >> SECTOR_SHIFT; sec++) {
+		if (first_in_sector(s, sec, &line)) {
+			sectors++;
+			*lines += line;
+		}
+	}
+	return sectors;
+}
+
+/* A warp access of n bytes at addr; rmw: an atomic's (a store whose sectors
+ * also come back). */
+static void gmmu_access(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store, bool rmw)
 {
 	/* Counters are per 64 KB basic block, state per migration unit, which
 	 * only the running library knows (uvmemu_gmmu.h). */
@@ -181,31 +210,46 @@ const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t
 		s->epoch = ws.epoch;
 		s->nblocks = s->nwindows = 0;
 	}
-	if (first_in_block(s, (uint32_t)counter))
+	if (first_in_block(s, (uint32_t)counter) && !g->measure_only)
 		count(g, counter);
 	state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
 	/* --fault-path uvmmu: a block neither on the device nor REMOTE is
 	 * brought in by the runtime from this thread, as UVMMU's GMMU does,
-	 * instead of the access trapping through userfaultfd to the driver. */
-	if (g->resolve && !(state & (UVMEMU_GMMU_DEVICE | UVMEMU_GMMU_REMOTE))) {
+	 * instead of the access trapping through userfaultfd to the driver.
+	 * An atomic still traps: resolved here, ra's atomics left a warp
+	 * waiting at its end for a fault never committed (model clock; not
+	 * root-caused). */
+	if (g->resolve && !rmw && !(state & (UVMEMU_GMMU_DEVICE | UVMEMU_GMMU_REMOTE))) {
 		g->resolve(g->ctx, addr, store);
 		state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
 	}
 	/* Test before setting: most stores find the bit set, and a plain load
 	 * keeps the byte's cache line shared between the workers. */
-	if (store && !(state & UVMEMU_GMMU_WRITTEN))
+	if (store && !g->measure_only && !(state & UVMEMU_GMMU_WRITTEN))
 		atomic_fetch_or_explicit(&g->state[block], UVMEMU_GMMU_WRITTEN,
 					 memory_order_relaxed);
 	/* A store to a REMOTE block whose device view is a read-only copy
 	 * faults instead, and the fault path migrates the block. */
 	if ((state & UVMEMU_GMMU_REMOTE) && (!store || g->remote_stores)) {
-		size_t sectors = 0;
+		unsigned lines;
+		size_t sectors = new_sectors(s, addr, n, &lines);
 
-		for (uintptr_t sec = addr >> SECTOR_SHIFT; sec <= (addr + n - 1) >> SECTOR_SHIFT;
-		     sec++)
-			sectors += first_in_sector(s, sec);
-		if (sectors)
-			g->remote_access(g->ctx, addr, sectors << SECTOR_SHIFT, store);
+		if (!sectors)
+			return;
+		if (rmw)
+			g->remote_access(g->ctx, addr, sectors << SECTOR_SHIFT, lines, false);
+		g->remote_access(g->ctx, addr, sectors << SECTOR_SHIFT, lines, store);
 	}
+}
+
+const void *emu_gmmu_access_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store)
+{
+	gmmu_access(g, addr, n, store, false);
 	return (const void *)addr;
+}
+
+void *emu_gmmu_rmw_(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n)
+{
+	gmmu_access(g, addr, n, true, true);
+	return (void *)addr;
 }

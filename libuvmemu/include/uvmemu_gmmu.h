@@ -8,8 +8,9 @@
  * counters count coalesced transactions: once per warp (32 consecutive
  * threads of a CTA, x fastest) per 64 KB basic block per access. Loads from a block
  * mapped REMOTE (zero-copy) are charged to the link per distinct 32-byte
- * sector a warp touches; so are stores, where they reach host memory
- * (remote_stores). The load itself reads the device view: under the remap
+ * sector a warp touches, in one transaction per 128-byte line; so are
+ * stores, where they reach host memory (remote_stores), and atomics both
+ * ways. The load itself reads the device view: under the remap
  * backend that maps the host frames; under the copy backend it is the
  * block's read-only copy, equal to the host data while the block is REMOTE.
  * dma_offset gives the host data's address for tools that need it.
@@ -66,12 +67,18 @@ struct uvmemu_gmmu {
 	 * device view maps the host frames). Otherwise the device view holds a
 	 * read-only copy, and a store faults and migrates the block. */
 	bool remote_stores;
+	/* The accessors only measure remote traffic (remote_access hears of
+	 * it): counters and the written bit are left to far faults and
+	 * sampling, as in a build without accessors (--gmmu measure). */
+	bool measure_only;
 	/* Passed to the callbacks. */
 	void *ctx;
-	/* Charges a remote access of `bytes` (whole 32-byte sectors) read from
-	 * or, with `store`, written to host memory; it may stall the calling
-	 * thread for the link's time. */
-	void (*remote_access)(void *ctx, uintptr_t dev_addr, size_t bytes, bool store);
+	/* Charges a remote access of `bytes` (whole 32-byte sectors) in
+	 * `xacts` link transactions (the 128-byte lines they fall in), read
+	 * from or, with `store`, written to host memory; it may stall the
+	 * calling thread for the link's time. */
+	void (*remote_access)(void *ctx, uintptr_t dev_addr, size_t bytes, unsigned xacts,
+			      bool store);
 	/* Asks the runtime to halve every access count (saturation). */
 	void (*halve)(void *ctx);
 	/* --fault-path uvmmu (NULL otherwise): an access to a block neither

@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "config.h"
 #include "gpu.h"
+#include "link.h"
 #include "model.h"
 
 #define MS 1000000ull
@@ -366,6 +367,47 @@ static void test_host_clock_skips_modelled_calls(void **state)
 	rig_down(&r);
 }
 
+/* ------------------------------------------- remote (zero-copy) traffic */
+
+/*
+ * Remote transactions cost their bytes at the link's rate and, with at most
+ * --remote-inflight of them outstanding, a latency each: on a 1 GB/s link of
+ * 1 us with 4 in flight, small transactions are latency-bound (250 ns each)
+ * and large ones bandwidth-bound. Booked at t, the last lands a latency
+ * after the direction is free, and the next booking queues behind it.
+ */
+static void test_remote_transactions_pay_latency(void **state)
+{
+	static const char *const set[][2] = {
+	    {"link-bw", "1G"}, {"link-latency", "1us"}, {"remote-inflight", "4"}};
+	struct uvm_config cfg;
+	struct uvm_link l;
+	char err[256];
+
+	(void)state;
+	uvm_config_defaults(&cfg);
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		assert_int_equal(
+		    uvm_config_set(&cfg, set[i][0], set[i][1], "test", err, sizeof(err)), 0);
+	uvm_config_resolve(&cfg);
+	uvm_link_init(&l, &cfg);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 0, 0, 1), 0);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 128, 1, 1), 250);
+	/* The same bytes in twice the transactions take twice as long. */
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 128000, 1000, 1), 250 * US);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 128000, 2000, 1), 500 * US);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 40960, 10, 1), 40960);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 128, 1, 2), 500);
+	assert_int_equal(uvm_link_book_remote(&l, UVM_H2D, 128000, 1000, 1 * MS, 1),
+			 1 * MS + 250 * US + 1 * US);
+	assert_int_equal(uvm_link_book_remote(&l, UVM_H2D, 128, 1, 1 * MS, 1),
+			 1 * MS + 250 * US + 250 + 1 * US);
+	/* The other direction is free. */
+	assert_int_equal(uvm_link_book_remote(&l, UVM_D2H, 128, 1, 1 * MS, 1),
+			 1 * MS + 250 + 1 * US);
+	uvm_link_destroy(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +417,7 @@ int main(void)
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
 	    cmocka_unit_test(test_unstalled_handout_spreads_over_free_slots),
 	    cmocka_unit_test(test_host_clock_skips_modelled_calls),
+	    cmocka_unit_test(test_remote_transactions_pay_latency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,9 @@
  * REMOTE blocks once per distinct 32-byte sector per warp while reading the device view, mark
  * stored-to blocks written, and ask for a halving when a counter nears saturation; exact counts
  * for a kernel whose warps touch known blocks, with divergent threads, a long per-thread loop
- * and a barrier; and that one-warp CTAs run back to back on a worker count once each.
+ * and a barrier; that one-warp CTAs run back to back on a worker count once each; that
+ * remote sectors cross in one transaction per 128-byte line; and that atomics count once
+ * and are charged both ways, and with measure_only are only charged.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,16 +49,18 @@ bool uvmemu_has_device_view(const void *p)
 
 static _Atomic uint32_t counters[BLOCKS];
 static _Atomic uint8_t block_state[BLOCKS] = {[REMOTE] = UVMEMU_GMMU_REMOTE};
-static _Atomic uint64_t remote_bytes, remote_stored;
+static _Atomic uint64_t remote_bytes, remote_stored, remote_xacts[2];
 static _Atomic unsigned halvings;
 static int gmmu_ctx; /* what the callbacks must be passed */
 
-static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
+static void remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, unsigned xacts, bool store)
 {
 	assert_ptr_equal(ctx, &gmmu_ctx);
 	if (dev_addr >= (uintptr_t)device_view + REMOTE * UVMEMU_BLOCK_SIZE &&
-	    dev_addr < (uintptr_t)device_view + (REMOTE + 1) * UVMEMU_BLOCK_SIZE)
+	    dev_addr < (uintptr_t)device_view + (REMOTE + 1) * UVMEMU_BLOCK_SIZE) {
 		atomic_fetch_add(store ? &remote_stored : &remote_bytes, bytes);
+		atomic_fetch_add(&remote_xacts[store], xacts);
+	}
 }
 
 static void halve(void *ctx)
@@ -194,8 +198,10 @@ static void test_gmmu_accessors(void **state)
 			 (2u << UVMEMU_COUNTER_TRIPS_SHIFT) |
 			     (UVMEMU_COUNTER_HALVE_AT - 1 + WARPS_PER_CTA));
 	assert_int_equal(atomic_load(&halvings), 1);
-	/* Each thread's load is in a sector of its own. */
+	/* Each thread's load is in a sector of its own, two to a 128-byte line:
+	 * a line is one transaction. */
 	assert_int_equal(atomic_load(&remote_bytes), (uint64_t)LOADS * 32);
+	assert_int_equal(atomic_load(&remote_xacts[0]), (uint64_t)LOADS / 2);
 	/* Stores went to the device view and marked their block written. */
 	for (uint32_t i = 0; i < 10; i++)
 		assert_int_equal(((uint32_t *)(device_view + UVMEMU_BLOCK_SIZE + 4))[i], i);
@@ -276,6 +282,8 @@ static void test_gmmu_counts_per_warp(void **state)
 	}
 	atomic_store(&remote_bytes, 0);
 	atomic_store(&remote_stored, 0);
+	atomic_store(&remote_xacts[0], 0);
+	atomic_store(&remote_xacts[1], 0);
 	run_warp_walk(sum);
 	assert_int_equal(atomic_load(&counters[0]), warps / 3 + warps + WARP_LOOPS * warps);
 	assert_int_equal(atomic_load(&counters[1]), warps / 3 + warps);
@@ -283,6 +291,9 @@ static void test_gmmu_counts_per_warp(void **state)
 	assert_int_equal(atomic_load(&counters[REMOTE]), 2 * warps);
 	assert_int_equal(atomic_load(&remote_bytes), warps * 4 * 32);
 	assert_int_equal(atomic_load(&remote_stored), warps * 2 * 32);
+	/* Each warp's load and store lie in one 128-byte line each. */
+	assert_int_equal(atomic_load(&remote_xacts[0]), warps);
+	assert_int_equal(atomic_load(&remote_xacts[1]), warps);
 	/* The accessors only count: the kernel read and wrote what plain code would. */
 	for (unsigned c = 0; c < WARP_CTAS; c++)
 		for (unsigned tid = 0; tid < 64; tid++) {
@@ -341,13 +352,64 @@ static void test_gmmu_one_warp_ctas(void **state)
 		assert_int_equal(sum[i], ((const uint32_t *)device_view)[i % 32]);
 }
 
+/*
+ * Atomics are accesses too: one warp of 32 threads adds to 32 scattered
+ * words of the REMOTE block (a sector and a line each), counted once per
+ * warp as a store and charged both ways (request and completion); with
+ * measure_only the charge is all that happens: no count, no written bit.
+ */
+EMU_KERNEL(remote_atomics, struct warp_args)
+{
+	EMU_FOR_THREADS {
+		atomicAdd(&args->remote[emu_tid * 64], 1u);
+	}
+}
+
+static void run_remote_atomics(bool measure_only)
+{
+	uint32_t *dev = (uint32_t *)(device_view + REMOTE * UVMEMU_BLOCK_SIZE);
+
+	for (unsigned b = 0; b < BLOCKS; b++) {
+		atomic_store(&counters[b], 0);
+		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
+	}
+	atomic_store(&remote_bytes, 0);
+	atomic_store(&remote_stored, 0);
+	atomic_store(&remote_xacts[0], 0);
+	atomic_store(&remote_xacts[1], 0);
+	dev[0] = dev[31 * 64] = 0;
+	gmmu_table.measure_only = measure_only;
+	assert_int_equal(EMU_LAUNCH(remote_atomics, emu_dim3(1, 1, 1), emu_dim3(32, 1, 1), 0,
+				    (const uint32_t *)NULL, (uint32_t *)NULL,
+				    (uint32_t *)(host_view + REMOTE * UVMEMU_BLOCK_SIZE)),
+			 cudaSuccess);
+	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+	gmmu_table.measure_only = false;
+	assert_int_equal(dev[0], 1);
+	assert_int_equal(dev[31 * 64], 1);
+	assert_int_equal(atomic_load(&remote_bytes), 32 * 32);
+	assert_int_equal(atomic_load(&remote_stored), 32 * 32);
+	assert_int_equal(atomic_load(&remote_xacts[0]), 32);
+	assert_int_equal(atomic_load(&remote_xacts[1]), 32);
+}
+
+static void test_gmmu_atomics(void **state)
+{
+	(void)state;
+	run_remote_atomics(false);
+	assert_int_equal(atomic_load(&counters[REMOTE]), 1);
+	assert_true(atomic_load(&block_state[REMOTE]) & UVMEMU_GMMU_WRITTEN);
+	run_remote_atomics(true);
+	assert_int_equal(atomic_load(&counters[REMOTE]), 0);
+	assert_false(atomic_load(&block_state[REMOTE]) & UVMEMU_GMMU_WRITTEN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_argument_translation),
-	    cmocka_unit_test(test_gmmu_accessors),
-	    cmocka_unit_test(test_gmmu_counts_per_warp),
-	    cmocka_unit_test(test_gmmu_one_warp_ctas),
+	    cmocka_unit_test(test_argument_translation), cmocka_unit_test(test_gmmu_accessors),
+	    cmocka_unit_test(test_gmmu_counts_per_warp), cmocka_unit_test(test_gmmu_one_warp_ctas),
+	    cmocka_unit_test(test_gmmu_atomics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

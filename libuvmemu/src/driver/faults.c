@@ -12,7 +12,9 @@ bool uvm_driver_counts_faults(const struct uvm_driver *d)
 {
 	const struct uvmemu_executor *ex = atomic_load(&d->dep.session->executor);
 
-	return !ex || !ex->gmmu_accessors;
+	/* --gmmu measure: accessors only measure; faults count as without them. */
+	return !ex || !ex->gmmu_accessors ||
+	       uvm_cfg_i(d->dep.cfg, UVM_OPT_gmmu) == UVM_GMMU_MEASURE;
 }
 
 void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f)

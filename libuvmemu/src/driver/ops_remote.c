@@ -7,8 +7,11 @@
  * that the next access faults and counts (without GMMU accessors nothing
  * else sees remote accesses). What a mapping charges to the link differs:
  * the copy backend's read-only snapshot really crosses (64 KB per block);
- * under remap the GPU reaches the host frames themselves, and each sampled
- * access is charged --remote-sample-bytes, an estimate the report names.
+ * under remap the GPU reaches the host frames themselves: GMMU accessors
+ * (--gmmu count) charge the sectors warps really move, and the mapping
+ * nothing; otherwise each sampled access is charged --remote-sample-bytes,
+ * an estimate the report names (and --gmmu measure sets beside the exact
+ * figure).
  *
  * A DUPLICATED block counts against device memory and is mapped read-only on
  * both sides; the first write from either side collapses it to that side.
@@ -27,14 +30,21 @@ static bool all_mapped(const struct uvm_driver *d, size_t first, size_t n, bool 
 
 void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
 {
-	uint64_t bytes = d->backend.ops->shared_frames ? d->remote_sample_bytes * n : uvm_be_off(n);
+	uint64_t bytes = uvm_be_off(n);
+
+	/* Shared frames: the estimate, unless the accessors charge exactly. */
+	if (d->backend.ops->shared_frames)
+		bytes = uvm_driver_counts_faults(d) ? d->remote_sample_bytes * n : 0;
 
 	d->backend.ops->map_remote(&d->backend, first, n);
-	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, bytes);
+	if (bytes)
+		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, bytes);
 	if (d->dep.space->block[first].state != UVM_REMOTE)
 		uvm_res_move(&d->res, first, n, UVM_REMOTE, UVM_RES_MIGRATE);
 	uvm_res_remote_mapped(&d->res, first, n, true);
 	d->st.remote_bytes += bytes;
+	/* Booked as one transfer per mapping: one latency for the run. */
+	d->st.remote_xacts += bytes ? 1 : 0;
 	d->st.blocks_remote += n;
 }
 

@@ -337,6 +337,7 @@ void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)
 
 	uvm_driver_stats(e->driver, out);
 	out->remote_bytes += atomic_load_explicit(&e->remote_accessed, memory_order_relaxed);
+	out->remote_xacts += atomic_load_explicit(&e->remote_xacts, memory_order_relaxed);
 	uvm_pool_snapshot(&e->pool, &p);
 	out->peak_device_bytes = p.peak << UVM_BLOCK_SHIFT;
 }
@@ -421,5 +422,15 @@ bool uvm_emu_counts_faults(struct uvm_emu *e)
 {
 	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
 
-	return !ex || !ex->gmmu_accessors;
+	/* --gmmu measure: accessors only measure; faults count as without them. */
+	return !ex || !ex->gmmu_accessors || e->gmmu.measure_only;
+}
+
+bool uvm_emu_remote_measured(struct uvm_emu *e, uint64_t *bytes, uint64_t *xacts)
+{
+	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
+
+	*bytes = atomic_load_explicit(&e->exact_bytes, memory_order_relaxed);
+	*xacts = atomic_load_explicit(&e->exact_xacts, memory_order_relaxed);
+	return ex && ex->gmmu_accessors && e->gmmu.measure_only;
 }

@@ -70,7 +70,10 @@ struct uvm_emu {
 	/* The fault path (driver/). */
 	struct uvm_driver *driver;
 	struct uvmemu_gmmu gmmu; /* the table the executor's accessors read */
-	_Atomic uint64_t remote_accessed; /* bytes GMMU accessors read or wrote remotely */
+	/* What GMMU accessors saw cross the link remotely: charged (--gmmu
+	 * count) or only measured beside the driver's estimate (measure). */
+	_Atomic uint64_t remote_accessed, remote_xacts;
+	_Atomic uint64_t exact_bytes, exact_xacts;
 	/* Observation (obs/). */
 	struct uvm_trace *trace;	/* NULL unless traces were asked for */
 	struct uvm_tidmap workers;	/* thread id -> SM */
@@ -108,7 +111,7 @@ void uvm_emu_note_allocation(struct uvm_emu *e, uint32_t id, uint64_t bytes, uin
 			     const char *name);
 /* gmmu.c: the table the executor's GMMU accessors read. */
 void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg);
-
-
+/* Books the calling worker's remote sectors not booked yet (a hand-out's end). */
+void uvm_emu_gmmu_flush(struct uvm_emu *e);
 
 #endif

@@ -93,6 +93,7 @@ static void gather(struct uvm_emu *e, struct facts *x)
 	x->f.host_node = e->place.host_node;
 	x->f.capacity_note = e->capacity_note;
 	x->f.counts_faults = uvm_emu_counts_faults(e);
+	x->f.remote_measured = uvm_emu_remote_measured(e, &x->f.exact_bytes, &x->f.exact_xacts);
 	x->f.remote_blocks = uvm_driver_remote_blocks(e->driver);
 	x->f.trips = x->thrash.trips;
 	x->f.ntrips = UVM_MAX_TRIPS;

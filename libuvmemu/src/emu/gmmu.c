@@ -17,31 +17,65 @@ static void gmmu_halve(void *ctx)
 
 /*
  * Remote sectors an executor thread read or wrote but has not yet booked on
- * the link. Booking takes the link's lock and may sleep, far too much per
- * 32-byte sector; a thread instead books every --remote-chunk bytes per
- * direction, once, and stalls for their modelled time then. The bytes
+ * the link, and their transactions. Booking takes the link's lock and may
+ * sleep, far too much per 32-byte sector; a thread instead books every
+ * --remote-chunk bytes per direction, once, and stalls for their modelled
+ * time then (each transaction's latency included: link.h). The bytes
  * themselves are counted at once, so the report's figure is exact.
  */
-static _Thread_local uint32_t remote_owed[2];
+static _Thread_local struct {
+	uint32_t bytes, xacts;
+} remote_owed[2];
 
-static void gmmu_remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, bool store)
+/* Books what the calling thread owes in direction dir. */
+static void book_owed(struct uvm_emu *e, enum uvm_dir dir)
+{
+	uint32_t bytes = remote_owed[dir].bytes, xacts = remote_owed[dir].xacts;
+
+	if (!bytes)
+		return;
+	remote_owed[dir].bytes = remote_owed[dir].xacts = 0;
+	/* The model clock books it from the worker's modelled time and stalls
+	 * its slot; the real clock waits for it. */
+	if (e->gpu)
+		uvm_gpu_remote(e->gpu, dir, bytes, xacts);
+	else
+		uvm_model_wait_until(
+		    uvm_model_transfer_remote(&e->model, dir, bytes, xacts, uvm_now_ns()));
+}
+
+static void gmmu_remote_access(void *ctx, uintptr_t dev_addr, size_t bytes, unsigned xacts,
+			       bool store)
 {
 	struct uvm_emu *e = ctx;
-	uint32_t *owed = &remote_owed[store];
+	enum uvm_dir dir = store ? UVM_D2H : UVM_H2D;
 
 	(void)dev_addr;
 	atomic_fetch_add_explicit(&e->remote_accessed, bytes, memory_order_relaxed);
-	*owed += (uint32_t)bytes;
-	if (*owed >= (uint64_t)uvm_cfg_i(&e->session->cfg, UVM_OPT_remote_chunk)) {
-		/* The model clock books it from the worker's modelled time and
-		 * stalls its slot; the real clock waits for it. */
-		if (e->gpu)
-			uvm_gpu_remote(e->gpu, store ? UVM_D2H : UVM_H2D, *owed);
-		else
-			uvm_model_wait_until(uvm_model_transfer(
-			    &e->model, store ? UVM_D2H : UVM_H2D, *owed, uvm_now_ns()));
-		*owed = 0;
-	}
+	atomic_fetch_add_explicit(&e->remote_xacts, xacts, memory_order_relaxed);
+	remote_owed[dir].bytes += (uint32_t)bytes;
+	remote_owed[dir].xacts += xacts;
+	if (remote_owed[dir].bytes >= (uint64_t)uvm_cfg_i(&e->session->cfg, UVM_OPT_remote_chunk))
+		book_owed(e, dir);
+}
+
+void uvm_emu_gmmu_flush(struct uvm_emu *e)
+{
+	book_owed(e, UVM_H2D);
+	book_owed(e, UVM_D2H);
+}
+
+/* --gmmu measure: the exact figures beside the driver's estimate, which
+ * alone is charged. */
+static void gmmu_remote_measure(void *ctx, uintptr_t dev_addr, size_t bytes, unsigned xacts,
+				bool store)
+{
+	struct uvm_emu *e = ctx;
+
+	(void)dev_addr;
+	(void)store;
+	atomic_fetch_add_explicit(&e->exact_bytes, bytes, memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->exact_xacts, xacts, memory_order_relaxed);
 }
 
 /* --fault-path uvmmu: an accessor resolves its own far fault, in its thread
@@ -58,6 +92,8 @@ static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
 /* Once the arena, the space and the backend exist. */
 void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 {
+	bool measure = uvm_cfg_i(cfg, UVM_OPT_gmmu) == UVM_GMMU_MEASURE;
+
 	e->gmmu = (struct uvmemu_gmmu){
 	    .dev_lo = e->arena.dev,
 	    .dev_hi = e->arena.dev + e->arena.size,
@@ -69,8 +105,9 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
 	    .remote_stores = e->backend->shared_frames,
+	    .measure_only = measure,
 	    .ctx = e,
-	    .remote_access = gmmu_remote_access,
+	    .remote_access = measure ? gmmu_remote_measure : gmmu_remote_access,
 	    .halve = gmmu_halve,
 	    .resolve =
 		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,

@@ -148,8 +148,7 @@ static void end_reuse(void *arg)
 
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 {
-	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
-	struct access_scan a = {e, index, NULL, ex && ex->gmmu_accessors};
+	struct access_scan a = {e, index, NULL, !uvm_emu_counts_faults(e)};
 	struct uvm_reuse_launch reuse;
 	struct uvmemu_launch l;
 	uint64_t begin, end = uvm_now_ns();
@@ -201,6 +200,9 @@ const struct uvmemu_slot *uvm_emu_worker_register(struct uvm_emu *e, unsigned sm
 
 void uvm_emu_run(struct uvm_emu *e, uint64_t ncta, bool begin)
 {
+	/* A hand-out's remote sectors are on the link before its slot ends. */
+	if (!begin)
+		uvm_emu_gmmu_flush(e);
 	if (!e->gpu)
 		return;
 	if (begin)

@@ -442,7 +442,7 @@ void uvm_gpu_warp_end(struct uvm_gpu *g)
 	uvm_mutex_unlock(&g->lock);
 }
 
-void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes)
+void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_t xacts)
 {
 	struct worker *w = self(g);
 	uint64_t cpu = thread_cpu(), tc, end;
@@ -453,9 +453,11 @@ void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes)
 	if (w->state == W_RUN) {
 		tc = clock_at(g, w, cpu);
 		account(g, w, tc);
-		end = uvm_link_book(&g->model->link, dir, bytes, tc, 1);
+		end = uvm_link_book_remote(&g->model->link, dir, bytes, xacts, tc, 1);
+		g->fig.remote_bytes += bytes;
 		if (end > tc) {
 			g->fig.stall_ns += end - tc;
+			g->fig.remote_stall_ns += end - tc;
 			w->t = w->lb = end;
 		}
 		w->cpu0 = cpu;

@@ -55,6 +55,8 @@ struct uvm_gpu_figures {
 	uint64_t free_faults;	   /* real faults on pages already there in modelled time */
 	uint64_t batch_ns;	   /* batches' modelled time, summed */
 	uint64_t stall_ns;	   /* warps' stalls on far faults, summed over slots */
+	uint64_t remote_bytes;	   /* remote (zero-copy) traffic booked on the link */
+	uint64_t remote_stall_ns;  /* slots' stalls for it, summed */
 	uint64_t compute_ns;	   /* CTAs' compute, summed over slots */
 	uint64_t kernels;	   /* launches */
 	uint64_t kernel_ns;	   /* their modelled durations, summed */
@@ -110,9 +112,10 @@ void uvm_gpu_barrier(struct uvm_gpu *g);
 void uvm_gpu_abandon(struct uvm_gpu *g);
 
 /* The calling worker read or wrote `bytes` of host memory remotely over
- * the link (GMMU accessors): booked from its modelled time, its slot
- * stalls until the transfer lands. */
-void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes);
+ * the link in `xacts` transactions (GMMU accessors): booked from its
+ * modelled time (link.h's uvm_link_book_remote), its slot stalls until they
+ * land. */
+void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_t xacts);
 
 /* ------------------------------------------------------------- kernels */
 

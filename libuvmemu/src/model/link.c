@@ -51,6 +51,7 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
 			l->curve[l->ncurve++] =
 			    (struct uvm_link_point){curves[i].bytes, curves[i].gbps * 1e9};
 	l->unlimited = strcmp(name, "unlimited") == 0;
+	l->inflight = (unsigned)uvm_cfg_i(cfg, UVM_OPT_remote_inflight);
 	/* Custom values override the preset; a custom bandwidth on the
 	 * "unlimited" preset makes it a throttled link. */
 	if (bw > 0) {
@@ -98,10 +99,12 @@ double uvm_link_bandwidth(const struct uvm_link *l, uint64_t bytes)
 	return c[l->ncurve - 1].bandwidth;
 }
 
-uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
-		       double scale)
+/* Books `busy` ns of direction dir from `now` for `bytes`; returns when it
+ * completes, a latency after. */
+static uint64_t book_busy(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t busy,
+			  uint64_t now, double scale)
 {
-	uint64_t start, busy, done;
+	uint64_t start, done;
 
 	uvm_mutex_lock(&l->lock);
 	l->bytes[dir] += bytes;
@@ -110,7 +113,6 @@ uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uin
 		return now;
 	}
 	start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
-	busy = (uint64_t)((double)bytes / uvm_link_bandwidth(l, bytes) * 1e9 * scale);
 	l->busy_until[dir] = start + busy;
 	done = start + busy + (uint64_t)((double)l->latency_ns * scale);
 	if (l->observer)
@@ -119,9 +121,36 @@ uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uin
 	return done;
 }
 
+uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
+		       double scale)
+{
+	return book_busy(l, dir, bytes, uvm_link_busy_ns(l, bytes, scale), now, scale);
+}
+
 uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale)
 {
 	if (l->unlimited)
 		return 0;
 	return (uint64_t)((double)bytes / uvm_link_bandwidth(l, bytes) * 1e9 * scale);
+}
+
+uint64_t uvm_link_remote_busy_ns(const struct uvm_link *l, uint64_t bytes, uint64_t xacts,
+				 double scale)
+{
+	double moving, waiting;
+
+	if (l->unlimited || bytes == 0)
+		return 0;
+	if (xacts == 0)
+		xacts = 1;
+	moving = (double)bytes / uvm_link_bandwidth(l, bytes / xacts) * 1e9;
+	waiting = (double)xacts * (double)l->latency_ns / (l->inflight ? l->inflight : 1);
+	return (uint64_t)((moving > waiting ? moving : waiting) * scale);
+}
+
+uint64_t uvm_link_book_remote(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t xacts,
+			      uint64_t now, double scale)
+{
+	return book_busy(l, dir, bytes, uvm_link_remote_busy_ns(l, bytes, xacts, scale), now,
+			 scale);
 }

@@ -36,6 +36,7 @@ struct uvm_link {
 	double bandwidth;    /* bytes/s per direction, undilated (a curve's top) */
 	uint64_t latency_ns; /* per transfer, undilated */
 	bool unlimited;
+	unsigned inflight; /* --remote-inflight: remote transactions in flight at most */
 	struct uvm_link_point curve[UVM_LINK_CURVE_POINTS]; /* by size; none: flat */
 	unsigned ncurve;
 
@@ -60,5 +61,14 @@ uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale
  * completes. */
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
 		       double scale);
+/* How long `xacts` remote (zero-copy) transactions moving `bytes` occupy
+ * one direction at `scale`: each moves at the rate of its size, and each
+ * waits a latency with at most `inflight` of them outstanding, so the
+ * direction serves them no faster than inflight per latency. */
+uint64_t uvm_link_remote_busy_ns(const struct uvm_link *l, uint64_t bytes, uint64_t xacts,
+				 double scale);
+/* Books them issued at `now`; returns when the last completes. */
+uint64_t uvm_link_book_remote(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t xacts,
+			      uint64_t now, double scale);
 
 #endif

@@ -66,6 +66,12 @@ uint64_t uvm_model_transfer(struct uvm_model *m, enum uvm_dir dir, uint64_t byte
 	return uvm_link_book(&m->link, dir, bytes, at, scale(m));
 }
 
+uint64_t uvm_model_transfer_remote(struct uvm_model *m, enum uvm_dir dir, uint64_t bytes,
+				   uint64_t xacts, uint64_t at)
+{
+	return uvm_link_book_remote(&m->link, dir, bytes, xacts, at, scale(m));
+}
+
 void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0)
 {
 	*bt = (struct uvm_batch_time){.t0 = t0, .end = t0};

@@ -56,6 +56,10 @@ uint64_t uvm_model_scaled(const struct uvm_model *m, uint64_t ns);
 uint64_t uvm_model_busy_ns(const struct uvm_model *m, uint64_t bytes);
 /* Books a transfer issued at `at`; returns when it completes. */
 uint64_t uvm_model_transfer(struct uvm_model *m, enum uvm_dir dir, uint64_t bytes, uint64_t at);
+/* Books `xacts` remote (zero-copy) transactions moving `bytes`, issued at
+ * `at` (link.h's uvm_link_book_remote); returns when the last completes. */
+uint64_t uvm_model_transfer_remote(struct uvm_model *m, enum uvm_dir dir, uint64_t bytes,
+				   uint64_t xacts, uint64_t at);
 
 /* A batch's modelled time, from its first fault to its last transfer. */
 struct uvm_batch_time {

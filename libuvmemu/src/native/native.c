@@ -222,7 +222,7 @@ void *uvm_rt_host_ptr(const void *device_ptr)
 	return (void *)device_ptr;
 }
 
-static void no_remote_access(void *ctx, uintptr_t addr, size_t bytes, bool store)
+static void no_remote_access(void *ctx, uintptr_t addr, size_t bytes, unsigned xacts, bool store)
 {
 }
 

@@ -120,6 +120,24 @@ static const char *remote_bytes_source(const struct uvm_run_facts *f)
 				     : "read-only copies: 64 KB per block mapped";
 }
 
+/* The charge against the accessors' exact figures (--gmmu measure): the
+ * estimate's error, where a GMMU build measured it. */
+static double remote_error(const struct uvm_run_facts *f)
+{
+	return f->exact_bytes ? (double)f->st.remote_bytes / (double)f->exact_bytes - 1 : 0;
+}
+
+static void json_remote_exact(const struct uvm_run_facts *f, struct uvm_json *j)
+{
+	if (!f->remote_measured)
+		return;
+	uvm_json_object(j, "remote_exact");
+	uvm_json_u64(j, "bytes", f->exact_bytes);
+	uvm_json_u64(j, "xacts", f->exact_xacts);
+	uvm_json_num(j, "bytes_error", remote_error(f));
+	uvm_json_close(j, '}');
+}
+
 /* A share of the batches the model charges time for (a batch of sampled
  * faults alone that moved nothing costs none): overruns, late wakes. */
 static double modelled_share(const struct uvm_stats *st, uint64_t n)
@@ -155,6 +173,8 @@ static void json_gpu(const struct uvm_gpu_figures *g, struct uvm_json *j)
 	uvm_json_num(j, "compute_s", (double)g->compute_ns / 1e9);
 	uvm_json_u64(j, "bytes_h2d", g->bytes_h2d);
 	uvm_json_u64(j, "bytes_d2h", g->bytes_d2h);
+	uvm_json_u64(j, "remote_bytes", g->remote_bytes);
+	uvm_json_num(j, "remote_stall_s", (double)g->remote_stall_ns / 1e9);
 	uvm_json_u64(j, "horizon_waits", g->horizon_waits);
 	uvm_json_u64(j, "unmodelled_faults", g->unmodelled_faults);
 	uvm_json_u64(j, "host_fault_batches", g->host_faults);
@@ -177,6 +197,12 @@ static void text_gpu(const struct uvm_gpu_figures *g, FILE *f)
 		uvm_fmt_duration(b, sizeof(b), (double)g->batch_ns / 1e9),
 		uvm_fmt_duration(c, sizeof(c), (double)g->compute_ns / 1e9),
 		uvm_fmt_duration(d, sizeof(d), (double)g->stall_ns / 1e9));
+	if (g->remote_bytes)
+		fprintf(f,
+			"  gpu     remote (zero-copy) %s booked on the link; slots stalled %s for "
+			"it\n",
+			uvm_fmt_size(a, sizeof(a), g->remote_bytes),
+			uvm_fmt_duration(b, sizeof(b), (double)g->remote_stall_ns / 1e9));
 	if (g->unmodelled_faults)
 		fprintf(f,
 			"  note    %llu far faults came from threads in no modelled hand-out (an "
@@ -234,6 +260,7 @@ void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j)
 	uvm_json_u64(j, "remote_blocks", f->remote_blocks);
 	uvm_json_str(j, "access_counts", access_counts(f));
 	uvm_json_str(j, "remote_bytes_source", remote_bytes_source(f));
+	json_remote_exact(f, j);
 	json_thrashing(f, j);
 	json_reuse(f->reuse, j);
 	if (f->gpu)
@@ -392,11 +419,20 @@ void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
 	}
 	if (r->counts_faults)
 		fprintf(
-		    f, "  note    access counts are fault-based (far faults, and sampled faults on "
-		       "REMOTE blocks; build emu-gpu with -DEMUGPU_GMMU=ON to count every warp "
-		       "transaction)\n");
+		    f,
+		    "  note    access counts are fault-based (far faults, and sampled faults on "
+		    "REMOTE blocks; %s to count every warp transaction)\n",
+		    r->remote_measured ? "--gmmu count" : "build emu-gpu with -DEMUGPU_GMMU=ON");
 	if (st.remote_bytes && r->counts_faults && r->shared_frames)
 		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(r));
+	if (r->remote_measured)
+		fprintf(f,
+			"  remote  charged %s in %llu transactions; GMMU accessors measured %s in "
+			"%llu (--gmmu measure): the charge is off by %+.1f%%\n",
+			uvm_fmt_size(a, sizeof(a), st.remote_bytes),
+			(unsigned long long)st.remote_xacts,
+			uvm_fmt_size(b, sizeof(b), r->exact_bytes),
+			(unsigned long long)r->exact_xacts, 100 * remote_error(r));
 	if (r->capture_blind)
 		fprintf(f,
 			"  note    the %s capture does not see kernel-mode touches: system calls "

@@ -49,6 +49,9 @@ struct uvm_run_facts {
 	const char *capacity_note;
 	bool counts_faults; /* far faults count accesses (no GMMU accessors) */
 	uint64_t remote_blocks;
+	/* --gmmu measure: what the accessors measured crossing remotely. */
+	bool remote_measured;
+	uint64_t exact_bytes, exact_xacts;
 	struct uvm_stats st;
 	/* Thrashing: blocks by round trips, and per allocation. */
 	const uint64_t *trips;
