@@ -215,11 +215,8 @@ static void gmmu_access(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, b
 	state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
 	/* --fault-path uvmmu: a block neither on the device nor REMOTE is
 	 * brought in by the runtime from this thread, as UVMMU's GMMU does,
-	 * instead of the access trapping through userfaultfd to the driver.
-	 * An atomic still traps: resolved here, ra's atomics left a warp
-	 * waiting at its end for a fault never committed (model clock; not
-	 * root-caused). */
-	if (g->resolve && !rmw && !(state & (UVMEMU_GMMU_DEVICE | UVMEMU_GMMU_REMOTE))) {
+	 * instead of the access trapping through userfaultfd to the driver. */
+	if (g->resolve && !(state & (UVMEMU_GMMU_DEVICE | UVMEMU_GMMU_REMOTE))) {
 		g->resolve(g->ctx, addr, store);
 		state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
 	}
