@@ -26,9 +26,8 @@ fail() {
 }
 
 # num KEY FILE: the number after "KEY": in a JSON report.
-num() {
-	sed -n "s/^ *\"$1\": \([0-9.e+-]*\),\{0,1\}$/\1/p" "$2" | head -n 1
-}
+# shellcheck source=../report_num.sh
+. "$(dirname "$0")/../report_num.sh"
 
 # run NAME REPORT ARGS... -- PROGRAM ARGS...: one emulated run; its report.
 run() {
