@@ -269,6 +269,25 @@ static void run_warp_walk(uint32_t *sum)
 	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
 }
 
+/* What the accessors charged to the link, zeroed between launches. */
+static void reset_remote(void)
+{
+	atomic_store(&remote_bytes, 0);
+	atomic_store(&remote_stored, 0);
+	atomic_store(&remote_xacts[0], 0);
+	atomic_store(&remote_xacts[1], 0);
+}
+
+/* No access counted yet, block REMOTE the one remote block, nothing charged. */
+static void reset_table(void)
+{
+	for (unsigned b = 0; b < BLOCKS; b++) {
+		atomic_store(&counters[b], 0);
+		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
+	}
+	reset_remote();
+}
+
 static void test_gmmu_counts_per_warp(void **state)
 {
 	const unsigned warps = 2 * WARP_CTAS;
@@ -276,14 +295,7 @@ static void test_gmmu_counts_per_warp(void **state)
 
 	for (size_t i = 0; i < SIZE / sizeof(uint32_t); i++)
 		dev[i] = (uint32_t)i;
-	for (unsigned b = 0; b < BLOCKS; b++) {
-		atomic_store(&counters[b], 0);
-		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
-	}
-	atomic_store(&remote_bytes, 0);
-	atomic_store(&remote_stored, 0);
-	atomic_store(&remote_xacts[0], 0);
-	atomic_store(&remote_xacts[1], 0);
+	reset_table();
 	run_warp_walk(sum);
 	assert_int_equal(atomic_load(&counters[0]), warps / 3 + warps + WARP_LOOPS * warps);
 	assert_int_equal(atomic_load(&counters[1]), warps / 3 + warps);
@@ -314,8 +326,7 @@ static void test_gmmu_counts_per_warp(void **state)
 	/* Where the device view of a REMOTE block is a read-only copy, a store
 	 * faults and migrates instead: the accessor charges nothing for it. */
 	gmmu_table.remote_stores = false;
-	atomic_store(&remote_bytes, 0);
-	atomic_store(&remote_stored, 0);
+	reset_remote();
 	run_warp_walk(sum);
 	gmmu_table.remote_stores = true;
 	assert_int_equal(atomic_load(&remote_bytes), warps * 4 * 32);
@@ -338,10 +349,7 @@ static void test_gmmu_one_warp_ctas(void **state)
 	static uint32_t sum[ONE_WARP_CTAS * 32];
 
 	(void)state;
-	for (unsigned b = 0; b < BLOCKS; b++) {
-		atomic_store(&counters[b], 0);
-		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
-	}
+	reset_table();
 	assert_int_equal(EMU_LAUNCH(one_warp_touch, emu_dim3(ONE_WARP_CTAS, 1, 1),
 				    emu_dim3(32, 1, 1), 0, (const uint32_t *)host_view, sum,
 				    (uint32_t *)NULL),
@@ -369,14 +377,7 @@ static void run_remote_atomics(bool measure_only)
 {
 	uint32_t *dev = (uint32_t *)(device_view + REMOTE * UVMEMU_BLOCK_SIZE);
 
-	for (unsigned b = 0; b < BLOCKS; b++) {
-		atomic_store(&counters[b], 0);
-		atomic_store(&block_state[b], b == REMOTE ? UVMEMU_GMMU_REMOTE : 0);
-	}
-	atomic_store(&remote_bytes, 0);
-	atomic_store(&remote_stored, 0);
-	atomic_store(&remote_xacts[0], 0);
-	atomic_store(&remote_xacts[1], 0);
+	reset_table();
 	dev[0] = dev[31 * 64] = 0;
 	gmmu_table.measure_only = measure_only;
 	assert_int_equal(EMU_LAUNCH(remote_atomics, emu_dim3(1, 1, 1), emu_dim3(32, 1, 1), 0,
