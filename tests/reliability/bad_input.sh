@@ -11,7 +11,6 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
-run() { "$build/bin/uvmemu" run --summary off "$@" -- "$probe" --footprint 4; }
 native() { env UVMEMU_SUMMARY=off "$@" "$probe" --footprint 4; }
 
 expect 2 "--dilation='0': must be between 1 and 1000000, or auto" run --dilation 0

@@ -11,7 +11,6 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
-run() { "$build/bin/uvmemu" run --summary off "$@" -- "$probe" --footprint 4; }
 duration="expected a duration with unit ns, us, ms or s"
 bandwidth="expected bytes per second"
 

@@ -1,6 +1,10 @@
 # lib.sh - what the reliability scripts share (sourced, not run).
 fails=0
 
+# run OPTIONS...: the probe under `uvmemu run` (a script sets $build and
+# $probe before sourcing this; one that runs something else defines its own).
+run() { "$build/bin/uvmemu" run --summary off "$@" -- "$probe" --footprint 4; }
+
 # expect CODE REGEX COMMAND...: exit status CODE and exactly one stderr line
 # matching REGEX.
 expect() {

@@ -19,7 +19,6 @@ trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "SKIP: jq reads the reports"; exit 77; }
 
-run() { "$build/bin/uvmemu" run --summary off "$@" -- "$probe" --footprint 4; }
 
 # Numbers: one rule.
 expect 2 "^uvmemu run: --dilation='nan': expected a number >= 1, or auto$" run --dilation nan
