@@ -5,7 +5,8 @@
 # below one vablock, conflicting settings, an oversubscription that leaves less
 # than a vablock, absent NUMA nodes, userfaultfd unavailable, a missing program,
 # a page size other than 4k and 64k, or one the preloaded library is not
-# built for.
+# built for, a GPU count outside 1..8, peer eviction with one GPU, UVMMU's
+# one-GPU path with several.
 set -u
 build=$1
 bin=$build/bin
@@ -44,6 +45,17 @@ expect 2 "^uvmemu: --page-size 64k \\(UVMEMU_PAGE_SIZE\\): this library is built
 expect 2 "--fault-path uvmmu cannot go with --page-size 4k \\(UVMEMU_PAGE_SIZE\\): UVMMU's hardware migrates 64 KB page-groups" run --policy uvmmu --page-size 4k -- "$probe"
 expect 2 "UVMEMU_CLOCK='gpu': accepted values are model\\|real" env UVMEMU_CLOCK=gpu LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
 expect 2 "--cpu-fault-latency \\(UVMEMU_CPU_FAULT_LATENCY\\) is read only under --clock model" run --clock real --cpu-fault-latency 5us -- "$probe"
+expect 2 "--gpus='0': must be between 1 and 8" run --gpus 0 -- "$probe"
+expect 2 "--gpus='-1': expected a whole number between 1 and 8" run --gpus -1 -- "$probe"
+expect 2 "--gpus='abc': expected a whole number between 1 and 8" run --gpus abc -- "$probe"
+expect 2 "UVMEMU_GPUS='9': must be between 1 and 8" env UVMEMU_GPUS=9 LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "UVMEMU_GPUS='abc': expected a whole number between 1 and 8" env UVMEMU_GPUS=abc "$probe"
+expect 2 "UVMEMU_GPUS='0': must be between 1 and 8" env UVMEMU_GPUS=0 "$bin/uvmemu" run -- "$probe"
+expect 2 "--peer-link='garbage': accepted values are pcie3\|pcie4\|pcie5\|nvlink2\|nvlink3\|nvlink4\|pcie3-uvmsmart\|unlimited" run --peer-link garbage -- "$probe"
+expect 2 "--evict-to='disk': accepted values are host\|peer" run --evict-to disk -- "$probe"
+expect 2 "^uvmemu run: --evict-to peer \(UVMEMU_EVICT_TO\) needs --gpus 2 or more \(UVMEMU_GPUS, 1..8; here 1\)" run --evict-to peer -- "$probe"
+expect 2 "--evict-to peer \(UVMEMU_EVICT_TO\) needs --gpus 2 or more" env UVMEMU_EVICT_TO=peer LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "--fault-path uvmmu cannot go with --gpus 2 \(UVMEMU_GPUS\): UVMMU's hardware path models one GPU" run --policy uvmmu --gpus 2 -- "$probe"
 expect 2 "option '--oversub' needs a value" run --oversub
 expect 2 "no program given" run --oversub 1.5
 expect 127 "cannot run '/nonexistent/prog': No such file or directory" run -- /nonexistent/prog
@@ -58,6 +70,13 @@ if [ $rc -ne 0 ] || ! grep -q "device memory node 0, host memory node 0" <<<"$ou
 	echo "FAIL: --device-node 0 --host-node 0: exit $rc"; echo "$out"; fails=$((fails + 1))
 else
 	echo "ok: node 0 accepted: $(grep 'system' <<<"$out")"
+fi
+
+# Several GPUs, and peer eviction among them, are accepted.
+if ! out=$(run --gpus 4 --peer-link nvlink4 --evict-to peer -- "$probe" 2>&1); then
+	echo "FAIL: --gpus 4 --peer-link nvlink4 --evict-to peer refused:"; echo "$out"; fails=$((fails + 1))
+else
+	echo "ok: --gpus 4 --peer-link nvlink4 --evict-to peer accepted"
 fi
 
 # userfaultfd unavailable (seccomp ENOSYS, and /dev/userfaultfd refused).

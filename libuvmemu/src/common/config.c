@@ -404,6 +404,10 @@ static int set_option(struct uvm_config *cfg, int id, const char *value, const c
 	if (rc && d->type == UVM_T_ENUM)
 		return fail(err, errlen, "%s='%s': accepted values are %s", origin, value,
 			    d->choices);
+	/* A bounded count names its bounds: "-1" and "abc" are refused as 0 is. */
+	if (rc && (d->type == UVM_T_UINT || d->type == UVM_T_INT) && d->max != 0)
+		return fail(err, errlen, "%s='%s': expected a whole number between %.15g and %.15g",
+			    origin, value, d->min, d->max);
 	if (rc)
 		return fail(err, errlen, "%s='%s': expected %s", origin, value,
 			    accepted_text[d->type]);
@@ -767,6 +771,18 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 			    "UVMMU's hardware migrates each faulted 64 KB page-group alone and "
 			    "prefetches nothing; use --prefetch none",
 			    cfg->v[UVM_OPT_prefetch].s);
+	if (cfg->v[UVM_OPT_evict_to].i == UVM_EVICT_TO_PEER && cfg->v[UVM_OPT_gpus].i < 2)
+		return fail(
+		    err, errlen,
+		    "--evict-to peer (UVMEMU_EVICT_TO) needs --gpus 2 or more (UVMEMU_GPUS, "
+		    "1..8; here %lld): with one GPU there is no peer to evict to; use "
+		    "--evict-to host",
+		    cfg->v[UVM_OPT_gpus].i);
+	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU && cfg->v[UVM_OPT_gpus].i > 1)
+		return fail(err, errlen,
+			    "--fault-path uvmmu cannot go with --gpus %lld (UVMEMU_GPUS): UVMMU's "
+			    "hardware path models one GPU; use --gpus 1 or --fault-path driver",
+			    cfg->v[UVM_OPT_gpus].i);
 	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
 	    cfg->v[UVM_OPT_proactive_evict].i != 0)
 		return fail(
