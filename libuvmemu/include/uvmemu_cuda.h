@@ -45,6 +45,8 @@ typedef enum cudaError {
 	cudaErrorInvalidResourceHandle = 400,
 	cudaErrorIllegalAddress = 700,
 	cudaErrorLaunchOutOfResources = 701,
+	cudaErrorPeerAccessAlreadyEnabled = 704,
+	cudaErrorPeerAccessNotEnabled = 705,
 	cudaErrorHostMemoryAlreadyRegistered = 712,
 	cudaErrorHostMemoryNotRegistered = 713,
 	cudaErrorLaunchFailure = 719,
@@ -130,10 +132,26 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
 
 /* ---------------------------------------------------------------- device */
 
+/*
+ * The run models --gpus N GPUs (UVMEMU_GPUS, default 1), devices 0..N-1,
+ * natively as under emulation. As in CUDA the current device is the calling
+ * host thread's: a thread starts at device 0 and cudaSetDevice changes its
+ * own. Advice and prefetches name a device 0..N-1 or cudaCpuDeviceId.
+ */
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
+/* *canAccessPeer = 1 when device may access peerDevice's memory once peer
+ * access is enabled: any two different devices of the run; 0 for a device
+ * and itself. */
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+/* Lets the current device access peerDevice's memory (flags must be 0);
+ * process-wide, until disabled. Enabling it twice returns
+ * cudaErrorPeerAccessAlreadyEnabled, disabling it when it is not enabled
+ * cudaErrorPeerAccessNotEnabled. */
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 
 #pragma GCC visibility pop
 

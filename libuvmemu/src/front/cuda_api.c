@@ -12,8 +12,13 @@
  */
 #include <errno.h>
 
+#include "device.h"
 #include "rt.h"
 #include "uvmemu_cuda.h"
+
+/* The calling host thread's current device, as CUDA keeps it: per thread,
+ * 0 in every new one (device.h). Per-thread state, not a process global. */
+static _Thread_local int current_device;
 
 static cudaError_t record(cudaError_t e)
 {
@@ -243,6 +248,39 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 	return cudaSuccess;
 }
 
+int uvm_front_device_count(void)
+{
+	return (int)uvm_cfg_i(&uvm_rt_session()->cfg, UVM_OPT_gpus);
+}
+
+int uvm_front_device(void)
+{
+	return current_device;
+}
+
+static bool valid_device(int device)
+{
+	return device >= 0 && device < uvm_front_device_count();
+}
+
+/* A destination of advice or a prefetch: a device of the run, or the CPU. */
+static bool valid_location(int device)
+{
+	return device == cudaCpuDeviceId || valid_device(device);
+}
+
+static uint64_t peer_bit(int device, int peer)
+{
+	return 1ull << (device * UVM_GPUS_MAX + peer);
+}
+
+bool uvm_front_peer_enabled(int device, int peer)
+{
+	if (!valid_device(device) || !valid_device(peer) || device == peer)
+		return false;
+	return atomic_load(&uvm_rt_session()->peer_access) & peer_bit(device, peer);
+}
+
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
 			  int device)
 {
@@ -250,7 +288,9 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 	if (!devPtr || count == 0 || advice < cudaMemAdviseSetReadMostly ||
 	    advice > cudaMemAdviseUnsetAccessedBy)
 		return record(cudaErrorInvalidValue);
-	if (device != 0 && device != cudaCpuDeviceId)
+	/* Read-mostly ignores its device, as CUDA's does; the others name one. */
+	if (advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly &&
+	    !valid_location(device))
 		return record(cudaErrorInvalidDevice);
 	if (!managed_span(devPtr, count))
 		return record(cudaErrorInvalidValue);
@@ -263,7 +303,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
 	REFUSE_IN_CHILD();
 	if (!devPtr || count == 0 || stream != NULL)
 		return record(cudaErrorInvalidValue);
-	if (dstDevice != 0 && dstDevice != cudaCpuDeviceId)
+	if (!valid_location(dstDevice))
 		return record(cudaErrorInvalidDevice);
 	if (!managed_span(devPtr, count))
 		return record(cudaErrorInvalidValue);
@@ -288,14 +328,17 @@ cudaError_t cudaGetDeviceCount(int *count)
 	REFUSE_IN_CHILD();
 	if (!count)
 		return record(cudaErrorInvalidValue);
-	*count = 1;
+	*count = uvm_front_device_count();
 	return cudaSuccess;
 }
 
 cudaError_t cudaSetDevice(int device)
 {
 	REFUSE_IN_CHILD();
-	return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice);
+	if (!valid_device(device))
+		return record(cudaErrorInvalidDevice);
+	current_device = device;
+	return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int *device)
@@ -303,6 +346,46 @@ cudaError_t cudaGetDevice(int *device)
 	REFUSE_IN_CHILD();
 	if (!device)
 		return record(cudaErrorInvalidValue);
-	*device = 0;
+	*device = current_device;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+	REFUSE_IN_CHILD();
+	if (!canAccessPeer)
+		return record(cudaErrorInvalidValue);
+	if (!valid_device(device) || !valid_device(peerDevice))
+		return record(cudaErrorInvalidDevice);
+	/* Every pair of the run's GPUs is linked (--peer-link). */
+	*canAccessPeer = device != peerDevice;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+	uint64_t bit;
+
+	REFUSE_IN_CHILD();
+	if (flags != 0)
+		return record(cudaErrorInvalidValue);
+	if (!valid_device(peerDevice) || peerDevice == current_device)
+		return record(cudaErrorInvalidDevice);
+	bit = peer_bit(current_device, peerDevice);
+	if (atomic_fetch_or(&uvm_rt_session()->peer_access, bit) & bit)
+		return record(cudaErrorPeerAccessAlreadyEnabled);
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+	uint64_t bit;
+
+	REFUSE_IN_CHILD();
+	if (!valid_device(peerDevice) || peerDevice == current_device)
+		return record(cudaErrorInvalidDevice);
+	bit = peer_bit(current_device, peerDevice);
+	if (!(atomic_fetch_and(&uvm_rt_session()->peer_access, ~bit) & bit))
+		return record(cudaErrorPeerAccessNotEnabled);
 	return cudaSuccess;
 }

@@ -3,8 +3,9 @@
  * session.h - what both runtimes (native and emulated) keep about a run:
  * configuration, wall clock and region of interest, the workload's verdict
  * and values, the attached executor, the sticky CUDA error, the kernel count,
- * the managed footprint and the host memory that bounds it, and whether this
- * process is a forked child (where every call fails, as CUDA's do).
+ * the managed footprint and the host memory that bounds it, which GPUs have
+ * enabled peer access to which, and whether this process is a forked child
+ * (where every call fails, as CUDA's do).
  */
 #ifndef UVM_SESSION_H
 #define UVM_SESSION_H
@@ -52,6 +53,10 @@ struct uvm_session {
 					  * --host-mem, else RAM + swap */
 	_Atomic bool forked;		 /* a child forked after the runtime started */
 	_Atomic bool report_failed;	 /* the report could not be written */
+	/* Peer access (cudaDeviceEnablePeerAccess): bit device * UVM_GPUS_MAX
+	 * + peer is set while `device` may access `peer`'s memory (device.h);
+	 * 8 x 8 GPUs, one word, changed by atomic or/and. */
+	_Atomic uint64_t peer_access;
 	const struct uvmemu_executor *_Atomic executor;
 	/* The model clock's host side, set by the emulator that keeps one
 	 * (NULL: none, natively and under --clock real). */
