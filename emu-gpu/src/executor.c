@@ -186,7 +186,8 @@ static void start_kernel(struct eg_kernel *k)
 					  .args_size = k->kernel->args_size,
 					  .host_ns = k->host_ns,
 					  .slots = eg.cfg.workers,
-					  .cores = eg.nmain};
+					  .cores = eg.nmain,
+					  .device = k->device};
 
 		k->index = uvmemu_kernel_begin(&l);
 	}
@@ -259,6 +260,7 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 	uint64_t host_ns;
 	struct eg_kernel *k;
 	uint64_t seq;
+	int device = 0;
 	bool start;
 
 	/* The calibration kernel works on ordinary memory: no translation. */
@@ -268,6 +270,10 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 	translate_args(translated, kernel->args_size, &views);
 	/* The model clock: the host's time at the launch, not at its start. */
 	host_ns = internal ? 0 : uvmemu_host_time();
+	/* The launching thread's device, asked of the runtime before eg.lock
+	 * as the rest is; the calibration kernel runs on device 0. */
+	if (!internal && cudaGetDevice(&device) != cudaSuccess)
+		device = 0;
 	eg_lock();
 	/* The next slot is free once the launch EG_QUEUE_DEPTH earlier
 	 * completed... The position is read after the last wait: a launcher
@@ -283,6 +289,7 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 		sched_yield();
 	fill_slot(k, seq, kernel, grid, block, shared_bytes, translated, internal, &views);
 	k->host_ns = host_ns;
+	k->device = device;
 	start = eg.completed == eg.submitted;
 	eg.submitted++;
 	eg_unlock();

@@ -85,6 +85,7 @@ struct eg_kernel {
 	uint64_t seq;	    /* position in the stream */
 	uint64_t index;	    /* launch index from uvmemu_kernel_begin */
 	uint64_t host_ns;   /* the host's modelled time at the launch (uvmemu_host_time) */
+	int device;	    /* the launching thread's current device (cudaGetDevice) */
 	bool desc;	    /* hand CTAs out from the last one down */
 	bool internal;	    /* the calibration kernel: no memory-system hooks */
 	_Atomic bool abort; /* a CTA faulted: skip the CTAs not yet run */

@@ -178,6 +178,9 @@ struct uvmemu_launch {
 	 * (what its calibration measured). */
 	uint64_t host_ns;
 	unsigned slots, cores;
+	/* The device the kernel runs on (0..--gpus - 1): the launching host
+	 * thread's current device (cudaSetDevice) when it launched. */
+	int device;
 };
 /*
  * Called by the executor when a kernel starts running (in stream order) and

@@ -5,9 +5,10 @@
  * kernel starts, in stream order, with its shape, and kernel_end after its
  * last CTA and before the next kernel_begin; each CTA is bracketed by
  * cta_begin/cta_end with its kernel's launch index; nothing calibrates unless
- * asked. The program defines the hooks itself, so the executor's calls reach
- * these wrappers first; they record the call and pass it on to the runtime.
- * Runs with UVMEMU_SMS=3 and UVMEMU_CTAS_PER_SM=2.
+ * asked; a launch names the launching thread's current device. The program
+ * defines the hooks itself, so the executor's calls reach these wrappers
+ * first; they record the call and pass it on to the runtime. Runs with
+ * UVMEMU_SMS=3, UVMEMU_CTAS_PER_SM=2 and UVMEMU_GPUS=2.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -150,10 +151,12 @@ static void test_hooks(void **state)
 		dim3 grid = {1 + l % 4, 1 + l % 3, 1 + l % 5}, block = {1 + l, 2, 1};
 
 		total += grid.x * grid.y * grid.z;
+		assert_int_equal(cudaSetDevice(l % 3 == 1), cudaSuccess);
 		assert_int_equal(emu_launch(l % 2 ? &other_kernel : &count_ctas, grid, block, l * 8,
 					    &(struct count_args){&ctas}),
 				 cudaSuccess);
 	}
+	assert_int_equal(cudaSetDevice(0), cudaSuccess);
 	assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
 	assert_int_equal(ctas, total);
 
@@ -183,6 +186,7 @@ static void test_hooks(void **state)
 		assert_int_equal(s->block.y, 2);
 		assert_int_equal(s->block.z, 1);
 		assert_int_equal(s->shared_bytes, l * 8);
+		assert_int_equal(s->device, l % 3 == 1);
 		/* The runtime numbers launches 0, 1, 2 ... */
 		assert_int_equal(got.index[l], l);
 		for (unsigned c = 0; c < MAX_CTAS; c++) {
