@@ -67,15 +67,18 @@ int uvm_batch_fetch(struct uvm_driver *d)
 		}
 		for (size_t i = 0; i < (size_t)got / sizeof(msg[0]); i++) {
 			uint64_t addr = msg[i].arg.pagefault.address & ~(UVM_PAGE_SIZE - 1);
-			uint64_t flags = msg[i].arg.pagefault.flags;
+			uint64_t flags = msg[i].arg.pagefault.flags, off;
 			struct uvm_fault *f = &d->fault[n];
+			int dev;
 
 			if (msg[i].event != UFFD_EVENT_PAGEFAULT)
 				continue; /* no other events are enabled */
 			memset(f, 0, sizeof(*f));
-			if (addr >= a->dev && addr < a->dev + a->size) {
+			dev = uvm_arena_gpu_of(a, addr, &off);
+			if (dev >= 0) {
 				f->gpu = 1;
-				f->page = addr - a->dev;
+				f->dev = (uint8_t)dev;
+				f->page = off;
 				d->st.gpu_faults++;
 				/* Its thread sleeps in the fault: its CPU time now is
 				 * its warp's issue time. */
@@ -118,7 +121,8 @@ int uvm_batch_fetch(struct uvm_driver *d)
 
 /*
  * Order: vablock, then GPU before CPU (the device side is serviced first and
- * a CPU fault on a block the GPU also wants waits a batch), then page, then
+ * a CPU fault on a block the GPU also wants waits a batch), then the GPU in
+ * order (--gpus: each GPU's faults of the vablock together), then page, then
  * writes before reads so that the survivor of a duplicate is the most
  * intrusive access.
  */
@@ -131,6 +135,8 @@ static int cmp_fault(const void *pa, const void *pb)
 		return va < vb ? -1 : 1;
 	if (a->gpu != b->gpu)
 		return a->gpu ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
 	if (a->page != b->page)
 		return a->page < b->page ? -1 : 1;
 	return (int)b->write - (int)a->write;
@@ -144,7 +150,8 @@ void uvm_batch_preprocess(struct uvm_driver *d)
 	for (size_t i = 0; i < d->nfault; i++) {
 		struct uvm_fault *prev = out ? &d->fault[out - 1] : NULL;
 
-		if (prev && prev->page == d->fault[i].page && prev->gpu == d->fault[i].gpu) {
+		if (prev && prev->page == d->fault[i].page && prev->gpu == d->fault[i].gpu &&
+		    prev->dev == d->fault[i].dev) {
 			prev->count += d->fault[i].count;
 			prev->minor |= d->fault[i].minor;
 			d->st.duplicate_faults++;

@@ -33,10 +33,7 @@ static void cmd_free(struct uvm_driver *d, struct uvm_cmd *c)
 		const struct uvm_fault *f = &d->deferred[i];
 
 		if (f->page >= c->off && f->page < c->off + c->len) {
-			int rc = uvm_uffd_wake(d->dep.uffd,
-					       (f->gpu ? d->dep.arena->dev : d->dep.arena->host) +
-						   f->page,
-					       UVM_PAGE_SIZE);
+			int rc = uvm_uffd_wake(d->dep.uffd, uvm_fault_addr(d, f), UVM_PAGE_SIZE);
 
 			if (rc)
 				uvm_bug("waking a fault of a freed range", f->page, rc);
@@ -58,6 +55,7 @@ static void cmd_prefetch(struct uvm_driver *d, struct uvm_cmd *c)
 
 	d->seq++; /* the prefetched vablocks are in use, nothing else */
 	uvm_model_batch_begin(&d->bt, t);
+	d->target = c->gpu;
 	uvm_service_prefetch(d, first, n, c->to_device);
 	if (d->bt.end > d->prefetch_end)
 		d->prefetch_end = d->bt.end;
@@ -84,8 +82,11 @@ static void cmd_advise(struct uvm_driver *d, struct uvm_cmd *c)
 		s->block[b].advice = (uint8_t)((s->block[b].advice & ~c->clear) | c->set);
 		/* Read-mostly withdrawn: a duplicated block keeps its device
 		 * copy, now the only one. */
-		if ((c->clear & UVM_ADV_READ_MOSTLY) && s->block[b].state == UVM_DUPLICATED)
+		if ((c->clear & UVM_ADV_READ_MOSTLY) && s->block[b].state == UVM_DUPLICATED) {
+			/* With copies on several GPUs, the lowest keeps its. */
+			d->target = (unsigned)__builtin_ctz(s->block[b].dups);
 			uvm_op_dup_to_device(d, b, 1);
+		}
 	}
 	uvm_driver_wake_all(d);
 	uvm_driver_publish(d, UVM_BATCH_OTHER, uvm_now_ns());
@@ -194,8 +195,10 @@ int uvm_driver_command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t of
 	return submit(d, &c);
 }
 
-int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool to_device)
+int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu)
 {
+	if (gpu >= (int)d->ngpus)
+		return -ENODEV;
 	struct uvm_cmd *c = calloc(1, sizeof(*c));
 
 	if (!c)
@@ -203,7 +206,8 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool t
 	*c = (struct uvm_cmd){.kind = UVM_CMD_PREFETCH,
 			      .off = off,
 			      .len = len,
-			      .to_device = to_device,
+			      .to_device = gpu >= 0,
+			      .gpu = gpu >= 0 ? (unsigned)gpu : 0,
 			      .async = true,
 			      .host_ns = d->dep.gpu ? uvm_gpu_host_now(d->dep.gpu) : 0};
 	return enqueue(d, c);

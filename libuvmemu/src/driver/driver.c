@@ -269,13 +269,16 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 		snprintf(err, errlen, "no policy named '%s'", !d->evict ? e : !d->prefetch ? p : m);
 		return -EINVAL;
 	}
-	/* It explains its own failure (a missing input file) in err. */
-	d->evict_p = d->evict->create(d->dep.space, cfg, err, errlen);
-	if (!d->evict_p)
-		return -EINVAL;
+	/* It explains its own failure (a missing input file) in err. One per
+	 * GPU: each chooses among its own GPU's copies. */
+	for (unsigned g = 0; g < d->ngpus; g++) {
+		d->evict_p[g] = d->evict->create(d->dep.space, cfg, err, errlen);
+		if (!d->evict_p[g])
+			return -EINVAL;
+	}
 	d->prefetch_p = d->prefetch->create(d->dep.space, cfg);
 	d->migrate_p = d->migrate->create(d->dep.space, cfg);
-	if (!d->evict_p || !d->prefetch_p || !d->migrate_p) {
+	if (!d->prefetch_p || !d->migrate_p) {
 		snprintf(err, errlen, "out of memory creating policies");
 		return -ENOMEM;
 	}
@@ -335,20 +338,55 @@ static void thrash_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
 	uvm_mutex_unlock(&d->stats_lock);
 }
 
+/* The eviction policies hear of their own GPU's copies. */
+static void evict_resident(void *p, size_t b)
+{
+	struct uvm_driver *d = p;
+
+	if (d->evict->resident)
+		d->evict->resident(d->evict_p[uvm_res_event_gpu(&d->res)], b);
+}
+
+static void evict_released(void *p, size_t b)
+{
+	struct uvm_driver *d = p;
+
+	if (d->evict->released)
+		d->evict->released(d->evict_p[uvm_res_event_gpu(&d->res)], b);
+}
+
+/* A touch is the faulting GPU's (d->target's while its faults are serviced). */
+static void evict_touched(void *p, size_t b, bool write)
+{
+	struct uvm_driver *d = p;
+
+	if (d->evict->touched)
+		d->evict->touched(d->evict_p[d->target], b, write);
+}
+
+static void evict_launch(void *p, uint64_t index)
+{
+	struct uvm_driver *d = p;
+
+	for (unsigned g = 0; d->evict->launch && g < d->ngpus; g++)
+		d->evict->launch(d->evict_p[g], index);
+}
+
 /* Residency's observers: those the driver was given (the data reuse
- * measurement, traces), the eviction policy, thrashing detection and its
+ * measurement, traces), the eviction policies, thrashing detection and its
  * statistics. */
 static void observe(struct uvm_driver *d)
 {
 	uvm_res_init(&d->res, d->dep.space, d->dep.pool, &d->st);
+	uvm_res_set_gpus(&d->res, d->ngpus);
 	for (size_t i = 0; i < d->dep.nobservers; i++)
 		uvm_res_observe(&d->res, &d->dep.observers[i]);
 	uvm_res_observe(&d->res, &(struct uvm_res_observer){
-				     .p = d->evict_p,
-				     .resident = d->evict->resident,
-				     .released = d->evict->released,
-				     .touched = d->evict->touched,
-				     .launch = d->evict->launch,
+				     .p = d,
+				     .resident = evict_resident,
+				     .released = evict_released,
+				     .touched = evict_touched,
+				     .launch = evict_launch,
 				 });
 	uvm_res_observe(&d->res, &(struct uvm_res_observer){
 				     .p = d,
@@ -408,6 +446,8 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 		goto fail;
 	d->dep = *deps;
 	d->evfd = -1;
+	d->ngpus = deps->arena->ngpus;
+	d->evict_to_peer = uvm_cfg_i(cfg, UVM_OPT_evict_to) == UVM_EVICT_TO_PEER;
 	uvm_mutex_init(&d->cmd_lock, UVM_LOCK_DRIVER_CMD);
 	pthread_cond_init(&d->cmd_cond, NULL);
 	uvm_mutex_init(&d->stats_lock, UVM_LOCK_DRIVER_STATS);
@@ -502,15 +542,15 @@ void uvm_driver_stop(struct uvm_driver *d)
 		for (size_t i = 0; i < d->ndeferred; i++)
 			uvm_uffd_wake(
 			    d->dep.uffd,
-			    (d->deferred[i].gpu ? d->dep.arena->dev : d->dep.arena->host) +
-				d->deferred[i].page,
+			    uvm_fault_addr(d, &d->deferred[i]),
 			    UVM_PAGE_SIZE);
 	}
 	uvm_uvmmu_destroy(d);
 	uvm_tracker_destroy(&d->tracker);
 	uvm_thrash_destroy(&d->thrash);
-	if (d->evict_p)
-		d->evict->destroy(d->evict_p);
+	for (unsigned g = 0; g < d->ngpus; g++)
+		if (d->evict_p[g])
+			d->evict->destroy(d->evict_p[g]);
 	if (d->prefetch_p)
 		d->prefetch->destroy(d->prefetch_p);
 	if (d->migrate_p)
@@ -561,7 +601,10 @@ static void launch_begin(void *arg)
 	d->seq++;
 	tell_launches(d);
 	unprobe_left(d);
-	d->nprobe = uvm_res_probe(&d->res, !counts, counts && d->backend.ops->probe, d->probe);
+	/* The reuse probes unmap one view: with several GPUs, not measured. */
+	d->nprobe = d->ngpus > 1 ? 0
+				 : uvm_res_probe(&d->res, !counts, counts && d->backend.ops->probe,
+						 d->probe);
 	for (size_t i = 0; i < d->nprobe; i++)
 		uvm_op_probe(d, d->probe[i].first, d->probe[i].n);
 	uvm_driver_publish(d, UVM_BATCH_OTHER, t);

@@ -50,7 +50,7 @@ struct uvm_driver_deps {
 	struct uvm_space *space;
 	struct uvm_model *model; /* every modelled time: latencies, the link */
 	struct uvm_gpu *gpu;	 /* --clock model: the GPU's clock (NULL: real) */
-	struct uvm_pool *pool;
+	struct uvm_pool *pool; /* one per GPU of the arena (arena->ngpus) */
 	const struct uvm_config *cfg;
 	struct uvm_session *session; /* the executor attached, launches */
 	/* Observers of residency and of the fault path besides the driver's
@@ -64,9 +64,10 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 /* Stops the thread and frees the driver; pending faults are woken. */
 void uvm_driver_stop(struct uvm_driver *d);
 
-/* Queues an explicit prefetch of [off, off + len) to the device or the host
- * (cudaMemPrefetchAsync) and returns at once. */
-int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, bool to_device);
+/* Queues an explicit prefetch of [off, off + len) to GPU gpu, or the host
+ * when gpu < 0 (cudaMemPrefetchAsync), and returns at once; -ENODEV for a
+ * GPU the run does not have. */
+int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu);
 /* Waits until queued prefetches are done and their modelled time has passed. */
 void uvm_driver_sync(struct uvm_driver *d);
 /* Sets and clears advice bits (UVM_ADV_*) over [off, off + len) (waits). */

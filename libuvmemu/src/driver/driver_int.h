@@ -46,6 +46,7 @@ struct uvm_fault {
 	uint64_t page;	     /* arena offset of the faulting 4 KB page */
 	uint32_t tid;	     /* faulting thread (with UFFD_FEATURE_THREAD_ID) */
 	uint8_t gpu;	     /* 1: device view (far fault), 0: host view (CPU fault) */
+	uint8_t dev;	     /* a far fault: the GPU whose device view it hit (--gpus) */
 	uint8_t write;	     /* a write, or a write to a write-protected page */
 	uint8_t minor;	     /* host page in the page cache but not mapped */
 	uint8_t outcome;     /* enum uvm_fault_outcome, for traces */
@@ -79,6 +80,7 @@ struct uvm_cmd {
 	void (*fn)(void *arg); /* UVM_CMD_CALL */
 	void *arg;
 	bool to_device;	    /* UVM_CMD_PREFETCH */
+	unsigned gpu;	    /* UVM_CMD_PREFETCH to a device: which */
 	uint64_t host_ns;   /* UVM_CMD_PREFETCH: the host's modelled time it was issued */
 	uint8_t set, clear; /* UVM_CMD_ADVISE: advice bits */
 	bool async;	    /* the submitter does not wait; the driver frees it */
@@ -97,9 +99,15 @@ struct uvm_driver {
 	char sched_how[128];		/* --driver-sched: what took, and why */
 	int evfd;			/* command doorbell */
 
-	/* Policies (instances and their operations). */
+	/* Policies (instances and their operations): an eviction policy per
+	 * GPU, each told of its own GPU's copies. */
 	const struct uvm_evict_ops *evict;
-	void *evict_p;
+	void *evict_p[UVM_MAX_GPUS];
+	unsigned ngpus;
+	/* The GPU whose faults or prefetch are being serviced: device-side
+	 * operations act on its view and its pool. */
+	unsigned target;
+	bool evict_to_peer; /* --evict-to peer */
 	const struct uvm_prefetch_ops *prefetch;
 	void *prefetch_p;
 	const struct uvm_migrate_ops *migrate;
@@ -186,8 +194,8 @@ void uvm_batch_add_wake(struct uvm_driver *d, uintptr_t addr, uint64_t len);
 
 /* service.c */
 void uvm_service_batch(struct uvm_driver *d);
-/* Makes blocks [first, first + n) resident on the device (to_device) or the
- * host (explicit prefetch). */
+/* Makes blocks [first, first + n) resident on GPU d->target (to_device) or
+ * the host (explicit prefetch). */
 void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_device);
 /* Sampling (when far faults are the access counters' only source): unmaps
  * up to `budget` REMOTE blocks from the device view, so that their next
@@ -201,6 +209,7 @@ bool uvm_fault_emulated(const struct uvm_fault *f);
  * migration policy's threshold move to the device (GMMU accessors count
  * their remote reads without faulting, so nothing else would notice). */
 void uvm_service_counter_migrations(struct uvm_driver *d);
+/* Makes room for `blocks` more on GPU d->target. */
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
 void uvm_service_evict_all_excess(struct uvm_driver *d);
 
@@ -216,8 +225,28 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n);
  * resident), and mapped again at the first touch or the next launch. */
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n);
-/* Evicts every device-resident block of the victim range. */
+/* Evicts every block of the victim range with a copy on GPU d->target: to
+ * the host, or under --evict-to peer to a peer GPU with room. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
+/* DEVICE blocks on another GPU to GPU d->target over the peer link. */
+void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n);
+/* DUPLICATED blocks: a read-only copy on GPU d->target too. */
+void uvm_op_dup_add(struct uvm_driver *d, size_t first, size_t n);
+/* The device-view address of arena offset off on GPU g. */
+static inline uintptr_t uvm_driver_dev_addr(const struct uvm_driver *d, unsigned g, uint64_t off)
+{
+	return uvm_dev_addr_g(d->dep.arena, g, off);
+}
+/* The pool of GPU g. */
+static inline struct uvm_pool *uvm_driver_pool(const struct uvm_driver *d, unsigned g)
+{
+	return &d->dep.pool[g];
+}
+/* Where fault f's thread waits: its GPU's device view or the host view. */
+static inline uintptr_t uvm_fault_addr(const struct uvm_driver *d, const struct uvm_fault *f)
+{
+	return f->gpu ? uvm_driver_dev_addr(d, f->dev, f->page) : d->dep.arena->host + f->page;
+}
 /*
  * Before the blocks of `mask` (vablock from `first`) migrate to the device:
  * one batched zap of the host view of every HOST and REMOTE run, as a

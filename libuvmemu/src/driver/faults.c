@@ -109,6 +109,16 @@ void uvm_driver_claim(struct uvm_driver *d, const struct uvm_fault *lead, bool h
 {
 	struct uvm_batch_time *bt = &d->bt;
 
+	if (d->dep.gpu && bt->peer_xfers) {
+		if (lead)
+			uvm_gpu_claim_peer(d->dep.gpu, lead->page >> UVM_BLOCK_SHIFT, bt->peer_link,
+					   bt->peer_dir, bt->peer_bytes, bt->peer_xfers);
+		else
+			uvm_model_transfer_peer(d->dep.model, bt->peer_link, bt->peer_dir,
+						bt->peer_bytes, uvm_gpu_now(d->dep.gpu));
+		bt->peer_bytes = 0;
+		bt->peer_xfers = 0;
+	}
 	if (!d->dep.gpu || (!bt->xfers[UVM_H2D] && !bt->xfers[UVM_D2H]))
 		return;
 	if (lead) {

@@ -14,11 +14,18 @@
 
 #include <errno.h>
 
+/* The backend's operations that follow act on GPU g's device view. */
+static struct uvm_backend *on_gpu(struct uvm_driver *d, unsigned g)
+{
+	d->backend.gpu = g;
+	return &d->backend;
+}
+
 void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
 {
 	/* Real frames, as a GPU's zeroed chunk would be; no bytes cross the link. */
-	d->backend.ops->zero_fill(&d->backend, first, n);
-	uvm_res_move(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE);
+	d->backend.ops->zero_fill(on_gpu(d, d->target), first, n);
+	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.blocks_zero_filled += n;
 }
 
@@ -26,9 +33,9 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 {
 	uint64_t len = uvm_be_off(n);
 
-	d->backend.ops->to_device(&d->backend, first, n);
+	d->backend.ops->to_device(on_gpu(d, d->target), first, n);
 	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
-	uvm_res_move(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE);
+	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.bytes_h2d += len;
 	d->st.blocks_h2d += n;
 }
@@ -39,7 +46,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 
 	/* A CPU fault's own migration maps the host pages for the waiting
 	 * thread; an eviction's map at the CPU's next touch. */
-	d->backend.ops->to_host(&d->backend, first, n, !evicting);
+	d->backend.ops->to_host(on_gpu(d, d->dep.space->block[first].gpu), first, n, !evicting);
 	uvm_model_book(d->dep.model, &d->bt, UVM_D2H, len);
 	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
 	d->st.bytes_d2h += len;
@@ -56,13 +63,13 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
 {
-	d->backend.ops->probe(&d->backend, first, n);
+	d->backend.ops->probe(on_gpu(d, d->dep.space->block[first].gpu), first, n);
 	uvm_res_probed(&d->res, first, n, true);
 }
 
 void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n)
 {
-	d->backend.ops->unprobe(&d->backend, first, n);
+	d->backend.ops->unprobe(on_gpu(d, d->dep.space->block[first].gpu), first, n);
 	uvm_res_probed(&d->res, first, n, false);
 }
 
@@ -73,6 +80,18 @@ struct run_list {
 	size_t count;
 };
 
+void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n)
+{
+	unsigned from = d->dep.space->block[first].gpu;
+	uint64_t len = uvm_be_off(n);
+
+	d->backend.ops->peer(on_gpu(d, d->target), first, n, from);
+	uvm_model_book_peer(d->dep.model, &d->bt, from, d->target, len);
+	uvm_res_peer(&d->res, first, n, d->target);
+	d->st.bytes_p2p += len;
+	d->st.blocks_p2p += n;
+}
+
 /* Each run's own operation to the host, the device views unmapped first in
  * one batch where the frames are shared (remap; the copy backend drops device
  * frames through its tracker). */
@@ -81,9 +100,10 @@ static void runs_to_host(struct uvm_driver *d, const struct run_list *l, bool ev
 	struct uvm_backend *be = &d->backend;
 
 	/* One batched zap of every run's device view: one TLB shootdown for
-	 * the lot where the kernel batches them. */
-	if (be->ops->shared_frames && l->count > 1) {
-		uvm_be_zap_runs(be, UVM_VIEW_DEVICE, l->first, l->n, l->count);
+	 * the lot where the kernel batches them. With several GPUs the runs'
+	 * copies may be on different views: each run zaps its own. */
+	if (be->ops->shared_frames && l->count > 1 && d->ngpus == 1) {
+		uvm_be_zap_runs(on_gpu(d, 0), UVM_VIEW_DEVICE, l->first, l->n, l->count);
 		be->zapped = UVM_VIEW_DEVICE;
 	}
 	for (size_t i = 0; i < l->count; i++) {
@@ -97,6 +117,47 @@ static void runs_to_host(struct uvm_driver *d, const struct run_list *l, bool ev
 	be->zapped = 0;
 }
 
+/* A GPU other than d->target with room for n blocks (--evict-to peer), or
+ * -1: the one with the most room, so that evictions spread. */
+static int peer_with_room(struct uvm_driver *d, size_t n)
+{
+	uint64_t best = 0;
+	int which = -1;
+
+	for (unsigned g = 0; g < d->ngpus; g++) {
+		uint64_t free_blocks = uvm_pool_free(uvm_driver_pool(d, g));
+
+		if (g != d->target && free_blocks >= n && free_blocks > best) {
+			best = free_blocks;
+			which = (int)g;
+		}
+	}
+	return which;
+}
+
+/* A run of blocks on GPU d->target being evicted: DUPLICATED ones lose this
+ * GPU's copy (others' and the host's stay valid); DEVICE ones go to a peer
+ * with room under --evict-to peer, else to the host. Returns whether it
+ * went to the host (its part of a batched write-back). */
+static bool evict_run(struct uvm_driver *d, size_t first, size_t n, uint8_t st)
+{
+	unsigned target = d->target;
+	int peer;
+
+	if (st == UVM_DUPLICATED && d->dep.space->block[first].dups != 1u << target) {
+		d->backend.ops->dup_drop(on_gpu(d, target), first, n);
+		uvm_res_dup_drop(&d->res, first, n, target, UVM_RES_EVICT);
+		return false;
+	}
+	if (st != UVM_DEVICE || !d->evict_to_peer || (peer = peer_with_room(d, n)) < 0)
+		return true;
+	d->target = (unsigned)peer;
+	uvm_op_peer(d, first, n);
+	d->target = target;
+	d->st.blocks_evicted_peer += n;
+	return false;
+}
+
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 {
 	const struct uvm_space *s = d->dep.space;
@@ -107,13 +168,20 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 		uint8_t st = s->block[b].state;
 		size_t run = 0;
 
-		if (!uvm_state_on_device(st)) {
+		if (!uvm_block_on_gpu(&s->block[b], d->target)) {
 			b++;
 			continue;
 		}
 		while (b + run < end && s->block[b + run].state == st &&
+		       s->block[b + run].gpu == s->block[b].gpu &&
+		       s->block[b + run].dups == s->block[b].dups &&
 		       uvm_vablock_of(b + run) == uvm_vablock_of(b))
 			run++;
+		evicted += run;
+		if (!evict_run(d, b, run, st)) {
+			b += run;
+			continue;
+		}
 		if (l.count == UVM_ZAP_RUNS) {
 			runs_to_host(d, &l, true);
 			l.count = 0;
@@ -121,7 +189,6 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 		l.first[l.count] = b;
 		l.n[l.count] = run;
 		l.state[l.count++] = st;
-		evicted += run;
 		b += run;
 	}
 	runs_to_host(d, &l, true);
@@ -143,9 +210,13 @@ static size_t collect_runs(const struct uvm_space *s, size_t first, struct uvm_v
 	l->count = 0;
 	uvm_vbmask_for_each_run(lo, hi, mask) {
 		for (unsigned i = lo, j; i < hi; i = j) {
-			uint8_t st = s->block[first + i].state;
+			const struct uvm_block *blk = &s->block[first + i];
+			uint8_t st = blk->state;
 
-			for (j = i + 1; j < hi && s->block[first + j].state == st; j++)
+			for (j = i + 1; j < hi && s->block[first + j].state == st &&
+					s->block[first + j].gpu == blk->gpu &&
+					s->block[first + j].dups == blk->dups;
+			     j++)
 				;
 			if (!(states & 1u << st)) {
 				left_out += j - i;
@@ -176,7 +247,7 @@ bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask
 	/* One run: its own operation zaps it, as before. */
 	if (l.count < 2)
 		return false;
-	uvm_be_zap_runs(&d->backend, UVM_VIEW_HOST, l.first, l.n, l.count);
+	uvm_be_zap_runs(on_gpu(d, d->target), UVM_VIEW_HOST, l.first, l.n, l.count);
 	d->backend.zapped = UVM_VIEW_HOST;
 	return true;
 }

@@ -27,6 +27,7 @@ enum action {
 	ACT_REMOTE,	  /* read where it is (zero-copy) */
 	ACT_DUPLICATE,	  /* read-only copy on the device too */
 	ACT_DUP_COLLAPSE, /* a GPU write to a duplicated block */
+	ACT_DUP_ADD,	  /* a read of a duplicated block another GPU holds */
 	ACT_THROTTLE,	  /* thrashing: the fault waits */
 	ACT_N
 };
@@ -51,10 +52,12 @@ static unsigned index_in(size_t b, size_t first)
 /* Vablocks this batch uses only when nothing else can go (and from then on). */
 static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, struct uvm_victim *v)
 {
-	if (d->evict->pick(d->evict_p, ctx, v) == 0)
+	void *p = d->evict_p[ctx->gpu];
+
+	if (d->evict->pick(p, ctx, v) == 0)
 		return 0;
 	ctx->allow_in_use = true;
-	return d->evict->pick(d->evict_p, ctx, v);
+	return d->evict->pick(p, ctx, v);
 }
 
 /*
@@ -70,12 +73,13 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 	    .batch = d->seq,
 	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
 	    .keep_vablock = keep_vablock,
+	    .gpu = d->target,
 	};
 	struct uvm_victim v;
 	bool evicted = false;
 	int rc = 0;
 
-	while (uvm_pool_free(d->dep.pool) < blocks) {
+	while (uvm_pool_free(uvm_driver_pool(d, d->target)) < blocks) {
 		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, &ctx, &v));
 		if (rc) {
 			rc = -ENOSPC;
@@ -95,13 +99,20 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 
 void uvm_service_evict_all_excess(struct uvm_driver *d)
 {
-	struct uvm_evict_ctx ctx = {
-	    .space = d->dep.space, .batch = d->seq, .keep_vablock = SIZE_MAX, .allow_in_use = true};
-	struct uvm_victim v;
+	for (unsigned g = 0; g < d->ngpus; g++) {
+		struct uvm_evict_ctx ctx = {.space = d->dep.space,
+					    .batch = d->seq,
+					    .keep_vablock = SIZE_MAX,
+					    .allow_in_use = true,
+					    .gpu = g};
+		struct uvm_victim v;
 
-	while (uvm_pool_excess(d->dep.pool) > 0 && d->evict->pick(d->evict_p, &ctx, &v) == 0) {
-		uvm_op_evict(d, &v);
-		d->oversubscribed = true;
+		d->target = g;
+		while (uvm_pool_excess(uvm_driver_pool(d, g)) > 0 &&
+		       d->evict->pick(d->evict_p[g], &ctx, &v) == 0) {
+			uvm_op_evict(d, &v);
+			d->oversubscribed = true;
+		}
 	}
 	uvm_tracker_wait_device_unmaps(&d->tracker);
 }
@@ -122,7 +133,7 @@ static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 
 	if (!remote_ok(d, write))
 		return ACT_MIGRATE;
-	uvm_pool_snapshot(d->dep.pool, &snap);
+	uvm_pool_snapshot(uvm_driver_pool(d, d->target), &snap);
 	m.accesses = uvm_counter_accesses(d->dep.space, b);
 	m.trips = uvm_counter_trips(d->dep.space, b);
 	m.capacity_blocks = snap.resolved ? snap.capacity : 0;
@@ -141,12 +152,16 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	*until = 0;
 	switch (blk->state) {
 	case UVM_DEVICE:
-		return ACT_NONE;
+		/* On another GPU: a GPU-GPU migration, the host orchestrating. */
+		return blk->gpu == d->target ? ACT_NONE : ACT_MIGRATE;
 	case UVM_DUPLICATED:
-		return write ? ACT_DUP_COLLAPSE : ACT_NONE;
+		if (write)
+			return ACT_DUP_COLLAPSE;
+		return uvm_block_on_gpu(blk, d->target) ? ACT_NONE : ACT_DUP_ADD;
 	case UVM_REMOTE:
 		/* Mapped again since the fault was queued. */
-		if ((blk->flags & UVM_BF_DEV_MAPPED) && remote_ok(d, write))
+		if ((blk->flags & UVM_BF_DEV_MAPPED) && blk->gpu == d->target &&
+		    remote_ok(d, write))
 			return ACT_NONE;
 		break;
 	default:
@@ -218,7 +233,9 @@ static struct uvm_vbmask prefetchable(const struct uvm_driver *d, size_t first, 
 		const struct uvm_block *blk = &s->block[first + i];
 		bool remote = blk->state == UVM_REMOTE && !d->thrash.enabled;
 
-		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote) &&
+		bool peer = blk->state == UVM_DEVICE && blk->gpu != d->target;
+
+		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote || peer) &&
 		    blk->advice == 0)
 			uvm_vbmask_set(&m, i);
 	}
@@ -268,6 +285,8 @@ static void migrate_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 		uvm_op_zero_fill(d, b, n);
 	else if (st == UVM_HOST)
 		uvm_op_to_device(d, b, n);
+	else if (st == UVM_DEVICE)
+		uvm_op_peer(d, b, n);
 	else
 		uvm_op_remote_to_device(d, b, n);
 }
@@ -276,13 +295,22 @@ static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 {
 	if (st == UVM_EMPTY)
 		uvm_op_host_fill(d, b, n); /* resident nowhere: the host is preferred */
+	/* Mapped on another GPU's view: it moves to this one's. */
+	if (st == UVM_REMOTE && (d->dep.space->block[b].flags & UVM_BF_DEV_MAPPED) &&
+	    d->dep.space->block[b].gpu != d->target)
+		uvm_op_remote_unmap(d, b, n);
 	uvm_op_map_remote(d, b, n);
 }
 
-/* Blocks of one run share their state and, REMOTE, whether the device maps them. */
+/* Blocks of one run share their state, their GPU (DEVICE: where it is;
+ * REMOTE: which view maps it), their copies (DUPLICATED) and, REMOTE,
+ * whether a device view maps them. */
 static unsigned run_key(const struct uvm_space *s, size_t b)
 {
-	return (unsigned)s->block[b].state << 8 | (s->block[b].flags & UVM_BF_DEV_MAPPED);
+	const struct uvm_block *blk = &s->block[b];
+
+	return (unsigned)blk->state << 24 | (unsigned)blk->dups << 16 | (unsigned)blk->gpu << 8 |
+	       (blk->flags & UVM_BF_DEV_MAPPED);
 }
 
 static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n, uint8_t st)
@@ -299,6 +327,9 @@ static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n
 		break;
 	case ACT_DUP_COLLAPSE:
 		uvm_op_dup_to_device(d, b, n);
+		break;
+	case ACT_DUP_ADD:
+		uvm_op_dup_add(d, b, n);
 		break;
 	default:
 		break;
@@ -356,7 +387,8 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
 	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
-	struct uvm_vbmask resident = uvm_vablock_device_mask(s, vab), extra = uvm_vbmask_zero();
+	struct uvm_vbmask resident = uvm_vablock_gpu_mask(s, vab, d->target);
+	struct uvm_vbmask extra = uvm_vbmask_zero();
 	struct uvm_vbmask room, remote_extra;
 	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
 	uint64_t t = uvm_now_ns();
@@ -397,7 +429,11 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	    uvm_vbmask_or(uvm_vbmask_or(resident, extra), uvm_vbmask_andnot(faulted, dec->below)));
 	d->st.ns.policy += uvm_elapsed_ns(t);
 
-	room = uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]);
+	/* A collapse takes room where this GPU had no copy of the block. */
+	room = uvm_vbmask_or(uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]),
+			     uvm_vbmask_andnot(uvm_vbmask_or(dec->mask[ACT_DUP_ADD],
+							     dec->mask[ACT_DUP_COLLAPSE]),
+					       resident));
 	if (!uvm_vbmask_empty(uvm_vbmask_or(room, extra))) {
 		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(room, extra)), vab)) {
 			/* No room for the prefetch: bring the faulted blocks alone. */
@@ -411,6 +447,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_REMOTE], remote_extra), ACT_REMOTE);
 	d->st.blocks_remote_prefetched += uvm_vbmask_count(remote_extra);
 	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
+	run_action(d, first, dec->mask[ACT_DUP_ADD], ACT_DUP_ADD);
 	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
 	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_MIGRATE], written))
 		uvm_res_written(&d->res, first + i);
@@ -418,6 +455,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		/* A row per prefetched block, so traces show what came unasked. */
 		struct uvm_fault row = {.page = (first + i) << UVM_BLOCK_SHIFT,
 					.gpu = 1,
+					.dev = (uint8_t)d->target,
 					.outcome = UVM_OUT_PREFETCHED};
 
 		uvm_res_prefetched(&d->res, first + i);
@@ -428,7 +466,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 			  uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
 			  UVM_SIDE_DEVICE);
 	uvm_vbmask_for_each(i, uvm_vbmask_andnot(faulted, dec->mask[ACT_THROTTLE]))
-		uvm_batch_add_wake(d, d->dep.arena->dev + ((first + i) << UVM_BLOCK_SHIFT),
+		uvm_batch_add_wake(d, uvm_driver_dev_addr(d, d->target, (first + i) << UVM_BLOCK_SHIFT),
 				   UVM_BLOCK_SIZE);
 }
 
@@ -600,7 +638,7 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, unsigned 
 		return UVM_OUT_STALE;
 	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i) || uvm_vbmask_test(dec->counted, i))
 		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
-	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i))
+	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i) || uvm_vbmask_test(dec->mask[ACT_DUP_ADD], i))
 		return UVM_OUT_READ_DUP;
 	if (uvm_vbmask_test(dec->mask[ACT_THROTTLE], i))
 		return UVM_OUT_THROTTLED;
@@ -666,6 +704,7 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
 
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, idx, before[idx]);
+		d->backend.gpu = d->target;
 		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh &&
 		    d->backend.ops->refresh(&d->backend, d->fault[k].page,
 					    s->block[vfirst + idx].state == UVM_DUPLICATED))
@@ -745,8 +784,7 @@ void uvm_service_batch(struct uvm_driver *d)
 				d->fault[j].outcome = UVM_OUT_FREED;
 				uvm_batch_add_wake(
 				    d,
-				    (d->fault[j].gpu ? d->dep.arena->dev : d->dep.arena->host) +
-					d->fault[j].page,
+				    uvm_fault_addr(d, &d->fault[j]),
 				    UVM_PAGE_SIZE);
 			}
 			i = j;
@@ -754,14 +792,20 @@ void uvm_service_batch(struct uvm_driver *d)
 		}
 		s->vablock[vab].in_batch = d->seq;
 		d->st.vablocks_serviced++;
+		/* Each GPU's faults of the vablock, in GPU order. */
 		while (j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
 		       d->fault[j].gpu) {
-			uvm_vbmask_set(&gpu_blocks,
-				       index_in(d->fault[j].page >> UVM_BLOCK_SHIFT, vfirst));
-			j++;
+			size_t k = j;
+
+			for (; k < d->nfault && d->fault[k].page >> UVM_VABLOCK_SHIFT == vab &&
+			       d->fault[k].gpu && d->fault[k].dev == d->fault[j].dev;
+			     k++)
+				uvm_vbmask_set(&gpu_blocks,
+					       index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst));
+			d->target = d->fault[j].dev;
+			gpu_faults(d, vab, j, k);
+			j = k;
 		}
-		if (j > i)
-			gpu_faults(d, vab, i, j);
 		gpu_end = j;
 		for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 			if (uvm_vbmask_test(gpu_blocks,
@@ -801,7 +845,8 @@ size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 
 			while (b + run < end && done + run < budget &&
 			       s->block[b + run].state == UVM_REMOTE &&
-			       (s->block[b + run].flags & UVM_BF_DEV_MAPPED))
+			       (s->block[b + run].flags & UVM_BF_DEV_MAPPED) &&
+			       s->block[b + run].gpu == s->block[b].gpu)
 				run++;
 			if (run)
 				uvm_op_remote_unmap(d, b, run);
@@ -843,8 +888,16 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 		size_t first = uvm_vablock_first(v);
 		struct uvm_vbmask want = uvm_vbmask_zero();
 
+		/* Towards the GPU whose view maps the blocks (GPU 0 for those no
+		 * view maps): one GPU per pass over the vablock. */
+		d->target = 0;
 		for (size_t b = first; b < first + s->vablock[v].nvalid; b++) {
 			if (s->block[b].state != UVM_REMOTE)
+				continue;
+			if (uvm_vbmask_empty(want) && (s->block[b].flags & UVM_BF_DEV_MAPPED))
+				d->target = s->block[b].gpu;
+			else if ((s->block[b].flags & UVM_BF_DEV_MAPPED) &&
+				 s->block[b].gpu != d->target)
 				continue;
 			seen++;
 			/* Counters move data towards the accessing processor, but
@@ -881,7 +934,7 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
 		for (size_t b = lo; b < hi; b++) {
 			uint8_t st = s->block[b].state;
 
-			if (to_device && st != UVM_DEVICE && st != UVM_DUPLICATED)
+			if (to_device && !uvm_block_on_gpu(&s->block[b], d->target))
 				uvm_vbmask_set(&want, index_in(b, vfirst));
 			if (!to_device && st != UVM_HOST)
 				uvm_vbmask_set(&want, index_in(b, vfirst));
@@ -893,7 +946,11 @@ void uvm_service_prefetch(struct uvm_driver *d, size_t first, size_t n, bool to_
 			if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
 				uvm_bug("no device memory for a prefetch of one vablock", lo,
 					       ENOSPC);
-			run_action(d, vfirst, want, ACT_MIGRATE);
+			/* Another GPU's read-only copies stay: this one gets its own. */
+			struct uvm_vbmask dup = uvm_vablock_state_mask(s, v, UVM_DUPLICATED);
+
+			run_action(d, vfirst, uvm_vbmask_andnot(want, dup), ACT_MIGRATE);
+			run_action(d, vfirst, uvm_vbmask_and(want, dup), ACT_DUP_ADD);
 			continue;
 		}
 		uvm_vbmask_for_each(i, want)

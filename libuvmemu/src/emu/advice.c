@@ -66,7 +66,7 @@ int uvm_emu_prefetch(struct uvm_emu *e, const void *p, size_t n, int device)
 
 	if (managed_range(e, p, n, &off))
 		return -EINVAL;
-	return uvm_driver_prefetch(e->driver, off, n, device != cudaCpuDeviceId);
+	return uvm_driver_prefetch(e->driver, off, n, device == cudaCpuDeviceId ? -1 : device);
 }
 
 int uvm_emu_synchronize(struct uvm_emu *e)

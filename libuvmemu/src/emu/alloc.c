@@ -54,8 +54,8 @@ static int keep_from_children(const struct uvm_arena *a, uint64_t off, uint64_t 
 {
 	int rc = uvm_fork_protect((void *)uvm_host_addr(a, off), len);
 
-	if (!rc)
-		rc = uvm_fork_protect((void *)uvm_dev_addr(a, off), len);
+	for (unsigned g = 0; !rc && g < a->ngpus; g++)
+		rc = uvm_fork_protect((void *)uvm_dev_addr_g(a, g, off), len);
 	if (!rc && !shared_frames)
 		rc = uvm_fork_protect((void *)uvm_dma_addr(a, off), len);
 	return rc;
@@ -85,7 +85,10 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	rc = keep_from_children(a, off, len, e->backend->shared_frames);
 	if (rc)
 		goto unmap;
-	rc = uvm_placement_bind(&e->place, uvm_dev_addr(a, off), len, e->place.device_node);
+	rc = 0;
+	for (unsigned g = 0; !rc && g < a->ngpus; g++)
+		rc = uvm_placement_bind(&e->place, uvm_dev_addr_g(a, g, off), len,
+					e->place.device_node);
 	if (!rc)
 		rc = uvm_placement_bind(&e->place, uvm_host_addr(a, off), len, e->place.host_node);
 	if (rc)
@@ -100,8 +103,8 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	 * order visible to the language's memory model too. */
 	rc = uvm_uffd_register(&e->uffd, uvm_host_addr(a, off), len,
 			       e->backend->register_mode(&e->uffd, false));
-	if (!rc)
-		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr(a, off), len,
+	for (unsigned g = 0; !rc && g < a->ngpus; g++)
+		rc = uvm_uffd_register(&e->uffd, uvm_dev_addr_g(a, g, off), len,
 				       e->backend->register_mode(&e->uffd, true));
 	if (rc)
 		goto unmap;
@@ -172,7 +175,7 @@ static int alloc_device(struct uvm_emu *e, size_t size, void **out)
 	void *p;
 	int rc;
 
-	rc = uvm_pool_pin(&e->pool, (int64_t)uvm_blocks_of(len));
+	rc = uvm_pool_pin(&e->pool[0], (int64_t)uvm_blocks_of(len));
 	if (rc)
 		return rc;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -189,14 +192,14 @@ static int alloc_device(struct uvm_emu *e, size_t size, void **out)
 	rc = uvm_ranges_add(&e->ranges, &r);
 	if (rc)
 		goto unmap;
-	if (uvm_pool_excess(&e->pool))
+	if (uvm_pool_excess(&e->pool[0]))
 		uvm_driver_shrink(e->driver);
 	*out = p;
 	return 0;
 unmap:
 	munmap(p, len);
 unpin:
-	uvm_pool_pin(&e->pool, -(int64_t)uvm_blocks_of(len));
+	uvm_pool_pin(&e->pool[0], -(int64_t)uvm_blocks_of(len));
 	return rc;
 }
 
@@ -227,7 +230,7 @@ int uvm_emu_free(struct uvm_emu *e, enum uvm_ptr_kind kind, void *p)
 		return free_managed(e, &r);
 	munmap(p, r.mapped);
 	if (kind == UVM_PTR_DEVICE)
-		uvm_pool_pin(&e->pool, -(int64_t)uvm_blocks_of(r.mapped));
+		uvm_pool_pin(&e->pool[0], -(int64_t)uvm_blocks_of(r.mapped));
 	return 0;
 }
 
@@ -252,11 +255,9 @@ int uvm_emu_host_unregister(struct uvm_emu *e, void *p)
 
 enum uvm_ptr_kind uvm_emu_classify(struct uvm_emu *e, const void *p)
 {
-	uintptr_t a = (uintptr_t)p;
+	uintptr_t a = (uintptr_t)uvm_emu_host_ptr(e, p);
 	struct uvm_range r;
 
-	if (a >= e->arena.dev && a < e->arena.dev + e->arena.size)
-		a = a - e->arena.dev + e->arena.host;
 	if (uvm_ranges_find(&e->ranges, a, &r))
 		return UVM_PTR_OTHER;
 	return (enum uvm_ptr_kind)r.kind;
@@ -265,15 +266,13 @@ enum uvm_ptr_kind uvm_emu_classify(struct uvm_emu *e, const void *p)
 int uvm_emu_span(struct uvm_emu *e, const void *p, size_t n, struct uvm_range *out)
 {
 	const struct uvm_arena *ar = &e->arena;
-	uintptr_t a = (uintptr_t)p;
+	uintptr_t a = (uintptr_t)uvm_emu_host_ptr(e, p);
 	int rc;
 
-	if (a >= ar->dev && a - ar->dev < ar->size)
-		a = a - ar->dev + ar->host;
 	rc = uvm_ranges_find_span(&e->ranges, a, n, out);
 	/* The views' address space between and past allocations is ours: no
 	 * program data lives there. */
-	if (rc == -ENOENT && a < ar->host + 3 * ar->size && a + n > ar->host)
+	if (rc == -ENOENT && a < ar->host + uvm_arena_span(ar) && a + n > ar->host)
 		rc = -EINVAL;
 	return rc;
 }

@@ -114,7 +114,7 @@ static uint64_t env_capacity(void *ctx)
 	uint64_t cap = uvm_emu_device_mem(e), pinned;
 	struct uvm_pool p;
 
-	uvm_pool_snapshot(&e->pool, &p);
+	uvm_pool_snapshot(&e->pool[0], &p);
 	pinned = p.pinned << UVM_BLOCK_SHIFT;
 	if (cap)
 		cap = cap > pinned ? cap - pinned : UVM_BLOCK_SIZE;
@@ -173,7 +173,7 @@ static int start_observation(struct uvm_emu *e, const struct uvm_config *cfg,
 		return rc;
 	}
 	rc = uvm_trace_open(&e->trace, cfg, e->session->start_ns,
-			    &(struct uvm_trace_deps){&e->pool, &e->model, &e->workers}, err, errlen);
+			    &(struct uvm_trace_deps){&e->pool[0], &e->model, &e->workers}, err, errlen);
 	if (rc)
 		return rc;
 	obs[0] = uvm_reuse_observer(&e->reuse);
@@ -217,7 +217,8 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	uvm_ranges_init(&e->ranges);
 	uvm_model_init(&e->model, cfg);
 	e->oversub = uvm_cfg_d(cfg, UVM_OPT_oversub);
-	uvm_pool_init(&e->pool, uvm_blocks_of(dev_mem), e->oversub == 0);
+	for (unsigned g = 0; g < UVM_MAX_GPUS; g++)
+		uvm_pool_init(&e->pool[g], uvm_blocks_of(dev_mem), e->oversub == 0);
 
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)
@@ -227,7 +228,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	rc = open_capture(e, cfg, err, errlen);
 	if (rc)
 		goto fail;
-	rc = uvm_arena_init(&e->arena, err, errlen);
+	rc = uvm_arena_init(&e->arena, (unsigned)uvm_cfg_i(cfg, UVM_OPT_gpus), err, errlen);
 	if (rc)
 		goto fail;
 	if (e->uffd.sig)
@@ -258,7 +259,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 				  .space = &e->space,
 				  .model = &e->model,
 				  .gpu = e->gpu,
-				  .pool = &e->pool,
+				  .pool = e->pool,
 				  .cfg = cfg,
 				  .session = s,
 				  .observers = obs,
@@ -338,7 +339,7 @@ void uvm_emu_stats(struct uvm_emu *e, struct uvm_stats *out)
 	uvm_driver_stats(e->driver, out);
 	out->remote_bytes += atomic_load_explicit(&e->remote_accessed, memory_order_relaxed);
 	out->remote_xacts += atomic_load_explicit(&e->remote_xacts, memory_order_relaxed);
-	uvm_pool_snapshot(&e->pool, &p);
+	uvm_pool_snapshot(&e->pool[0], &p);
 	out->peak_device_bytes = p.peak << UVM_BLOCK_SHIFT;
 }
 
@@ -346,7 +347,7 @@ uint64_t uvm_emu_device_mem(struct uvm_emu *e)
 {
 	struct uvm_pool p;
 
-	uvm_pool_snapshot(&e->pool, &p);
+	uvm_pool_snapshot(&e->pool[0], &p);
 	return p.resolved ? p.capacity << UVM_BLOCK_SHIFT : 0;
 }
 
@@ -355,7 +356,7 @@ bool uvm_emu_owns(const struct uvm_emu *e, uintptr_t a)
 	const struct uvm_arena *ar = &e->arena;
 	struct uvm_range r;
 
-	return (a >= ar->host && a < ar->host + 3 * ar->size) ||
+	return (a >= ar->host && a < ar->host + uvm_arena_span(ar)) ||
 	       uvm_ranges_find_unlocked(&e->ranges, a, &r) == 0;
 }
 

@@ -57,7 +57,9 @@ struct uvm_emu {
 	struct uvm_uffd uffd;
 	struct uvm_arena arena;
 	struct uvm_space space;
-	struct uvm_pool pool;
+	/* Device memory, one pool per GPU (--gpus; each of --device-mem); pool[0]
+	 * also holds cudaMalloc's pinned blocks (device 0's). */
+	struct uvm_pool pool[UVM_MAX_GPUS];
 	struct uvm_placement place;
 	const struct uvm_backend_ops *backend; /* remap or copy */
 	char backend_why[192];		       /* why that one (report, info) */

@@ -77,15 +77,19 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 				 e->capacity_note);
 			rc = -EINVAL;
 		} else {
-			uvm_pool_set_capacity(&e->pool, blocks);
+			for (unsigned g = 0; g < e->arena.ngpus; g++)
+				uvm_pool_set_capacity(&e->pool[g], blocks);
 		}
 		e->oversub = 0;
 	}
 	uvm_mutex_unlock(&e->lock);
 	if (rc)
 		return rc;
-	if (uvm_pool_excess(&e->pool))
-		uvm_driver_shrink(e->driver);
+	for (unsigned g = 0; g < e->arena.ngpus; g++)
+		if (uvm_pool_excess(&e->pool[g])) {
+			uvm_driver_shrink(e->driver);
+			break;
+		}
 	uvm_driver_launch(e->driver, index);
 	/* Kernels run one at a time: the record is the running launch's. */
 	uvm_objuse_args(e, launch, &e->kernel.objs);

@@ -83,12 +83,13 @@ void uvm_objuse_args(struct uvm_emu *e, const struct uvmemu_launch *l, struct uv
 	 * the device view: those are the words to look for. */
 	for (size_t off = 0; off + sizeof(uint64_t) <= l->args_size; off += sizeof(uint64_t)) {
 		uintptr_t a;
+		uint64_t aoff;
 		long id;
 
 		memcpy(&a, args + off, sizeof(a));
-		if (a < e->arena.dev || a >= e->arena.dev + e->arena.size)
+		if (uvm_arena_gpu_of(&e->arena, a, &aoff) < 0)
 			continue;
-		id = alloc_of(e, a - e->arena.dev + e->arena.host);
+		id = alloc_of(e, e->arena.host + aoff);
 		if (id >= 0)
 			add(o, (uint32_t)id, false);
 	}

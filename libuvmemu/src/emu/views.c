@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: MIT
 /* views.c - the translation between an instance's host and device views. */
+#include "device.h"
 #include "emu_int.h"
 
+/* The calling thread's current device's view (cudaSetDevice): a kernel it
+ * launches reaches managed data through that GPU's device view. */
 void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map)
 {
+	int g = uvm_front_device();
+
+	if (g < 0 || (unsigned)g >= e->arena.ngpus)
+		g = 0;
 	map->host_lo = e->arena.host;
 	map->host_hi = e->arena.host + e->arena.size;
-	map->device_offset = (intptr_t)(e->arena.dev - e->arena.host);
+	map->device_offset = (intptr_t)(e->arena.devs[g] - e->arena.host);
 	map->reached = e->reached;
 }
 
 void *uvm_emu_host_ptr(struct uvm_emu *e, const void *device_ptr)
 {
 	uintptr_t a = (uintptr_t)device_ptr;
+	uint64_t off;
 
-	if (a >= e->arena.dev && a < e->arena.dev + e->arena.size)
-		a = a - e->arena.dev + e->arena.host;
+	if (uvm_arena_gpu_of(&e->arena, a, &off) >= 0)
+		a = e->arena.host + off;
 	return (void *)a;
 }

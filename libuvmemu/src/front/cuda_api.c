@@ -16,10 +16,6 @@
 #include "rt.h"
 #include "uvmemu_cuda.h"
 
-/* The calling host thread's current device, as CUDA keeps it: per thread,
- * 0 in every new one (device.h). Per-thread state, not a process global. */
-static _Thread_local int current_device;
-
 static cudaError_t record(cudaError_t e)
 {
 	uvm_session_set_error(uvm_rt_session(), e);
@@ -253,11 +249,6 @@ int uvm_front_device_count(void)
 	return (int)uvm_cfg_i(&uvm_rt_session()->cfg, UVM_OPT_gpus);
 }
 
-int uvm_front_device(void)
-{
-	return current_device;
-}
-
 static bool valid_device(int device)
 {
 	return device >= 0 && device < uvm_front_device_count();
@@ -337,7 +328,7 @@ cudaError_t cudaSetDevice(int device)
 	REFUSE_IN_CHILD();
 	if (!valid_device(device))
 		return record(cudaErrorInvalidDevice);
-	current_device = device;
+	uvm_front_set_device(device);
 	return cudaSuccess;
 }
 
@@ -346,7 +337,7 @@ cudaError_t cudaGetDevice(int *device)
 	REFUSE_IN_CHILD();
 	if (!device)
 		return record(cudaErrorInvalidValue);
-	*device = current_device;
+	*device = uvm_front_device();
 	return cudaSuccess;
 }
 
@@ -369,9 +360,9 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 	REFUSE_IN_CHILD();
 	if (flags != 0)
 		return record(cudaErrorInvalidValue);
-	if (!valid_device(peerDevice) || peerDevice == current_device)
+	if (!valid_device(peerDevice) || peerDevice == uvm_front_device())
 		return record(cudaErrorInvalidDevice);
-	bit = peer_bit(current_device, peerDevice);
+	bit = peer_bit(uvm_front_device(), peerDevice);
 	if (atomic_fetch_or(&uvm_rt_session()->peer_access, bit) & bit)
 		return record(cudaErrorPeerAccessAlreadyEnabled);
 	return cudaSuccess;
@@ -382,9 +373,9 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 	uint64_t bit;
 
 	REFUSE_IN_CHILD();
-	if (!valid_device(peerDevice) || peerDevice == current_device)
+	if (!valid_device(peerDevice) || peerDevice == uvm_front_device())
 		return record(cudaErrorInvalidDevice);
-	bit = peer_bit(current_device, peerDevice);
+	bit = peer_bit(uvm_front_device(), peerDevice);
 	if (!(atomic_fetch_and(&uvm_rt_session()->peer_access, ~bit) & bit))
 		return record(cudaErrorPeerAccessNotEnabled);
 	return cudaSuccess;

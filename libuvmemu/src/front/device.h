@@ -17,6 +17,8 @@
 
 /* The calling thread's current device (0 until it calls cudaSetDevice). */
 int uvm_front_device(void);
+/* Sets it (cudaSetDevice, which checked the device). */
+void uvm_front_set_device(int device);
 /* The session's --gpus. */
 int uvm_front_device_count(void);
 /* Whether `device` has enabled peer access to `peer` (false for a device

@@ -14,10 +14,11 @@
 #define VABLOCK	    (2ull << 20)
 #define BLOCK_SHIFT 16 /* space.h's UVM_BLOCK_SHIFT: the arena knows no blocks otherwise */
 
-/* Reserves three views of `size` each, 2 MB aligned; 0 or -errno. */
+/* Reserves the views (host, GPU 0's device view, DMA, then GPU 1.. 's) of
+ * `size` each, 2 MB aligned; 0 or -errno. */
 static int reserve(struct uvm_arena *a, uint64_t size)
 {
-	uint64_t total = 3 * size + VABLOCK;
+	uint64_t views = 2 + (uint64_t)a->ngpus, total = views * size + VABLOCK;
 	uintptr_t base, aligned;
 	void *p;
 
@@ -29,22 +30,31 @@ static int reserve(struct uvm_arena *a, uint64_t size)
 	/* Trim the alignment slack at both ends. */
 	if (aligned > base)
 		munmap(p, aligned - base);
-	if (base + total > aligned + 3 * size)
-		munmap((void *)(aligned + 3 * size), base + total - (aligned + 3 * size));
+	if (base + total > aligned + views * size)
+		munmap((void *)(aligned + views * size), base + total - (aligned + views * size));
 	a->size = size;
 	a->host = aligned;
 	a->dev = aligned + size;
 	a->dma = aligned + 2 * size;
+	a->devs[0] = a->dev;
+	for (unsigned g = 1; g < a->ngpus; g++)
+		a->devs[g] = aligned + (2 + (uint64_t)g) * size;
 	return 0;
 }
 
-int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
+int uvm_arena_init(struct uvm_arena *a, unsigned ngpus, char *err, size_t errlen)
 {
 	uint64_t size = UVM_ARENA_MAX;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->memfd = -1;
+	if (ngpus == 0 || ngpus > sizeof(a->devs) / sizeof(a->devs[0])) {
+		snprintf(err, errlen, "%u GPUs: the arena holds device views for 1 to %zu", ngpus,
+			 sizeof(a->devs) / sizeof(a->devs[0]));
+		return -EINVAL;
+	}
+	a->ngpus = ngpus;
 	a->memfd = memfd_create("uvmemu-host-frames", MFD_CLOEXEC);
 	if (a->memfd < 0) {
 		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
@@ -57,13 +67,13 @@ int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
 	if (rc) {
 		errno = -rc;
 		snprintf(err, errlen, "reserving %llu GiB of address space for the views: %s",
-			 (unsigned long long)(3 * size >> 30), strerror(errno));
+			 (unsigned long long)((2 + ngpus) * size >> 30), strerror(errno));
 		goto err;
 	}
 	/* Sparse: a memfd only uses memory for the pages that hold data. */
 	if (ftruncate(a->memfd, (off_t)a->size)) {
 		snprintf(err, errlen, "sizing the host-frame memfd: %s", strerror(errno));
-		munmap((void *)a->host, 3 * a->size);
+		munmap((void *)a->host, uvm_arena_span(a));
 		goto err;
 	}
 	uvm_mutex_init(&a->lock, UVM_LOCK_ARENA);
@@ -73,7 +83,7 @@ int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen)
 	a->open = calloc((a->size >> BLOCK_SHIFT) / 64 + 1, sizeof(*a->open));
 	if (!a->used || !a->open) {
 		snprintf(err, errlen, "out of memory");
-		munmap((void *)a->host, 3 * a->size);
+		munmap((void *)a->host, uvm_arena_span(a));
 		errno = ENOMEM;
 		goto err;
 	}
@@ -88,7 +98,7 @@ err:
 void uvm_arena_destroy(struct uvm_arena *a)
 {
 	if (a->host)
-		munmap((void *)a->host, 3 * a->size);
+		munmap((void *)a->host, uvm_arena_span(a));
 	if (a->memfd >= 0)
 		close(a->memfd);
 	free(a->used);
@@ -178,19 +188,22 @@ void uvm_arena_give(struct uvm_arena *a, uint64_t off, uint64_t len)
 int uvm_arena_map(struct uvm_arena *a, uint64_t off, uint64_t len, bool shared_frames)
 {
 	const int prot = PROT_READ | PROT_WRITE;
-	void *dev;
 
 	if (mmap((void *)uvm_host_addr(a, off), len, PROT_NONE, MAP_SHARED | MAP_FIXED, a->memfd,
 		 (off_t)off) == MAP_FAILED)
 		return -errno;
-	if (shared_frames)
-		dev = mmap((void *)uvm_dev_addr(a, off), len, PROT_NONE, MAP_SHARED | MAP_FIXED,
-			   a->memfd, (off_t)off);
-	else
-		dev = mmap((void *)uvm_dev_addr(a, off), len, PROT_NONE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-	if (dev == MAP_FAILED)
-		goto err;
+	for (unsigned g = 0; g < a->ngpus; g++) {
+		void *dev;
+
+		if (shared_frames)
+			dev = mmap((void *)uvm_dev_addr_g(a, g, off), len, PROT_NONE,
+				   MAP_SHARED | MAP_FIXED, a->memfd, (off_t)off);
+		else
+			dev = mmap((void *)uvm_dev_addr_g(a, g, off), len, PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+		if (dev == MAP_FAILED)
+			goto err;
+	}
 	/* The DMA view is the driver's own and never registered. */
 	if (!shared_frames && mmap((void *)uvm_dma_addr(a, off), len, prot, MAP_SHARED | MAP_FIXED,
 				   a->memfd, (off_t)off) == MAP_FAILED)
@@ -223,9 +236,7 @@ bool uvm_arena_is_open(const struct uvm_arena *a, uintptr_t addr)
 
 	if (addr >= a->host && addr < a->host + a->size)
 		off = addr - a->host;
-	else if (addr >= a->dev && addr < a->dev + a->size)
-		off = addr - a->dev;
-	else
+	else if (uvm_arena_gpu_of(a, addr, &off) < 0)
 		return false;
 	b = off >> BLOCK_SHIFT;
 	return (atomic_load_explicit(&a->open[b / 64], memory_order_acquire) >> (b % 64)) & 1;
@@ -238,9 +249,11 @@ int uvm_arena_open(struct uvm_arena *a, uint64_t off, uint64_t len)
 	mark_open(a, off, len, true);
 	if (a->closed_views)
 		return 0;
-	if (mprotect((void *)uvm_host_addr(a, off), len, prot) ||
-	    mprotect((void *)uvm_dev_addr(a, off), len, prot))
+	if (mprotect((void *)uvm_host_addr(a, off), len, prot))
 		return -errno;
+	for (unsigned g = 0; g < a->ngpus; g++)
+		if (mprotect((void *)uvm_dev_addr_g(a, g, off), len, prot))
+			return -errno;
 	return 0;
 }
 
@@ -252,7 +265,7 @@ int uvm_arena_unmap(struct uvm_arena *a, uint64_t off, uint64_t len)
 	if (a->open)
 		mark_open(a, off, len, false);
 	/* Replacing a mapping frees the device frames it held. */
-	for (int v = 0; v < 3; v++)
+	for (uint64_t v = 0; v < 2 + (uint64_t)a->ngpus; v++)
 		if (mmap((void *)(a->host + (uintptr_t)v * a->size + off), len, PROT_NONE, flags,
 			 -1, 0) == MAP_FAILED)
 			err = -errno;
@@ -269,12 +282,15 @@ int uvm_arena_release(struct uvm_arena *a, uint64_t off, uint64_t len)
 	 * frames (the device view's pages) go; the mappings stay. */
 	if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
 		err = -errno;
-	if (madvise((void *)uvm_dev_addr(a, off), len, MADV_DONTNEED))
-		err = -errno;
+	for (unsigned g = 0; g < a->ngpus; g++)
+		if (madvise((void *)uvm_dev_addr_g(a, g, off), len, MADV_DONTNEED))
+			err = -errno;
 	/* With closed views, a touch of the freed range must fault as it does
 	 * under userfaultfd (whose views lost their pages with the punch). */
-	if (a->closed_views && (mprotect((void *)uvm_host_addr(a, off), len, PROT_NONE) ||
-				mprotect((void *)uvm_dev_addr(a, off), len, PROT_NONE)))
+	if (a->closed_views && mprotect((void *)uvm_host_addr(a, off), len, PROT_NONE))
 		err = -errno;
+	for (unsigned g = 0; a->closed_views && g < a->ngpus; g++)
+		if (mprotect((void *)uvm_dev_addr_g(a, g, off), len, PROT_NONE))
+			err = -errno;
 	return err;
 }

@@ -39,8 +39,12 @@
  */
 struct uvm_arena {
 	int memfd;
-	uintptr_t host, dev, dma; /* bases of the three views */
+	uintptr_t host, dev, dma; /* bases of the three views (dev: GPU 0's) */
 	uint64_t size;		  /* of each view */
+	/* Several GPUs (--gpus): a device view each, GPU g's at devs[g]
+	 * (devs[0] == dev), the same kind of mapping as GPU 0's. */
+	unsigned ngpus;
+	uintptr_t devs[8];
 
 	struct uvm_mutex lock; /* guards the slot bitmap */
 	uint64_t nslots;       /* size / 2 MB */
@@ -55,7 +59,8 @@ struct uvm_arena {
 	bool closed_views;
 };
 
-int uvm_arena_init(struct uvm_arena *a, char *err, size_t errlen);
+/* ngpus: device views to reserve (1 to 8). */
+int uvm_arena_init(struct uvm_arena *a, unsigned ngpus, char *err, size_t errlen);
 void uvm_arena_destroy(struct uvm_arena *a);
 /* Takes len bytes (a multiple of 2 MB) of offsets, first fit; -ENOMEM. */
 int uvm_arena_take(struct uvm_arena *a, uint64_t len, uint64_t *off);
@@ -100,6 +105,25 @@ static inline uintptr_t uvm_host_addr(const struct uvm_arena *a, uint64_t off)
 static inline uintptr_t uvm_dev_addr(const struct uvm_arena *a, uint64_t off)
 {
 	return a->dev + off;
+}
+static inline uintptr_t uvm_dev_addr_g(const struct uvm_arena *a, unsigned gpu, uint64_t off)
+{
+	return a->devs[gpu] + off;
+}
+/* The GPU whose device view holds addr (its arena offset in *off), or -1. */
+static inline int uvm_arena_gpu_of(const struct uvm_arena *a, uintptr_t addr, uint64_t *off)
+{
+	for (unsigned g = 0; g < a->ngpus; g++)
+		if (addr >= a->devs[g] && addr - a->devs[g] < a->size) {
+			*off = addr - a->devs[g];
+			return (int)g;
+		}
+	return -1;
+}
+/* The reservation: host, GPU 0's device view, DMA, then GPU 1.. 's views. */
+static inline uint64_t uvm_arena_span(const struct uvm_arena *a)
+{
+	return (2 + (uint64_t)a->ngpus) * a->size;
 }
 static inline uintptr_t uvm_dma_addr(const struct uvm_arena *a, uint64_t off)
 {

@@ -64,8 +64,18 @@ struct uvm_backend_ops {
 	void (*duplicate)(struct uvm_backend *be, size_t first, size_t n);
 	/* DUPLICATED -> DEVICE (a GPU write collapses it). */
 	void (*dup_to_device)(struct uvm_backend *be, size_t first, size_t n);
-	/* DUPLICATED -> HOST (a CPU write or an eviction collapses it). */
+	/* DUPLICATED -> HOST (a CPU write or an eviction collapses it); with
+	 * copies on several GPUs, called per GPU: `last` the final one (the
+	 * host pages become writable). */
 	void (*dup_to_host)(struct uvm_backend *be, size_t first, size_t n);
+	/* DUPLICATED: another GPU's read-only copy, or one GPU's copy dropped
+	 * while others stay (the host copy stays read-only). */
+	void (*dup_add)(struct uvm_backend *be, size_t first, size_t n);
+	void (*dup_drop)(struct uvm_backend *be, size_t first, size_t n);
+	/* DEVICE on GPU `from` -> DEVICE on be->gpu: the source GPU's view is
+	 * unmapped (on a GPU, its own unmap and TLB shootdown, not the host's),
+	 * the data mapped in the destination's. */
+	void (*peer)(struct uvm_backend *be, size_t first, size_t n, unsigned from);
 	/*
 	 * A GPU fault on a page the state says the device view maps (a stale
 	 * fault). Shared frames can lose their mapping behind the driver's back
@@ -94,6 +104,9 @@ struct uvm_backend {
 	const uint64_t *seq;	     /* the batch's sequence (tracker ordering) */
 	uintptr_t zeros;	     /* copy: never-written pages, zero-fill source */
 	unsigned wake;		     /* UVM_MAP_WAKE when wake-ups cannot be delayed */
+	/* The GPU whose device view the operations act on (--gpus): the driver
+	 * sets it before each operation, as it does `zapped`. */
+	unsigned gpu;
 	/* UVM_VIEW_* whose zap of the runs being operated on was already made
 	 * in one batch (uvm_be_zap_runs): the operations skip their own. Set
 	 * and cleared by the caller around those operations only. */

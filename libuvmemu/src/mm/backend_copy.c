@@ -33,7 +33,7 @@
 
 static uintptr_t dev(const struct uvm_backend *be, size_t b)
 {
-	return uvm_dev_addr(be->arena, uvm_be_off(b));
+	return uvm_dev_addr_g(be->arena, be->gpu, uvm_be_off(b));
 }
 
 static uintptr_t dma(const struct uvm_backend *be, size_t b)
@@ -206,6 +206,45 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 		uvm_be_unprotect_host(be, first, n);
 }
 
+static void dup_add(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_tracker_settle(be->tracker, first, n);
+	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "copying a read-only copy to another GPU");
+}
+
+static void dup_drop(struct uvm_backend *be, size_t first, size_t n)
+{
+	uvm_tracker_settle(be->tracker, first, n);
+	drop_device(be, first, n, DROP_WAIT);
+}
+
+/* As the real driver does, the source stops writing before the copy: its
+ * view is write-protected (a store through it waits for the driver), the
+ * data copied into the destination's frames, then the source's freed. */
+static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
+{
+	unsigned to = be->gpu;
+	uint64_t t, unmapped;
+	int rc;
+
+	uvm_tracker_settle(be->tracker, first, n);
+	t = uvm_now_ns();
+	be->gpu = from;
+	rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n));
+	be->gpu = to;
+	if (rc)
+		uvm_bug("write-protecting blocks on the source GPU", first, rc);
+	unmapped = uvm_elapsed_ns(t);
+	be->st->ns.unmap += unmapped;
+	copy_in(be, first, n, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)), 0,
+		"copying blocks to the destination GPU");
+	t = uvm_now_ns();
+	be->gpu = from;
+	drop_device(be, first, n, DROP_WAIT); /* adds to the unmap stage itself */
+	be->gpu = to;
+	be->st->ns.peer_unmap += unmapped + uvm_elapsed_ns(t);
+}
+
 static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)
 {
 	if (device_view)
@@ -229,5 +268,8 @@ const struct uvm_backend_ops uvm_backend_copy = {
     .duplicate = duplicate,
     .dup_to_device = dup_to_device,
     .dup_to_host = dup_to_host,
+    .dup_add = dup_add,
+    .dup_drop = dup_drop,
+    .peer = peer,
     .register_mode = register_mode,
 };

@@ -40,7 +40,7 @@
 
 static uintptr_t dev(const struct uvm_backend *be, size_t b)
 {
-	return uvm_dev_addr(be->arena, uvm_be_off(b));
+	return uvm_dev_addr_g(be->arena, be->gpu, uvm_be_off(b));
 }
 
 static void zap_device(struct uvm_backend *be, size_t first, size_t n)
@@ -135,12 +135,39 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 	uvm_be_unprotect_host(be, first, n);
 }
 
+static void dup_add(struct uvm_backend *be, size_t first, size_t n)
+{
+	map_device(be, first, n, UVM_MAP_WP, "mapping another GPU's read-only copy");
+}
+
+static void dup_drop(struct uvm_backend *be, size_t first, size_t n)
+{
+	zap_device(be, first, n);
+}
+
+/* The source GPU's view goes first: a store through it must not land after
+ * the destination has the frames (shared frames make that harmless for the
+ * data, but residency must be exact). */
+static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
+{
+	uint64_t t = uvm_now_ns(), took;
+	int rc = uvm_uffd_zap(be->uffd, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)),
+			      uvm_be_off(n));
+
+	took = uvm_elapsed_ns(t);
+	be->st->ns.unmap += took;
+	be->st->ns.peer_unmap += took;
+	if (rc)
+		uvm_bug("unmapping blocks from the source GPU's view", first, rc);
+	map_device(be, first, n, 0, "mapping blocks on the destination GPU");
+}
+
 static bool refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
 {
 	int rc;
 
 	UVM_TIMED(be->st->ns.map,
-		  rc = uvm_uffd_continue(be->uffd, uvm_dev_addr(be->arena, page_off), UVM_PAGE_SIZE,
+		  rc = uvm_uffd_continue(be->uffd, uvm_dev_addr_g(be->arena, be->gpu, page_off), UVM_PAGE_SIZE,
 					 (wp ? UVM_MAP_WP : 0) | be->wake));
 	/* Mapped already: the fault was stale indeed. */
 	if (rc && rc != -EEXIST)
@@ -179,6 +206,9 @@ const struct uvm_backend_ops uvm_backend_remap = {
     .duplicate = duplicate,
     .dup_to_device = dup_to_device,
     .dup_to_host = dup_to_host,
+    .dup_add = dup_add,
+    .dup_drop = dup_drop,
+    .peer = peer,
     .refresh = refresh,
     .probe = probe,
     .unprobe = unprobe,

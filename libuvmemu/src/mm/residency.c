@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bug.h"
 #include "uvmemu_gmmu.h"
 
 /* The arena's geometry and the access counters' layout are stated in the
@@ -27,7 +28,15 @@ void uvm_res_init(struct uvm_residency *r, struct uvm_space *space, struct uvm_p
 	memset(r, 0, sizeof(*r));
 	r->space = space;
 	r->pool = pool;
+	r->ngpus = 1;
 	r->st = st;
+}
+
+void uvm_res_set_gpus(struct uvm_residency *r, unsigned ngpus)
+{
+	if (ngpus == 0 || ngpus > UVM_MAX_GPUS)
+		uvm_bug("a run of no GPU, or of more than a block's dups can hold", 0, EINVAL);
+	r->ngpus = ngpus;
 }
 
 void uvm_res_observe(struct uvm_residency *r, const struct uvm_res_observer *o)
@@ -49,6 +58,28 @@ static void gmmu_bits(struct uvm_space *s, size_t b, uint8_t set, uint8_t clear)
 		atomic_fetch_or_explicit(g, set, memory_order_relaxed);
 }
 
+/* A copy of block b on GPU g came (delta +1) or went (-1): that GPU's pool
+ * counts it (in deltas, applied once per call: the pool's lock is taken
+ * once), and the observers hear it with the GPU to read. */
+static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta,
+			 int64_t *deltas)
+{
+	deltas[g] += delta;
+	r->event_gpu = g;
+	EACH_OBSERVER(r, o)
+	if (delta > 0 ? o->resident != NULL : o->released != NULL)
+		(delta > 0 ? o->resident : o->released)(o->p, b);
+}
+
+/* The GPUs holding a copy of a block in state st (gpu, dups: its fields). */
+static unsigned copies_of(uint8_t st, uint8_t gpu, uint8_t dups)
+{
+	if (st == UVM_DEVICE)
+		return 1u << gpu;
+	return st == UVM_DUPLICATED ? dups : 0;
+}
+
+/* Block b has a device copy again, on some GPU, after none. */
 static void became_resident(struct uvm_residency *r, size_t b)
 {
 	struct uvm_space *s = r->space;
@@ -65,13 +96,11 @@ static void became_resident(struct uvm_residency *r, size_t b)
 	}
 	s->vablock[uvm_vablock_of(b)].resident++;
 	gmmu_bits(s, b, UVMEMU_GMMU_DEVICE, 0);
-	EACH_OBSERVER(r, o)
-	if (o->resident)
-		o->resident(o->p, b);
 }
 
-/* trip: count a round trip in b's access counter. The counter is its basic
- * block's, which one eviction of sixteen 4 KB blocks must count once. */
+/* Block b has no device copy left on any GPU. trip: count a round trip in
+ * b's access counter. The counter is its basic block's, which one eviction
+ * of sixteen 4 KB blocks must count once. */
 static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how, bool trip)
 {
 	struct uvm_space *s = r->space;
@@ -87,9 +116,6 @@ static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how,
 	blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
 	gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN | UVMEMU_GMMU_DEVICE);
 	s->vablock[uvm_vablock_of(b)].resident--;
-	EACH_OBSERVER(r, o)
-	if (o->released)
-		o->released(o->p, b);
 }
 
 static void left_remote(struct uvm_residency *r, size_t b)
@@ -112,32 +138,120 @@ static void became_remote(struct uvm_residency *r, size_t b)
 	gmmu_bits(r->space, b, UVMEMU_GMMU_REMOTE | (pinned ? UVMEMU_GMMU_PINNED : 0), 0);
 }
 
-void uvm_res_move(struct uvm_residency *r, size_t first, size_t n, enum uvm_block_state to,
-		  enum uvm_res_how how)
+static void apply_pools(struct uvm_residency *r, const int64_t *deltas)
+{
+	for (unsigned g = 0; g < r->ngpus; g++)
+		if (deltas[g])
+			uvm_pool_use(&r->pool[g], deltas[g]);
+}
+
+/* Tells the copies that went and came between sets was and now (a bit per
+ * GPU). */
+static void copies_changed(struct uvm_residency *r, size_t b, unsigned was, unsigned now,
+			   int64_t *deltas)
+{
+	for (unsigned g = 0; g < r->ngpus; g++) {
+		if ((was >> g & 1) && !(now >> g & 1))
+			copy_changed(r, b, g, -1, deltas);
+		else if (!(was >> g & 1) && (now >> g & 1))
+			copy_changed(r, b, g, +1, deltas);
+	}
+}
+
+void uvm_res_move_gpu(struct uvm_residency *r, size_t first, size_t n, enum uvm_block_state to,
+		      enum uvm_res_how how, unsigned gpu)
 {
 	struct uvm_space *s = r->space;
-	int64_t pool_delta = 0;
+	int64_t deltas[UVM_MAX_GPUS] = {0};
 	size_t tripped = SIZE_MAX; /* the counter a trip was counted in last */
 
+	if (gpu >= r->ngpus)
+		uvm_bug("moved to a GPU the run does not have", first, EINVAL);
 	for (size_t b = first; b < first + n; b++) {
-		uint8_t from = s->block[b].state;
+		struct uvm_block *blk = &s->block[b];
+		uint8_t from = blk->state;
+		unsigned was = copies_of(from, blk->gpu, blk->dups);
 
 		uvm_block_move(s, b, to);
 		if (from == UVM_REMOTE)
 			left_remote(r, b);
 		if (to == UVM_REMOTE)
 			became_remote(r, b);
+		/* A device copy becoming the duplicated one stays where it is. */
+		if (to == UVM_DUPLICATED)
+			blk->dups = (uint8_t)(from == UVM_DEVICE ? was : 1u << gpu);
+		else
+			blk->dups = 0;
+		if (to == UVM_DEVICE || to == UVM_REMOTE)
+			blk->gpu = (uint8_t)gpu;
 		if (!uvm_state_on_device(from) && uvm_state_on_device(to)) {
 			became_resident(r, b);
-			pool_delta++;
 		} else if (uvm_state_on_device(from) && !uvm_state_on_device(to)) {
 			left_device(r, b, how, uvm_counter_of(b) != tripped);
 			tripped = uvm_counter_of(b);
-			pool_delta--;
 		}
+		copies_changed(r, b, was, copies_of(to, blk->gpu, blk->dups), deltas);
 	}
-	if (pool_delta)
-		uvm_pool_use(r->pool, pool_delta);
+	apply_pools(r, deltas);
+}
+
+void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu)
+{
+	struct uvm_space *s = r->space;
+	int64_t deltas[UVM_MAX_GPUS] = {0};
+
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+		unsigned was = blk->gpu;
+
+		if (blk->state != UVM_DEVICE || was == gpu || gpu >= r->ngpus)
+			uvm_bug("a peer migration of a block not on another GPU", b, EINVAL);
+		/* Prefetched, written and probed are what happened on the GPU it
+		 * leaves. */
+		blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
+		gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN);
+		blk->gpu = (uint8_t)gpu;
+		copies_changed(r, b, 1u << was, 1u << gpu, deltas);
+	}
+	apply_pools(r, deltas);
+}
+
+void uvm_res_dup_add(struct uvm_residency *r, size_t first, size_t n, unsigned gpu)
+{
+	struct uvm_space *s = r->space;
+	int64_t deltas[UVM_MAX_GPUS] = {0};
+
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+
+		if (blk->state != UVM_DUPLICATED || (blk->dups >> gpu & 1) || gpu >= r->ngpus)
+			uvm_bug("a read-only copy added where it cannot be", b, EINVAL);
+		copies_changed(r, b, blk->dups, blk->dups | 1u << gpu, deltas);
+		blk->dups |= (uint8_t)(1u << gpu);
+	}
+	apply_pools(r, deltas);
+}
+
+void uvm_res_dup_drop(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
+		      enum uvm_res_how how)
+{
+	struct uvm_space *s = r->space;
+	int64_t deltas[UVM_MAX_GPUS] = {0};
+
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &s->block[b];
+
+		if (blk->state != UVM_DUPLICATED || !(blk->dups >> gpu & 1))
+			uvm_bug("dropping a read-only copy a GPU does not hold", b, EINVAL);
+		/* The last copy: the block is the host's alone. */
+		if (blk->dups == 1u << gpu) {
+			uvm_res_move_gpu(r, b, 1, UVM_HOST, how, gpu);
+			continue;
+		}
+		copies_changed(r, b, blk->dups, blk->dups & ~(1u << gpu), deltas);
+		blk->dups &= (uint8_t) ~(1u << gpu);
+	}
+	apply_pools(r, deltas);
 }
 
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped)
@@ -263,10 +377,11 @@ void uvm_res_free(struct uvm_residency *r, uint64_t off, uint64_t len)
 	struct uvm_space *s = r->space;
 	size_t first = off >> UVM_BLOCK_SHIFT;
 	size_t n = (len + UVM_BLOCK_SIZE - 1) >> UVM_BLOCK_SHIFT;
-	int64_t released = 0;
+	int64_t deltas[UVM_MAX_GPUS] = {0};
 
 	for (size_t b = first; b < first + n; b++) {
-		uint8_t st = s->block[b].state;
+		const struct uvm_block *blk = &s->block[b];
+		uint8_t st = blk->state;
 
 		if (st == UVM_REMOTE)
 			left_remote(r, b);
@@ -274,13 +389,9 @@ void uvm_res_free(struct uvm_residency *r, uint64_t off, uint64_t len)
 			continue;
 		/* The frames go with the views; only the books change here. */
 		s->vablock[uvm_vablock_of(b)].resident--;
-		released++;
-		EACH_OBSERVER(r, o)
-		if (o->released)
-			o->released(o->p, b);
+		copies_changed(r, b, copies_of(st, blk->gpu, blk->dups), 0, deltas);
 	}
-	if (released)
-		uvm_pool_use(r->pool, -released);
+	apply_pools(r, deltas);
 	uvm_space_remove(s, off, len);
 }
 
@@ -302,7 +413,8 @@ static const uint8_t flags_allowed[UVM_NSTATES] = {
     [UVM_DUPLICATED] = UVM_BF_PREFETCHED | UVM_BF_WRITTEN,
 };
 
-static int check_block(const struct uvm_space *s, size_t b, char *err, size_t errlen)
+static int check_block(const struct uvm_space *s, size_t b, unsigned ngpus, char *err,
+		       size_t errlen)
 {
 	const struct uvm_block *blk = &s->block[b];
 	uint8_t g = atomic_load_explicit(&s->gmmu_state[b], memory_order_relaxed);
@@ -315,6 +427,13 @@ static int check_block(const struct uvm_space *s, size_t b, char *err, size_t er
 	if (!(g & UVMEMU_GMMU_REMOTE) != (blk->state != UVM_REMOTE) ||
 	    !(g & UVMEMU_GMMU_DEVICE) != !uvm_state_on_device(blk->state))
 		FAIL("block %zu in state %s has gmmu bits %#x", b, uvm_state_name(blk->state), g);
+	if (blk->state == UVM_DEVICE && blk->gpu >= ngpus)
+		FAIL("block %zu is DEVICE on GPU %u of %u", b, blk->gpu, ngpus);
+	if ((blk->state == UVM_DUPLICATED) != (blk->dups != 0) || blk->dups >> ngpus)
+		FAIL("block %zu in state %s has copies on GPUs %#x of %u", b,
+		     uvm_state_name(blk->state), blk->dups, ngpus);
+	if ((blk->flags & UVM_BF_DEV_MAPPED) && blk->gpu >= ngpus)
+		FAIL("block %zu is mapped remotely on GPU %u of %u", b, blk->gpu, ngpus);
 	/* UVMEMU_GMMU_WRITTEN is not checked: an accessor that passed its
 	 * fault may set it just after an eviction cleared it. */
 	return 0;
@@ -323,7 +442,7 @@ static int check_block(const struct uvm_space *s, size_t b, char *err, size_t er
 int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 {
 	const struct uvm_space *s = r->space;
-	uint64_t resident = 0, remote = 0, mapped = 0;
+	uint64_t remote = 0, mapped = 0, copies[UVM_MAX_GPUS] = {0};
 	struct uvm_pool p;
 
 	for (size_t v = 0; v < s->used_vablocks; v++) {
@@ -334,11 +453,14 @@ int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 		if (va->nvalid > UVM_BLOCKS_PER_VABLOCK)
 			FAIL("vablock %zu claims %u blocks", v, va->nvalid);
 		for (size_t b = first; b < first + va->nvalid; b++) {
-			int rc = check_block(s, b, err, errlen);
+			const struct uvm_block *blk = &s->block[b];
+			int rc = check_block(s, b, r->ngpus, err, errlen);
 
 			if (rc)
 				return rc;
-			on_device += uvm_state_on_device(s->block[b].state);
+			on_device += uvm_state_on_device(blk->state);
+			for (unsigned g = 0; g < r->ngpus; g++)
+				copies[g] += uvm_block_on_gpu(blk, g);
 			remote += s->block[b].state == UVM_REMOTE;
 			mapped += (s->block[b].flags & UVM_BF_DEV_MAPPED) != 0;
 		}
@@ -349,12 +471,13 @@ int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 		if (va->resident != on_device)
 			FAIL("vablock %zu counts %u resident blocks, %u are on the device", v,
 			     va->resident, on_device);
-		resident += on_device;
 	}
-	uvm_pool_snapshot(r->pool, &p);
-	if (p.used != resident)
-		FAIL("the pool counts %llu blocks in use, %llu are on the device",
-		     (unsigned long long)p.used, (unsigned long long)resident);
+	for (unsigned g = 0; g < r->ngpus; g++) {
+		uvm_pool_snapshot(&r->pool[g], &p);
+		if (p.used != copies[g])
+			FAIL("GPU %u's pool counts %llu blocks in use, %llu are on it", g,
+			     (unsigned long long)p.used, (unsigned long long)copies[g]);
+	}
 	if (r->remote_blocks != remote)
 		FAIL("%llu blocks counted REMOTE, %llu are", (unsigned long long)r->remote_blocks,
 		     (unsigned long long)remote);

@@ -47,8 +47,9 @@ struct uvm_res_run {
  */
 struct uvm_res_observer {
 	void *p;
-	void (*resident)(void *p, size_t b);		/* gained a device copy */
-	void (*released)(void *p, size_t b);		/* lost its device copy */
+	/* Gained (lost) a copy on a GPU: uvm_res_event_gpu says which. */
+	void (*resident)(void *p, size_t b);
+	void (*released)(void *p, size_t b);
 	void (*touched)(void *p, size_t b, bool write); /* a GPU access to a resident block */
 	void (*launch)(void *p, uint64_t index);	/* a kernel launch began */
 	void (*migrated)(void *p, size_t b, enum uvm_side to); /* moved on a fault */
@@ -72,7 +73,13 @@ struct uvm_res_observer {
 
 struct uvm_residency {
 	struct uvm_space *space;
+	/* One per GPU (ngpus of them, from pool[0]): each counts the blocks
+	 * with a copy on its GPU. */
 	struct uvm_pool *pool;
+	unsigned ngpus;
+	/* The GPU whose copy a resident or released observer is being told of
+	 * (uvm_res_event_gpu). */
+	unsigned event_gpu;
 	struct uvm_stats *st; /* the batch's counters (thrashed, wasted prefetches) */
 	struct uvm_res_observer obs[UVM_RES_MAX_OBSERVERS];
 	unsigned nobs;
@@ -90,16 +97,41 @@ enum uvm_res_how {
 
 void uvm_res_init(struct uvm_residency *r, struct uvm_space *space, struct uvm_pool *pool,
 		  struct uvm_stats *st);
+/* A run of ngpus GPUs (1 to UVM_MAX_GPUS; 1 until set): pool points at as
+ * many pools. */
+void uvm_res_set_gpus(struct uvm_residency *r, unsigned ngpus);
 /* Adds an observer (at most UVM_RES_MAX_OBSERVERS; a bug otherwise). */
 void uvm_res_observe(struct uvm_residency *r, const struct uvm_res_observer *o);
 
 /*
  * Moves blocks [first, first + n) to state `to`; every move must be legal
  * (space.c's table) or the process stops. `how` matters only for blocks
- * leaving the device.
+ * leaving the device. gpu: the GPU a block moving to DEVICE or DUPLICATED
+ * (from the host) goes to, or whose device view maps a REMOTE one; a block
+ * leaving the device leaves every GPU holding a copy.
  */
-void uvm_res_move(struct uvm_residency *r, size_t first, size_t n, enum uvm_block_state to,
-		  enum uvm_res_how how);
+void uvm_res_move_gpu(struct uvm_residency *r, size_t first, size_t n, enum uvm_block_state to,
+		      enum uvm_res_how how, unsigned gpu);
+/* The same on GPU 0: a run of one GPU, and the tests. */
+static inline void uvm_res_move(struct uvm_residency *r, size_t first, size_t n,
+				enum uvm_block_state to, enum uvm_res_how how)
+{
+	uvm_res_move_gpu(r, first, n, to, how, 0);
+}
+/* DEVICE blocks on another GPU move to GPU gpu (a peer migration, or an
+ * eviction to a peer): each GPU's pool and the observers hear it. */
+void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
+/* DUPLICATED blocks gain a read-only copy on GPU gpu. */
+void uvm_res_dup_add(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
+/* DUPLICATED blocks lose GPU gpu's copy; a block whose last copy it was
+ * becomes HOST (`how` as for uvm_res_move). */
+void uvm_res_dup_drop(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
+		      enum uvm_res_how how);
+/* In a resident or released observer: the GPU whose copy it is told of. */
+static inline unsigned uvm_res_event_gpu(const struct uvm_residency *r)
+{
+	return r->event_gpu;
+}
 /* REMOTE blocks [first, first + n): whether the device view maps them. */
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped);
 /* DEVICE blocks [first, first + n): whether a reuse probe unmapped them. */

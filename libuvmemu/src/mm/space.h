@@ -84,8 +84,24 @@ struct uvm_block {
 	uint8_t pending; /* asynchronous operations in flight on this block */
 	uint8_t trips;	 /* times evicted and brought back (saturates) */
 	uint8_t advice;	 /* UVM_ADV_* */
-	uint8_t spare[3];
+	/* Several GPUs (--gpus): DEVICE, the GPU holding it; REMOTE with
+	 * UVM_BF_DEV_MAPPED, the GPU whose device view maps it. Kept after a
+	 * block leaves, so that an observer told of the release reads where it
+	 * was. */
+	uint8_t gpu;
+	uint8_t dups; /* DUPLICATED: a bit per GPU holding a read-only copy; else 0 */
+	uint8_t spare;
 };
+
+/* The GPUs a run models at most (--gpus): a block's dups is a byte. */
+#define UVM_MAX_GPUS 8
+
+/* Whether block blk has a copy on GPU g. */
+static inline bool uvm_block_on_gpu(const struct uvm_block *blk, unsigned g)
+{
+	return (blk->state == UVM_DEVICE && blk->gpu == g) ||
+	       (blk->state == UVM_DUPLICATED && (blk->dups >> g & 1));
+}
 
 struct uvm_vablock {
 	uint16_t nvalid;   /* blocks of this vablock inside its allocation */
@@ -178,7 +194,21 @@ static inline struct uvm_vbmask uvm_vablock_state_mask(const struct uvm_space *s
 	return m;
 }
 
-/* Blocks of vablock v with a device copy (DEVICE or DUPLICATED). */
+/* Blocks of vablock v with a copy on GPU g (DEVICE there, or DUPLICATED
+ * with a copy there). */
+static inline struct uvm_vbmask uvm_vablock_gpu_mask(const struct uvm_space *s, size_t v,
+						     unsigned g)
+{
+	size_t first = uvm_vablock_first(v);
+	struct uvm_vbmask m = uvm_vbmask_zero();
+
+	for (unsigned i = 0; i < s->vablock[v].nvalid; i++)
+		if (uvm_block_on_gpu(&s->block[first + i], g))
+			uvm_vbmask_set(&m, i);
+	return m;
+}
+
+/* Blocks of vablock v with a device copy on any GPU (DEVICE or DUPLICATED). */
 static inline struct uvm_vbmask uvm_vablock_device_mask(const struct uvm_space *s, size_t v)
 {
 	size_t first = uvm_vablock_first(v);

@@ -55,6 +55,46 @@ static int read_entries(int fd, uintptr_t addr, uint64_t *e)
 		   : -EIO;
 }
 
+/* Vablock v's pages on GPU g's device view (and the host view's, read in
+ * host) against what each block's state allows. */
+static int check_gpu(int fd, const struct uvm_arena *a, const struct uvm_space *s,
+		     const struct uvm_backend_ops *be, size_t v, unsigned g, const uint64_t *host,
+		     uint64_t *dev, char *err, size_t errlen)
+{
+	size_t first = uvm_vablock_first(v);
+
+	if (read_entries(fd, uvm_dev_addr_g(a, g, (uint64_t)v << UVM_VABLOCK_SHIFT), dev)) {
+		snprintf(err, errlen, "reading /proc/self/pagemap failed");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < s->vablock[v].nvalid; i++) {
+		const struct uvm_block *blk = &s->block[first + i];
+		bool no_host, no_dev;
+
+		forbidden(be, blk, &no_host, &no_dev);
+		/* Another GPU's copy, or a remote mapping on another GPU's view. */
+		if ((blk->state == UVM_DEVICE || blk->state == UVM_DUPLICATED) &&
+		    !uvm_block_on_gpu(blk, g))
+			no_dev = true;
+		if (blk->state == UVM_REMOTE && blk->gpu != g)
+			no_dev = true;
+		for (size_t p = i * PAGES_PER_BLOCK; p < (i + 1) * PAGES_PER_BLOCK; p++) {
+			bool on_host = no_host && (host[p] & PRESENT);
+			char gpu[32] = "";
+
+			if (!on_host && !(no_dev && (dev[p] & PRESENT)))
+				continue;
+			if (!on_host && a->ngpus > 1)
+				snprintf(gpu, sizeof(gpu), " of GPU %u", g);
+			snprintf(err, errlen, "block %zu is %s but its page %zu is mapped on the %s view%s",
+				 first + i, uvm_state_name(blk->state),
+				 (size_t)(p % PAGES_PER_BLOCK), on_host ? "host" : "device", gpu);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
 		    const struct uvm_backend_ops *be, char *err, size_t errlen)
 {
@@ -71,36 +111,15 @@ int uvm_views_check(const struct uvm_arena *a, const struct uvm_space *s,
 		return -EINVAL;
 	}
 	for (size_t v = 0; v < s->used_vablocks && !rc; v++) {
-		size_t first = uvm_vablock_first(v);
-
 		if (!s->vablock[v].nvalid)
 			continue;
-		if (read_entries(fd, uvm_host_addr(a, (uint64_t)v << UVM_VABLOCK_SHIFT), host) ||
-		    read_entries(fd, uvm_dev_addr(a, (uint64_t)v << UVM_VABLOCK_SHIFT), dev)) {
+		if (read_entries(fd, uvm_host_addr(a, (uint64_t)v << UVM_VABLOCK_SHIFT), host)) {
 			snprintf(err, errlen, "reading /proc/self/pagemap failed");
 			rc = -EINVAL;
 			break;
 		}
-		for (size_t i = 0; i < s->vablock[v].nvalid && !rc; i++) {
-			const struct uvm_block *blk = &s->block[first + i];
-			bool no_host, no_dev;
-
-			forbidden(be, blk, &no_host, &no_dev);
-			for (size_t p = i * PAGES_PER_BLOCK; p < (i + 1) * PAGES_PER_BLOCK; p++) {
-				if ((no_host && (host[p] & PRESENT)) ||
-				    (no_dev && (dev[p] & PRESENT))) {
-					snprintf(
-					    err, errlen,
-					    "block %zu is %s but its page %zu is mapped on the %s "
-					    "view",
-					    first + i, uvm_state_name(blk->state),
-					    (size_t)(p % PAGES_PER_BLOCK),
-					    no_host && (host[p] & PRESENT) ? "host" : "device");
-					rc = -EINVAL;
-					break;
-				}
-			}
-		}
+		for (unsigned g = 0; g < a->ngpus && !rc; g++)
+			rc = check_gpu(fd, a, s, be, v, g, host, dev, err, errlen);
 	}
 	close(fd);
 	return rc;

@@ -60,6 +60,10 @@ struct worker {
 struct ledger {
 	uint32_t h2d_bytes, d2h_bytes;
 	uint16_t h2d_xfers, d2h_xfers;
+	/* GPU-GPU: on peer link p2p_link, direction p2p_dir (--gpus). */
+	uint32_t p2p_bytes;
+	uint16_t p2p_xfers;
+	uint8_t p2p_link, p2p_dir;
 	uint64_t ready; /* when its data is there, modelled (PENDING: not charged) */
 };
 
@@ -745,6 +749,23 @@ void uvm_gpu_claim(struct uvm_gpu *g, uint64_t block, uint64_t h2d_bytes, uint32
 	uvm_mutex_unlock(&g->lock);
 }
 
+void uvm_gpu_claim_peer(struct uvm_gpu *g, uint64_t block, unsigned link, enum uvm_dir dir,
+			uint64_t bytes, uint32_t xfers)
+{
+	struct ledger *l;
+
+	if (block >= g->nblocks)
+		return;
+	uvm_mutex_lock(&g->lock);
+	l = &g->ledger[block];
+	l->p2p_bytes = (uint32_t)(l->p2p_bytes + bytes);
+	l->p2p_xfers = (uint16_t)(l->p2p_xfers + xfers);
+	l->p2p_link = (uint8_t)link;
+	l->p2p_dir = (uint8_t)dir;
+	l->ready = PENDING;
+	uvm_mutex_unlock(&g->lock);
+}
+
 /* Worker w's clock now, read at most every REFRESH_NS (a system call). */
 static uint64_t lower_bound(struct uvm_gpu *g, struct worker *w, uint64_t now)
 {
@@ -819,6 +840,14 @@ static uint64_t charge(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, 
 			e = uvm_link_book(link, UVM_D2H, l->d2h_bytes / l->d2h_xfers, start, 1);
 			end = e > end ? e : end;
 		}
+		for (unsigned x = 0; x < l->p2p_xfers; x++) {
+			e = uvm_model_transfer_peer(g->model, l->p2p_link, (enum uvm_dir)l->p2p_dir,
+						    l->p2p_bytes / l->p2p_xfers, start);
+			end = e > end ? e : end;
+		}
+		g->fig.bytes_p2p += l->p2p_bytes;
+		l->p2p_bytes = 0;
+		l->p2p_xfers = 0;
 		g->fig.bytes_h2d += l->h2d_bytes;
 		*h2d += l->h2d_bytes;
 		g->fig.bytes_d2h += l->d2h_bytes;

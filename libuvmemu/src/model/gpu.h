@@ -62,6 +62,7 @@ struct uvm_gpu_figures {
 	uint64_t kernel_ns;	   /* their modelled durations, summed */
 	uint64_t bytes_h2d;	   /* charged to batches */
 	uint64_t bytes_d2h;	   /* charged to batches */
+	uint64_t bytes_p2p;	   /* GPU-GPU, charged to batches (--gpus) */
 	uint64_t horizon_waits;	   /* steps that found a slot that could still fault earlier */
 	uint64_t stream_end_ns;	   /* when the last kernel or prefetch ended, modelled */
 	uint64_t host_faults;	   /* batches of the host's faults */
@@ -171,6 +172,9 @@ void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bo
  * batch that holds a fault on it. */
 void uvm_gpu_claim(struct uvm_gpu *g, uint64_t block, uint64_t h2d_bytes, uint32_t h2d_xfers,
 		   uint64_t d2h_bytes, uint32_t d2h_xfers);
+/* The GPU-GPU transfers of that service, on peer link `link` (model.h). */
+void uvm_gpu_claim_peer(struct uvm_gpu *g, uint64_t block, unsigned link, enum uvm_dir dir,
+			uint64_t bytes, uint32_t xfers);
 /* Forms the batches that may be formed; returns how many faults remain
  * pending (the driver tries again on its doorbell or soon). */
 size_t uvm_gpu_step(struct uvm_gpu *g);

@@ -31,12 +31,9 @@ static const struct {
 #undef UVMEMU_LINK_CURVE
 };
 
-void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
+/* Link l as preset `name` says. */
+static void init_preset(struct uvm_link *l, const char *name, const struct uvm_config *cfg)
 {
-	const char *name = uvm_cfg_s(cfg, UVM_OPT_link);
-	double bw = uvm_cfg_d(cfg, UVM_OPT_link_bw);
-	long long lat = uvm_cfg_i(cfg, UVM_OPT_link_latency);
-
 	memset(l, 0, sizeof(*l));
 	uvm_mutex_init(&l->lock, UVM_LOCK_LINK);
 	snprintf(l->name, sizeof(l->name), "%.23s", name);
@@ -52,6 +49,19 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
 			    (struct uvm_link_point){curves[i].bytes, curves[i].gbps * 1e9};
 	l->unlimited = strcmp(name, "unlimited") == 0;
 	l->inflight = (unsigned)uvm_cfg_i(cfg, UVM_OPT_remote_inflight);
+}
+
+void uvm_link_init_peer(struct uvm_link *l, const struct uvm_config *cfg)
+{
+	init_preset(l, uvm_cfg_s(cfg, UVM_OPT_peer_link), cfg);
+}
+
+void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
+{
+	double bw = uvm_cfg_d(cfg, UVM_OPT_link_bw);
+	long long lat = uvm_cfg_i(cfg, UVM_OPT_link_latency);
+
+	init_preset(l, uvm_cfg_s(cfg, UVM_OPT_link), cfg);
 	/* Custom values override the preset; a custom bandwidth on the
 	 * "unlimited" preset makes it a throttled link. */
 	if (bw > 0) {

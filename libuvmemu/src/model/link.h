@@ -49,6 +49,9 @@ struct uvm_link {
 
 /* Resolves the preset and the custom overrides of cfg. */
 void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg);
+/* A GPU-GPU link (--peer-link's preset; --link-bw and --link-latency set the
+ * CPU-GPU link only). */
+void uvm_link_init_peer(struct uvm_link *l, const struct uvm_config *cfg);
 void uvm_link_destroy(struct uvm_link *l);
 /* Sets (or with NULL removes) the one observer of bookings. */
 void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx);

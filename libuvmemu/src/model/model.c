@@ -4,12 +4,27 @@
 
 #include "clock.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 void uvm_model_init(struct uvm_model *m, const struct uvm_config *cfg)
 {
 	double d = uvm_cfg_d(cfg, UVM_OPT_dilation);
 
 	m->computed = uvm_cfg_i(cfg, UVM_OPT_clock) == UVM_CLOCK_MODEL;
 	uvm_link_init(&m->link, cfg);
+	m->ngpus = (unsigned)uvm_cfg_i(cfg, UVM_OPT_gpus);
+	if (m->ngpus > 1) {
+		size_t pairs = (size_t)m->ngpus * (m->ngpus - 1) / 2;
+
+		m->peers = calloc(pairs, sizeof(*m->peers));
+		if (!m->peers) {
+			fprintf(stderr, "uvmemu: out of memory for the peer links\n");
+			abort();
+		}
+		for (size_t i = 0; i < pairs; i++)
+			uvm_link_init_peer(&m->peers[i], cfg);
+	}
 	/* 0 is --dilation auto: 1 until the executor calibrates. */
 	atomic_init(&m->dilation, d > 0 ? d : 1.0);
 	m->fixed_dilation = d != 0;
@@ -23,6 +38,46 @@ void uvm_model_init(struct uvm_model *m, const struct uvm_config *cfg)
 void uvm_model_destroy(struct uvm_model *m)
 {
 	uvm_link_destroy(&m->link);
+	for (size_t i = 0; m->peers && i < (size_t)m->ngpus * (m->ngpus - 1) / 2; i++)
+		uvm_link_destroy(&m->peers[i]);
+	free(m->peers);
+	m->peers = NULL;
+}
+
+unsigned uvm_model_peer_link(const struct uvm_model *m, unsigned from, unsigned to,
+			     enum uvm_dir *dir)
+{
+	unsigned a = from < to ? from : to, b = from < to ? to : from;
+
+	*dir = from < to ? UVM_H2D : UVM_D2H;
+	/* Pairs in order (0,1), (0,2) .. (0,n-1), (1,2) ..: those before a's. */
+	return a * m->ngpus - a * (a + 1) / 2 + (b - a - 1);
+}
+
+uint64_t uvm_model_transfer_peer(struct uvm_model *m, unsigned link, enum uvm_dir dir,
+				 uint64_t bytes, uint64_t at)
+{
+	return uvm_link_book(&m->peers[link], dir, bytes, at, m->computed ? 1 : uvm_model_dilation(m));
+}
+
+void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigned from,
+			 unsigned to, uint64_t bytes)
+{
+	enum uvm_dir dir;
+	unsigned link = uvm_model_peer_link(m, from, to, &dir);
+	uint64_t now, end;
+
+	if (m->computed) {
+		bt->peer_bytes += bytes;
+		bt->peer_xfers++;
+		bt->peer_link = link;
+		bt->peer_dir = dir;
+		return;
+	}
+	now = uvm_now_ns();
+	end = uvm_model_transfer_peer(m, link, dir, bytes, bt->not_before > now ? bt->not_before : now);
+	if (end > bt->end)
+		bt->end = end;
 }
 
 /* A relaxed atomic: the value guards no other data. */

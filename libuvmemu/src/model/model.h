@@ -28,7 +28,12 @@
 
 struct uvm_model {
 	bool computed; /* --clock model: transfers are charged to modelled batches */
-	struct uvm_link link;
+	struct uvm_link link; /* the CPU-GPU link */
+	/* Several GPUs (--gpus): a GPU-GPU link per pair (--peer-link), pair
+	 * (a, b), a < b, at uvm_model_peer_link's index; a -> b books its
+	 * H2D direction, b -> a its D2H, each direction a resource. */
+	struct uvm_link *peers;
+	unsigned ngpus;
 	_Atomic double dilation;   /* D: 1 until calibrated; read per faulted block */
 	bool fixed_dilation;	   /* --dilation N: a calibration changes nothing */
 	uint64_t fault_latency_ns; /* --fault-latency: a batch of far faults, undilated */
@@ -72,6 +77,12 @@ struct uvm_batch_time {
 	 * modelled batch that holds its faults books them). */
 	uint64_t xfer_bytes[2];
 	uint32_t xfers[2];
+	/* GPU-GPU transfers not booked yet, on one peer link and direction
+	 * (the last booked: a vablock's peer migrations come from one GPU). */
+	uint64_t peer_bytes;
+	uint32_t peer_xfers;
+	unsigned peer_link;
+	enum uvm_dir peer_dir;
 };
 
 void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0);
@@ -80,6 +91,16 @@ void uvm_model_batch_begin(struct uvm_batch_time *bt, uint64_t t0);
  * to book. */
 void uvm_model_book(struct uvm_model *m, struct uvm_batch_time *bt, enum uvm_dir dir,
 		    uint64_t bytes);
+/* The peer link between GPUs from and to (from != to), and the direction a
+ * transfer from -> to books on it. */
+unsigned uvm_model_peer_link(const struct uvm_model *m, unsigned from, unsigned to,
+			     enum uvm_dir *dir);
+/* Books a GPU-GPU transfer of the batch's now, as uvm_model_book does. */
+void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigned from,
+			 unsigned to, uint64_t bytes);
+/* Books a transfer on peer link `link` issued at `at`; returns when it lands. */
+uint64_t uvm_model_transfer_peer(struct uvm_model *m, unsigned link, enum uvm_dir dir,
+				 uint64_t bytes, uint64_t at);
 /* When the far-fault latency of a batch begun at t0 ends (t0 if none). */
 uint64_t uvm_model_latency_end(const struct uvm_model *m, uint64_t t0, bool far);
 /* When UVMMU's hardware migration latency of a fault read at t0 ends. */

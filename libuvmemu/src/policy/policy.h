@@ -33,6 +33,7 @@ struct uvm_evict_ctx {
 	uint64_t launch;     /* current kernel launch index */
 	size_t keep_vablock; /* never evict from this vablock (being serviced) */
 	bool allow_in_use;   /* second pass: in-use vablocks may be evicted too */
+	unsigned gpu;	     /* the GPU that needs room: only its copies count */
 };
 
 /* A victim: evict every device-resident block of [first, first + n). */

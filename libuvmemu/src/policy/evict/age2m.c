@@ -59,7 +59,7 @@ int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, b
 	     v = newest_first ? uvm_ilist_prev(&a->list, v) : uvm_ilist_next(&a->list, v)) {
 		const struct uvm_vablock *vb = &s->vablock[v];
 
-		if (v == ctx->keep_vablock || !uvm_evict_has_device(s, v))
+		if (v == ctx->keep_vablock || !uvm_evict_has_device(ctx, v))
 			continue;
 		if (vb->in_batch == ctx->batch) {
 			if (in_use == UVM_ILIST_END)

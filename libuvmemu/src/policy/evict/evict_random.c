@@ -84,7 +84,7 @@ static bool allowed(const struct evict_random *r, const struct uvm_evict_ctx *ct
 {
 	size_t v = uvm_vablock_of(b);
 
-	if (v == ctx->keep_vablock || !uvm_evict_has_copy(r->space, b))
+	if (v == ctx->keep_vablock || !uvm_evict_has_copy(ctx, b))
 		return false;
 	return ctx->allow_in_use || r->space->vablock[v].in_batch != ctx->batch;
 }

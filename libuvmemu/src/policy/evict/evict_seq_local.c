@@ -145,7 +145,7 @@ static int seq_local_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_v
 		if (!uvm_evict_vablock_ok(ctx, v))
 			continue;
 		for (size_t b = first; b < first + UVM_BLOCKS_PER_VABLOCK; b++)
-			if (q->stamp[b] && uvm_evict_has_copy(q->space, b) &&
+			if (q->stamp[b] && uvm_evict_has_copy(ctx, b) &&
 			    (best == SIZE_MAX || q->stamp[b] < q->stamp[best]))
 				best = b;
 		if (best != SIZE_MAX) {

@@ -19,14 +19,16 @@ static inline bool uvm_evict_vablock_ok(const struct uvm_evict_ctx *ctx, size_t 
 	return ctx->allow_in_use || ctx->space->vablock[v].in_batch != ctx->batch;
 }
 
-static inline bool uvm_evict_has_copy(const struct uvm_space *s, size_t b)
+/* Block b has a copy on the GPU that needs room (--gpus: one policy
+ * instance per GPU, each asked for its own GPU's copies). */
+static inline bool uvm_evict_has_copy(const struct uvm_evict_ctx *ctx, size_t b)
 {
-	return s->block[b].state == UVM_DEVICE || s->block[b].state == UVM_DUPLICATED;
+	return uvm_block_on_gpu(&ctx->space->block[b], ctx->gpu);
 }
 
 static inline bool uvm_evict_block_ok(const struct uvm_evict_ctx *ctx, size_t b)
 {
-	return uvm_evict_has_copy(ctx->space, b) && uvm_evict_vablock_ok(ctx, uvm_vablock_of(b));
+	return uvm_evict_has_copy(ctx, b) && uvm_evict_vablock_ok(ctx, uvm_vablock_of(b));
 }
 
 /*
@@ -45,13 +47,13 @@ static inline struct uvm_victim uvm_evict_basic(const struct uvm_space *s, size_
 	return (struct uvm_victim){lo, hi - lo};
 }
 
-/* Whether vablock v holds anything uvm_op_evict can move. */
-static inline bool uvm_evict_has_device(const struct uvm_space *s, size_t v)
+/* Whether vablock v holds anything uvm_op_evict can move off ctx's GPU. */
+static inline bool uvm_evict_has_device(const struct uvm_evict_ctx *ctx, size_t v)
 {
 	size_t first = uvm_vablock_first(v);
 
-	for (unsigned i = 0; i < s->vablock[v].nvalid; i++)
-		if (uvm_evict_has_copy(s, first + i))
+	for (unsigned i = 0; i < ctx->space->vablock[v].nvalid; i++)
+		if (uvm_evict_has_copy(ctx, first + i))
 			return true;
 	return false;
 }
