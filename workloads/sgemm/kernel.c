@@ -78,13 +78,22 @@ EMU_KERNEL(mysgemmNT, struct mysgemmNT_args)
 	}
 }
 
+void sgemm_launch_cols(const struct wl *w, const float *a, const float *b, float *c,
+		       const struct sgemm_dims *d, int col0, int cols, float alpha, float beta)
+{
+	const dim3 grid = emu_dim3((unsigned)(d->m / TILE_M), (unsigned)(cols / TILE_N), 1);
+	const dim3 block = emu_dim3(TILE_N, TILE_TB_HEIGHT, 1);
+
+	/* Column col0 of C starts col0 columns in (ldc = m), and its row of B
+	 * col0 elements in (ldb = n): the grid's CTA 0 starts there. */
+	WL_CHECK(w,
+		 EMU_LAUNCH(mysgemmNT, grid, block, 0, a, b + col0, c + (size_t)col0 * (size_t)d->m,
+			    d->m, d->n, d->m, d->k, alpha, beta));
+}
+
 void sgemm_run_gpu(const struct wl *w, const float *a, const float *b, float *c,
 		   const struct sgemm_dims *d, float alpha, float beta)
 {
-	const dim3 grid = emu_dim3((unsigned)(d->m / TILE_M), (unsigned)(d->n / TILE_N), 1);
-	const dim3 block = emu_dim3(TILE_N, TILE_TB_HEIGHT, 1);
-
-	WL_CHECK(
-	    w, EMU_LAUNCH(mysgemmNT, grid, block, 0, a, b, c, d->m, d->n, d->m, d->k, alpha, beta));
+	sgemm_launch_cols(w, a, b, c, d, 0, d->n, alpha, beta);
 	WL_CHECK(w, cudaDeviceSynchronize());
 }

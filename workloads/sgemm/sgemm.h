@@ -26,6 +26,20 @@ struct sgemm_dims {
 	int m, n, k;
 };
 
+/* The sizes as given (0: not given) and their options. */
+struct sgemm_opts {
+	long long m, n, k;
+};
+/* clang-format off */
+#define SGEMM_DIM_OPTS(o)                                                                          \
+	{"m", WL_INT, &(o)->m, SGEMM_TILE_M, SGEMM_MAX_DIM,                                        \
+	 "rows of A and C, a multiple of 128 (default 1024)"},                                     \
+	{"n", WL_INT, &(o)->n, SGEMM_TILE_N, SGEMM_MAX_DIM,                                        \
+	 "rows of B, columns of C, a multiple of 16 (default 1024)"},                              \
+	{"k", WL_INT, &(o)->k, SGEMM_TILE_TB_HEIGHT, SGEMM_MAX_DIM,                                \
+	 "columns of A and B, a multiple of 8 (default 1024; with --footprint, fixes k)"}
+/* clang-format on */
+
 /* One term of a C element's sum over k, in k's order from 0. */
 static inline float sgemm_term(float c, float a, float b)
 {
@@ -46,6 +60,21 @@ static inline uint64_t sgemm_footprint_bytes(const struct sgemm_dims *d)
 
 /* A and B uniform in [-1, 1) from the seed (gen.c). */
 void sgemm_generate(uint64_t seed, float *a, float *b, const struct sgemm_dims *d);
+
+/*
+ * The sizes (dims.c): --m, --n and --k, or --footprint (m about equal to n,
+ * k the same unless --k fixes it); defaults 1024; a size the kernel cannot
+ * take is a usage error (exit 2).
+ */
+struct sgemm_dims sgemm_choose_dims(const struct wl *w, struct sgemm_opts *o);
+
+/*
+ * The launch over C's columns col0 .. col0 + cols - 1 (multiples of 16),
+ * asynchronous, on the current device (kernel.c): the CTAs of those columns,
+ * reading all of A and those rows of B.
+ */
+void sgemm_launch_cols(const struct wl *w, const float *a, const float *b, float *c,
+		       const struct sgemm_dims *d, int col0, int cols, float alpha, float beta);
 
 /* The one launch, and the synchronisation after it (kernel.c). */
 void sgemm_run_gpu(const struct wl *w, const float *a, const float *b, float *c,
