@@ -22,7 +22,7 @@
 
 struct fixture {
 	struct uvm_space s;
-	struct uvm_pool pool;
+	struct uvm_pool pool[4]; /* one per GPU; the single-GPU cases use pool[0] */
 	struct uvm_stats st;
 	struct uvm_residency r;
 	/* What the observer heard. */
@@ -70,8 +70,9 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_int_equal(uvm_space_init(&f->s, ARENA), 0);
-	uvm_pool_init(&f->pool, 0, true);
-	uvm_res_init(&f->r, &f->s, &f->pool, &f->st);
+	for (int g = 0; g < 4; g++)
+		uvm_pool_init(&f->pool[g], 0, true);
+	uvm_res_init(&f->r, &f->s, f->pool, &f->st);
 	uvm_res_observe(&f->r, &(struct uvm_res_observer){.p = f,
 							  .resident = on_resident,
 							  .released = on_released,
@@ -102,12 +103,17 @@ static void assert_books_hold(struct fixture *f)
 		fail_msg("residency check: %s", err);
 }
 
-static uint64_t pool_used(struct fixture *f)
+static uint64_t gpu_used(struct fixture *f, int g)
 {
 	struct uvm_pool p;
 
-	uvm_pool_snapshot(&f->pool, &p);
+	uvm_pool_snapshot(&f->pool[g], &p);
 	return p.used;
+}
+
+static uint64_t pool_used(struct fixture *f)
+{
+	return gpu_used(f, 0);
 }
 
 static void test_moves_keep_every_count(void **state)
@@ -188,9 +194,9 @@ static void test_check_fails_corrupted_counts(void **state)
 	expect_check_fails(f, "resident blocks");
 	f->s.vablock[0].resident--;
 
-	uvm_pool_use(&f->pool, 1);
+	uvm_pool_use(&f->pool[0], 1);
 	expect_check_fails(f, "pool");
-	uvm_pool_use(&f->pool, -1);
+	uvm_pool_use(&f->pool[0], -1);
 
 	f->r.remote_blocks--;
 	expect_check_fails(f, "REMOTE");
@@ -215,11 +221,75 @@ static void test_check_fails_corrupted_counts(void **state)
 	assert_books_hold(f);
 }
 
+/* Several GPUs: each pool counts its own GPU's copies; a peer migration,
+ * copies added and dropped keep every count; the check covers every GPU. */
+static void test_several_gpus(void **state)
+{
+	struct fixture *f = *state;
+
+	uvm_res_set_gpus(&f->r, 4);
+	uvm_res_move_gpu(&f->r, 0, 4, UVM_DEVICE, UVM_RES_MIGRATE, 2);
+	assert_int_equal(gpu_used(f, 2), 4);
+	assert_int_equal(f->resident, 4);
+	uvm_res_peer(&f->r, 0, 2, 3);
+	assert_int_equal(gpu_used(f, 2), 2);
+	assert_int_equal(gpu_used(f, 3), 2);
+	assert_int_equal(f->s.block[0].gpu, 3);
+	assert_int_equal(f->s.vablock[0].resident, 4); /* still on a device */
+	assert_int_equal(f->resident, 6);
+	assert_int_equal(f->released, 2);
+	assert_books_hold(f);
+
+	/* Read-mostly: copies on GPUs 1, 0 and 3, then GPU 1's dropped. */
+	uvm_res_move(&f->r, 32, 4, UVM_HOST, UVM_RES_MIGRATE);
+	uvm_res_move_gpu(&f->r, 32, 4, UVM_DUPLICATED, UVM_RES_MIGRATE, 1);
+	uvm_res_dup_add(&f->r, 32, 4, 0);
+	uvm_res_dup_add(&f->r, 32, 2, 3);
+	assert_int_equal(gpu_used(f, 0), 4);
+	assert_int_equal(gpu_used(f, 1), 4);
+	assert_int_equal(gpu_used(f, 3), 4);
+	assert_int_equal(f->s.vablock[1].resident, 4);
+	assert_books_hold(f);
+	uvm_res_dup_drop(&f->r, 32, 4, 1, UVM_RES_EVICT);
+	assert_int_equal(gpu_used(f, 1), 0);
+	assert_int_equal(f->s.block[32].state, UVM_DUPLICATED);
+	/* A write on GPU 3 collapses its two blocks there. */
+	uvm_res_move_gpu(&f->r, 32, 2, UVM_DEVICE, UVM_RES_MIGRATE, 3);
+	assert_int_equal(gpu_used(f, 0), 2);
+	assert_int_equal(gpu_used(f, 3), 4);
+	/* The last copy dropped: the block is the host's. */
+	uvm_res_dup_drop(&f->r, 34, 2, 0, UVM_RES_EVICT);
+	assert_int_equal(f->s.block[34].state, UVM_HOST);
+	assert_int_equal(gpu_used(f, 0), 0);
+	assert_int_equal(f->s.vablock[1].resident, 2);
+	assert_books_hold(f);
+
+	/* Corruptions the check must name. */
+	uvm_pool_use(&f->pool[3], -1);
+	expect_check_fails(f, "GPU 3's pool");
+	uvm_pool_use(&f->pool[3], 1);
+	f->s.block[0].gpu = 2; /* the books say GPU 3 */
+	expect_check_fails(f, "pool");
+	f->s.block[0].gpu = 7; /* a GPU the run does not have */
+	expect_check_fails(f, "DEVICE on GPU 7");
+	f->s.block[0].gpu = 3;
+	f->s.block[34].dups = 1; /* a HOST block with a copy */
+	expect_check_fails(f, "copies on GPUs");
+	f->s.block[34].dups = 0;
+	assert_books_hold(f);
+
+	uvm_res_free(&f->r, 0, 3u << 20);
+	for (int g = 0; g < 4; g++)
+		assert_int_equal(gpu_used(f, g), 0);
+	assert_books_hold(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_moves_keep_every_count, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_check_fails_corrupted_counts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_several_gpus, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

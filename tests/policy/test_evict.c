@@ -735,6 +735,7 @@ static void test_duplicated_is_a_victim(void **state)
 		for (size_t b = V(2); b < V(2) + 32; b++) {
 			uvm_block_move(&m.s, b, UVM_HOST);
 			uvm_block_move(&m.s, b, UVM_DUPLICATED);
+			m.s.block[b].dups = 1; /* GPU 0's copy */
 			m.s.vablock[2].resident++;
 			m.ops->resident(m.p, b);
 		}

@@ -92,7 +92,7 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 		d->oversubscribed = true;
 		/* Waiting for unmaps inside service counts as unmap time (the
 		 * tracker_wait stage is the end-of-batch wait). */
-		UVM_TIMED(d->st.ns.unmap, uvm_tracker_wait_device_unmaps(&d->tracker));
+		UVM_GPU_UNMAP_TIMED(&d->backend, uvm_tracker_wait_device_unmaps(&d->tracker));
 	}
 	return rc;
 }

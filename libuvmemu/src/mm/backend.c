@@ -130,7 +130,10 @@ void uvm_be_zap_runs(struct uvm_backend *be, unsigned view, const size_t *first,
 								 : uvm_dev_addr_g(be->arena, be->gpu, off));
 		iov[i].iov_len = uvm_be_off(n[i]);
 	}
-	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zapv(be->uffd, iov, nruns));
+	if (view == UVM_VIEW_HOST)
+		UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zapv(be->uffd, iov, nruns));
+	else
+		UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_zapv(be->uffd, iov, nruns));
 	if (rc)
 		uvm_bug(view == UVM_VIEW_HOST ? "unmapping runs from the host view"
 						     : "unmapping runs from the device view",

@@ -32,6 +32,7 @@
 #include "arena.h"
 #include "space.h"
 #include "stats.h"
+#include "timing.h"
 #include "tracker.h"
 #include "uffd.h"
 
@@ -143,6 +144,23 @@ void uvm_be_zap_runs(struct uvm_backend *be, unsigned view, const size_t *first,
 void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n);
 /* Lifts that protection. */
 void uvm_be_unprotect_host(struct uvm_backend *be, size_t first, size_t n);
+
+/* Real time spent unmapping a device view: the GPU's own page-table work
+ * (on a GPU, its TLB shootdown is the hardware's, not the host's), counted
+ * in the unmap stage and apart as gpu_unmap. */
+static inline void uvm_be_gpu_unmapped(struct uvm_backend *be, uint64_t ns)
+{
+	be->st->ns.unmap += ns;
+	be->st->ns.gpu_unmap += ns;
+}
+
+/* Times statement `stmt` as device-view unmapping. */
+#define UVM_GPU_UNMAP_TIMED(be, stmt)                                                              \
+	do {                                                                                       \
+		uint64_t uvm_gpu_t0_ = uvm_now_ns();                                               \
+		stmt;                                                                              \
+		uvm_be_gpu_unmapped((be), uvm_elapsed_ns(uvm_gpu_t0_));                            \
+	} while (0)
 
 /* The arena offset of a block, and the bytes of n blocks. */
 static inline uint64_t uvm_be_off(size_t block)

@@ -55,7 +55,7 @@ enum drop { DROP_ASYNC, DROP_WAIT };
 
 static void drop_device(struct uvm_backend *be, size_t first, size_t n, enum drop drop)
 {
-	UVM_TIMED(be->st->ns.unmap, {
+	UVM_GPU_UNMAP_TIMED(be, {
 		uvm_tracker_dontneed(be->tracker, dev(be, first), uvm_be_off(n), first, n,
 				     *be->seq);
 		if (drop == DROP_WAIT)
@@ -128,7 +128,7 @@ static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_hos
 	int rc;
 
 	uvm_tracker_settle(be->tracker, first, n);
-	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
+	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_bug("write-protecting device blocks", first, rc);
 	UVM_TIMED(be->st->ns.copy, write_back(be, first, n));
@@ -224,25 +224,19 @@ static void dup_drop(struct uvm_backend *be, size_t first, size_t n)
 static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 {
 	unsigned to = be->gpu;
-	uint64_t t, unmapped;
 	int rc;
 
 	uvm_tracker_settle(be->tracker, first, n);
-	t = uvm_now_ns();
 	be->gpu = from;
-	rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n));
+	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
 	be->gpu = to;
 	if (rc)
 		uvm_bug("write-protecting blocks on the source GPU", first, rc);
-	unmapped = uvm_elapsed_ns(t);
-	be->st->ns.unmap += unmapped;
 	copy_in(be, first, n, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)), 0,
 		"copying blocks to the destination GPU");
-	t = uvm_now_ns();
 	be->gpu = from;
-	drop_device(be, first, n, DROP_WAIT); /* adds to the unmap stage itself */
+	drop_device(be, first, n, DROP_WAIT);
 	be->gpu = to;
-	be->st->ns.peer_unmap += unmapped + uvm_elapsed_ns(t);
 }
 
 static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)

@@ -49,7 +49,7 @@ static void zap_device(struct uvm_backend *be, size_t first, size_t n)
 
 	if (be->zapped & UVM_VIEW_DEVICE)
 		return;
-	UVM_TIMED(be->st->ns.unmap, rc = uvm_uffd_zap(be->uffd, dev(be, first), uvm_be_off(n)));
+	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_zap(be->uffd, dev(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_bug("unmapping blocks from the device view", first, rc);
 }
@@ -150,13 +150,11 @@ static void dup_drop(struct uvm_backend *be, size_t first, size_t n)
  * data, but residency must be exact). */
 static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 {
-	uint64_t t = uvm_now_ns(), took;
-	int rc = uvm_uffd_zap(be->uffd, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)),
-			      uvm_be_off(n));
+	int rc;
 
-	took = uvm_elapsed_ns(t);
-	be->st->ns.unmap += took;
-	be->st->ns.peer_unmap += took;
+	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_zap(be->uffd,
+						  uvm_dev_addr_g(be->arena, from, uvm_be_off(first)),
+						  uvm_be_off(n)));
 	if (rc)
 		uvm_bug("unmapping blocks from the source GPU's view", first, rc);
 	map_device(be, first, n, 0, "mapping blocks on the destination GPU");

@@ -14,6 +14,7 @@ void uvm_model_init(struct uvm_model *m, const struct uvm_config *cfg)
 	m->computed = uvm_cfg_i(cfg, UVM_OPT_clock) == UVM_CLOCK_MODEL;
 	uvm_link_init(&m->link, cfg);
 	m->ngpus = (unsigned)uvm_cfg_i(cfg, UVM_OPT_gpus);
+	m->peers = NULL;
 	if (m->ngpus > 1) {
 		size_t pairs = (size_t)m->ngpus * (m->ngpus - 1) / 2;
 
