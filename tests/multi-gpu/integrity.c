@@ -191,6 +191,7 @@ int main(int argc, char **argv)
 		bad |= check("read-mostly data after a write", b, rb, nb);
 		free(rb);
 	}
+	uvmemu_set_verify(bad ? UVMEMU_VERIFY_FAIL : UVMEMU_VERIFY_PASS);
 	printf("multi-gpu-integrity: %d device%s, %llu MiB: %s\n", ngpus, ngpus > 1 ? "s" : "",
 	       (unsigned long long)mib, bad ? "MISMATCH" : "every word matched");
 	must(cudaFree(a), "free");

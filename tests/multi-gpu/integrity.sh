@@ -14,6 +14,7 @@ trap 'rm -f "$report"' EXIT
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: exited with $rc"; exit 1; }
 . "$(dirname "$0")/../report_num.sh"
+grep -q '"verify": "pass"' "$report" || { echo "FAIL: the report does not say verify pass"; exit 1; }
 p2p=$(num bytes_p2p "$report")
 evicted=$(num blocks_evicted "$report")
 echo "bytes_p2p $p2p, blocks_evicted $evicted"
