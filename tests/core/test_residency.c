@@ -27,7 +27,9 @@ struct fixture {
 	struct uvm_residency r;
 	/* What the observer heard. */
 	unsigned resident, released, returned, migrated, launches;
+	unsigned evicted; /* released copies uvm_res_event_evicted said were evicted */
 	uint8_t last_trips;
+	const struct uvm_residency *heard; /* written by uvm_res_observe */
 };
 
 static void on_resident(void *p, size_t b)
@@ -38,8 +40,11 @@ static void on_resident(void *p, size_t b)
 
 static void on_released(void *p, size_t b)
 {
+	struct fixture *f = p;
+
 	(void)b;
-	((struct fixture *)p)->released++;
+	f->released++;
+	f->evicted += uvm_res_event_evicted(f->heard);
 }
 
 static void on_returned(void *p, size_t b, uint32_t alloc, uint8_t trips)
@@ -78,7 +83,9 @@ static int setup(void **state)
 							  .released = on_released,
 							  .returned = on_returned,
 							  .migrated = on_migrated,
-							  .launch = on_launch});
+							  .launch = on_launch,
+							  .res = &f->heard});
+	assert_ptr_equal(f->heard, &f->r);
 	/* 3 MB: one full vablock and one of 16 blocks. */
 	uvm_space_add(&f->s, 0, 3u << 20, 0);
 	*state = f;
@@ -231,7 +238,8 @@ static void test_several_gpus(void **state)
 	uvm_res_move_gpu(&f->r, 0, 4, UVM_DEVICE, UVM_RES_MIGRATE, 2);
 	assert_int_equal(gpu_used(f, 2), 4);
 	assert_int_equal(f->resident, 4);
-	uvm_res_peer(&f->r, 0, 2, 3);
+	uvm_res_peer(&f->r, 0, 2, 3, UVM_RES_MIGRATE);
+	assert_int_equal(f->evicted, 0);
 	assert_int_equal(gpu_used(f, 2), 2);
 	assert_int_equal(gpu_used(f, 3), 2);
 	assert_int_equal(f->s.block[0].gpu, 3);
@@ -239,6 +247,13 @@ static void test_several_gpus(void **state)
 	assert_int_equal(f->resident, 6);
 	assert_int_equal(f->released, 2);
 	assert_books_hold(f);
+	/* Evicted to a peer and migrated back: the first release alone is an
+	 * eviction. */
+	uvm_res_peer(&f->r, 0, 2, 2, UVM_RES_EVICT);
+	assert_int_equal(f->evicted, 2);
+	uvm_res_peer(&f->r, 0, 2, 3, UVM_RES_MIGRATE);
+	assert_int_equal(f->evicted, 2);
+	assert_int_equal(gpu_used(f, 3), 2);
 
 	/* Read-mostly: copies on GPUs 1, 0 and 3, then GPU 1's dropped. */
 	uvm_res_move(&f->r, 32, 4, UVM_HOST, UVM_RES_MIGRATE);
@@ -251,6 +266,7 @@ static void test_several_gpus(void **state)
 	assert_int_equal(f->s.vablock[1].resident, 4);
 	assert_books_hold(f);
 	uvm_res_dup_drop(&f->r, 32, 4, 1, UVM_RES_EVICT);
+	assert_int_equal(f->evicted, 6);
 	assert_int_equal(gpu_used(f, 1), 0);
 	assert_int_equal(f->s.block[32].state, UVM_DUPLICATED);
 	/* A write on GPU 3 collapses its two blocks there. */
@@ -259,6 +275,7 @@ static void test_several_gpus(void **state)
 	assert_int_equal(gpu_used(f, 3), 4);
 	/* The last copy dropped: the block is the host's. */
 	uvm_res_dup_drop(&f->r, 34, 2, 0, UVM_RES_EVICT);
+	assert_int_equal(f->evicted, 8);
 	assert_int_equal(f->s.block[34].state, UVM_HOST);
 	assert_int_equal(gpu_used(f, 0), 0);
 	assert_int_equal(f->s.vablock[1].resident, 2);

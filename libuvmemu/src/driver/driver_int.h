@@ -228,8 +228,9 @@ void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n);
 /* Evicts every block of the victim range with a copy on GPU d->target: to
  * the host, or under --evict-to peer to a peer GPU with room. */
 void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v);
-/* DEVICE blocks on another GPU to GPU d->target over the peer link. */
-void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n);
+/* DEVICE blocks on another GPU to GPU d->target over the peer link (how:
+ * migrated, or evicted to it). */
+void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n, enum uvm_res_how how);
 /* DUPLICATED blocks: a read-only copy on GPU d->target too. */
 void uvm_op_dup_add(struct uvm_driver *d, size_t first, size_t n);
 /* The device-view address of arena offset off on GPU g. */

@@ -32,6 +32,7 @@ void uvm_driver_trace_fault(struct uvm_driver *d, const struct uvm_fault *f)
 				   .gpu = f->gpu,
 				   .write = f->write,
 				   .outcome = f->outcome,
+				   .dev = f->dev,
 			       });
 }
 

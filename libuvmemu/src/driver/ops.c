@@ -80,14 +80,14 @@ struct run_list {
 	size_t count;
 };
 
-void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n)
+void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n, enum uvm_res_how how)
 {
 	unsigned from = d->dep.space->block[first].gpu;
 	uint64_t len = uvm_be_off(n);
 
 	d->backend.ops->peer(on_gpu(d, d->target), first, n, from);
 	uvm_model_book_peer(d->dep.model, &d->bt, from, d->target, len);
-	uvm_res_peer(&d->res, first, n, d->target);
+	uvm_res_peer(&d->res, first, n, d->target, how);
 	d->st.bytes_p2p += len;
 	d->st.blocks_p2p += n;
 }
@@ -152,7 +152,7 @@ static bool evict_run(struct uvm_driver *d, size_t first, size_t n, uint8_t st)
 	if (st != UVM_DEVICE || !d->evict_to_peer || (peer = peer_with_room(d, n)) < 0)
 		return true;
 	d->target = (unsigned)peer;
-	uvm_op_peer(d, first, n);
+	uvm_op_peer(d, first, n, UVM_RES_EVICT);
 	d->target = target;
 	d->st.blocks_evicted_peer += n;
 	return false;

@@ -286,7 +286,7 @@ static void migrate_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 	else if (st == UVM_HOST)
 		uvm_op_to_device(d, b, n);
 	else if (st == UVM_DEVICE)
-		uvm_op_peer(d, b, n);
+		uvm_op_peer(d, b, n, UVM_RES_MIGRATE);
 	else
 		uvm_op_remote_to_device(d, b, n);
 }

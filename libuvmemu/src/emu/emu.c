@@ -161,23 +161,27 @@ static int start_objects(struct uvm_emu *e, const struct uvm_config *cfg, char *
 }
 
 /* Observation: the reuse measurement and the traces hear the driver's
- * residency and fault-path events. */
+ * residency and fault-path events, and with several GPUs the per-GPU
+ * counts. Returns how many observers obs[] holds (at most 3), or an error. */
 static int start_observation(struct uvm_emu *e, const struct uvm_config *cfg,
-			     struct uvm_res_observer obs[2], char *err, size_t errlen)
+			     struct uvm_res_observer obs[3], char *err, size_t errlen)
 {
 	int rc = uvm_reuse_init(&e->reuse, &e->space, (uint64_t)uvm_cfg_i(cfg, UVM_OPT_seed),
 				(uint64_t)uvm_cfg_i(cfg, UVM_OPT_reuse_probes) >> UVM_BLOCK_SHIFT);
 
 	if (rc) {
 		snprintf(err, errlen, "out of memory for reuse accounting");
-		return rc;
+		return rc < 0 ? rc : -ENOMEM;
 	}
 	rc = uvm_trace_open(&e->trace, cfg, e->session->start_ns,
 			    &(struct uvm_trace_deps){&e->pool[0], &e->model, &e->workers}, err, errlen);
 	if (rc)
-		return rc;
+		return rc < 0 ? rc : -EIO;
 	obs[0] = uvm_reuse_observer(&e->reuse);
 	obs[1] = uvm_trace_observer(e->trace);
+	uvm_per_gpu_init(&e->per_gpu, e->model.ngpus);
+	if (e->model.ngpus > 1)
+		obs[2] = uvm_per_gpu_observer(&e->per_gpu);
 	/* The model clock's batches and stalls, for the timeline's modelled
 	 * time (its transfers reach the trace as the link's bookings). */
 	if (e->gpu) {
@@ -185,7 +189,7 @@ static int start_observation(struct uvm_emu *e, const struct uvm_config *cfg,
 
 		uvm_gpu_set_observer(e->gpu, &go);
 	}
-	return 0;
+	return e->model.ngpus > 1 ? 3 : 2;
 }
 
 /* What a block's first touch costs over a second (0: not measured). */
@@ -198,9 +202,9 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 {
 	const struct uvm_config *cfg = &s->cfg;
 	uint64_t dev_mem = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_device_mem);
-	struct uvm_res_observer obs[2];
+	struct uvm_res_observer obs[3];
 	struct uvm_emu *e;
-	int rc;
+	int rc, nobs = 0;
 
 	/* Before anything is reserved: the unit sizes every block array. */
 	if (uvm_page_size_check(cfg, err, errlen))
@@ -247,10 +251,13 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 		s->clock = &e->session_clock;
 	}
 	rc = start_objects(e, cfg, err, errlen);
-	if (!rc)
-		rc = start_observation(e, cfg, obs, err, errlen);
 	if (rc)
 		goto fail;
+	nobs = start_observation(e, cfg, obs, err, errlen);
+	if (nobs < 0) {
+		rc = nobs;
+		goto fail;
+	}
 	rc = uvm_driver_start(&e->driver,
 			      &(struct uvm_driver_deps){
 				  .backend = e->backend,
@@ -263,7 +270,7 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 				  .cfg = cfg,
 				  .session = s,
 				  .observers = obs,
-				  .nobservers = 2,
+				  .nobservers = (size_t)nobs,
 			      },
 			      err, errlen);
 	if (rc)

@@ -21,6 +21,7 @@
 #include "manager.h"
 #include "map_touch.h"
 #include "model.h"
+#include "per_gpu.h"
 #include "placement.h"
 #include "pool.h"
 #include "progress.h"
@@ -81,6 +82,7 @@ struct uvm_emu {
 	struct uvm_tidmap workers;	/* thread id -> SM */
 	struct uvm_map_touch map_touch; /* the machine's first-access cost (report) */
 	struct uvm_reuse reuse;		/* the running launch's data reuse (driver thread) */
+	struct uvm_per_gpu per_gpu;	/* --gpus N > 1: each GPU's faults and copies */
 	struct uvm_progress progress;
 	uint32_t *access_seen;	/* per access counter (64 KB): its count at the last launch's end */
 	unsigned char *reached; /* per vablock: EMU_DEV reached it this launch (use.h) */

@@ -18,6 +18,8 @@ struct facts {
 	struct uvm_alloc_info *info; /* a copy: its names outlive the lock */
 	struct uvm_reuse_run reuse;
 	struct uvm_gpu_figures gpu;
+	struct uvm_report_gpu gpus[UVM_MAX_GPUS];
+	struct uvm_report_peer *peers;
 	char placement[384], features[384], calib_gpu[32], calib_source[384];
 };
 
@@ -47,6 +49,46 @@ static void gather_allocations(struct uvm_emu *e, struct facts *x)
 	uvm_mutex_unlock(&e->lock);
 	x->f.allocs = x->allocs;
 	x->f.nallocs = x->allocs && x->info ? n : 0;
+}
+
+/* Several GPUs: each GPU's counts and pool peak, each peer link's bytes. */
+static void gather_gpus(struct uvm_emu *e, struct facts *x)
+{
+	struct uvm_model *m = &e->model;
+	size_t pairs = (size_t)m->ngpus * (m->ngpus - 1) / 2, i = 0;
+
+	if (m->ngpus < 2)
+		return;
+	for (unsigned g = 0; g < m->ngpus && g < UVM_MAX_GPUS; g++) {
+		struct uvm_pool p;
+
+		uvm_per_gpu_counts(&e->per_gpu, g, &x->gpus[g].c);
+		uvm_pool_snapshot(&e->pool[g], &p);
+		x->gpus[g].peak_device_bytes = p.peak << UVM_BLOCK_SHIFT;
+	}
+	x->f.ngpus = m->ngpus;
+	x->f.gpus = x->gpus;
+	x->peers = calloc(pairs, sizeof(*x->peers));
+	if (!x->peers)
+		return;
+	for (unsigned a = 0; a < m->ngpus; a++) {
+		for (unsigned b = a + 1; b < m->ngpus; b++, i++) {
+			enum uvm_dir dir;
+			unsigned l = uvm_model_peer_link(m, a, b, &dir);
+			uint64_t bytes[2];
+
+			uvm_link_booked_bytes(&m->peers[l], bytes);
+			x->peers[i] = (struct uvm_report_peer){
+			    .a = a,
+			    .b = b,
+			    .link = m->peers[l].name,
+			    .bytes_ab = bytes[dir],
+			    .bytes_ba = bytes[!dir],
+			};
+		}
+	}
+	x->f.peers = x->peers;
+	x->f.npeers = pairs;
 }
 
 static void gather(struct uvm_emu *e, struct facts *x)
@@ -100,6 +142,7 @@ static void gather(struct uvm_emu *e, struct facts *x)
 	x->f.map_touch = &e->map_touch;
 	x->f.reuse = &x->reuse;
 	x->f.trace = e->trace;
+	gather_gpus(e, x);
 	if (e->gpu) {
 		uvm_gpu_figures(e->gpu, &x->gpu);
 		x->f.gpu = &x->gpu;
@@ -111,6 +154,7 @@ static void facts_free(struct facts *x)
 	free(x->thrash.alloc);
 	free(x->allocs);
 	free(x->info);
+	free(x->peers);
 }
 
 void uvm_emu_report_json(void *ctx, struct uvm_json *j)

@@ -44,6 +44,7 @@ struct uvm_fault_event {
 	uint32_t tid;	 /* faulting thread */
 	uint32_t count;	 /* fault messages coalesced into this one */
 	uint8_t gpu, write, outcome;
+	uint8_t dev; /* a far fault's (gpu 1): the GPU whose device view it hit */
 };
 
 /* Why a batch's counters were published. */

@@ -46,6 +46,8 @@ void uvm_res_observe(struct uvm_residency *r, const struct uvm_res_observer *o)
 		abort();
 	}
 	r->obs[r->nobs++] = *o;
+	if (o->res)
+		*o->res = r;
 }
 
 static void gmmu_bits(struct uvm_space *s, size_t b, uint8_t set, uint8_t clear)
@@ -146,10 +148,11 @@ static void apply_pools(struct uvm_residency *r, const int64_t *deltas)
 }
 
 /* Tells the copies that went and came between sets was and now (a bit per
- * GPU). */
+ * GPU); those that went, went `how`. */
 static void copies_changed(struct uvm_residency *r, size_t b, unsigned was, unsigned now,
-			   int64_t *deltas)
+			   enum uvm_res_how how, int64_t *deltas)
 {
+	r->event_how = how;
 	for (unsigned g = 0; g < r->ngpus; g++) {
 		if ((was >> g & 1) && !(now >> g & 1))
 			copy_changed(r, b, g, -1, deltas);
@@ -190,12 +193,13 @@ void uvm_res_move_gpu(struct uvm_residency *r, size_t first, size_t n, enum uvm_
 			left_device(r, b, how, uvm_counter_of(b) != tripped);
 			tripped = uvm_counter_of(b);
 		}
-		copies_changed(r, b, was, copies_of(to, blk->gpu, blk->dups), deltas);
+		copies_changed(r, b, was, copies_of(to, blk->gpu, blk->dups), how, deltas);
 	}
 	apply_pools(r, deltas);
 }
 
-void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu)
+void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
+		  enum uvm_res_how how)
 {
 	struct uvm_space *s = r->space;
 	int64_t deltas[UVM_MAX_GPUS] = {0};
@@ -211,7 +215,7 @@ void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu)
 		blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
 		gmmu_bits(s, b, 0, UVMEMU_GMMU_WRITTEN);
 		blk->gpu = (uint8_t)gpu;
-		copies_changed(r, b, 1u << was, 1u << gpu, deltas);
+		copies_changed(r, b, 1u << was, 1u << gpu, how, deltas);
 	}
 	apply_pools(r, deltas);
 }
@@ -226,7 +230,7 @@ void uvm_res_dup_add(struct uvm_residency *r, size_t first, size_t n, unsigned g
 
 		if (blk->state != UVM_DUPLICATED || (blk->dups >> gpu & 1) || gpu >= r->ngpus)
 			uvm_bug("a read-only copy added where it cannot be", b, EINVAL);
-		copies_changed(r, b, blk->dups, blk->dups | 1u << gpu, deltas);
+		copies_changed(r, b, blk->dups, blk->dups | 1u << gpu, UVM_RES_MIGRATE, deltas);
 		blk->dups |= (uint8_t)(1u << gpu);
 	}
 	apply_pools(r, deltas);
@@ -248,7 +252,7 @@ void uvm_res_dup_drop(struct uvm_residency *r, size_t first, size_t n, unsigned 
 			uvm_res_move_gpu(r, b, 1, UVM_HOST, how, gpu);
 			continue;
 		}
-		copies_changed(r, b, blk->dups, blk->dups & ~(1u << gpu), deltas);
+		copies_changed(r, b, blk->dups, blk->dups & ~(1u << gpu), how, deltas);
 		blk->dups &= (uint8_t) ~(1u << gpu);
 	}
 	apply_pools(r, deltas);
@@ -389,7 +393,8 @@ void uvm_res_free(struct uvm_residency *r, uint64_t off, uint64_t len)
 			continue;
 		/* The frames go with the views; only the books change here. */
 		s->vablock[uvm_vablock_of(b)].resident--;
-		copies_changed(r, b, copies_of(st, blk->gpu, blk->dups), 0, deltas);
+		copies_changed(r, b, copies_of(st, blk->gpu, blk->dups), 0, UVM_RES_MIGRATE,
+			       deltas);
 	}
 	apply_pools(r, deltas);
 	uvm_space_remove(s, off, len);

@@ -67,9 +67,19 @@ struct uvm_res_observer {
 	 * can_probe: the backend can unmap resident blocks. One observer
 	 * answers. */
 	size_t (*probe)(void *p, bool gmmu, bool can_probe, struct uvm_res_run *runs);
+	/* Optional: where uvm_res_observe writes the residency it joins, for
+	 * an observer given to another part (the driver's) that reads
+	 * uvm_res_event_gpu or uvm_res_event_evicted in its callbacks. */
+	const struct uvm_residency **res;
 };
 
 #define UVM_RES_MAX_OBSERVERS 6
+
+/* How a block leaves the device. */
+enum uvm_res_how {
+	UVM_RES_MIGRATE, /* on a fault or an explicit prefetch */
+	UVM_RES_EVICT,	 /* to make room: a later return is a thrash */
+};
 
 struct uvm_residency {
 	struct uvm_space *space;
@@ -80,6 +90,8 @@ struct uvm_residency {
 	/* The GPU whose copy a resident or released observer is being told of
 	 * (uvm_res_event_gpu). */
 	unsigned event_gpu;
+	/* How that copy went, for a released observer (uvm_res_event_evicted). */
+	enum uvm_res_how event_how;
 	struct uvm_stats *st; /* the batch's counters (thrashed, wasted prefetches) */
 	struct uvm_res_observer obs[UVM_RES_MAX_OBSERVERS];
 	unsigned nobs;
@@ -87,12 +99,6 @@ struct uvm_residency {
 	_Atomic uint64_t remote_mapped; /* REMOTE blocks the device view maps
 					 * (read by launching threads) */
 	bool halve_trips;		/* a round-trip field saturated: halve all */
-};
-
-/* How a block leaves the device. */
-enum uvm_res_how {
-	UVM_RES_MIGRATE, /* on a fault or an explicit prefetch */
-	UVM_RES_EVICT,	 /* to make room: a later return is a thrash */
 };
 
 void uvm_res_init(struct uvm_residency *r, struct uvm_space *space, struct uvm_pool *pool,
@@ -118,9 +124,11 @@ static inline void uvm_res_move(struct uvm_residency *r, size_t first, size_t n,
 {
 	uvm_res_move_gpu(r, first, n, to, how, 0);
 }
-/* DEVICE blocks on another GPU move to GPU gpu (a peer migration, or an
- * eviction to a peer): each GPU's pool and the observers hear it. */
-void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
+/* DEVICE blocks on another GPU move to GPU gpu (a peer migration, or with
+ * UVM_RES_EVICT an eviction to a peer): each GPU's pool and the observers
+ * hear it. */
+void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
+		  enum uvm_res_how how);
 /* DUPLICATED blocks gain a read-only copy on GPU gpu. */
 void uvm_res_dup_add(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
 /* DUPLICATED blocks lose GPU gpu's copy; a block whose last copy it was
@@ -131,6 +139,12 @@ void uvm_res_dup_drop(struct uvm_residency *r, size_t first, size_t n, unsigned 
 static inline unsigned uvm_res_event_gpu(const struct uvm_residency *r)
 {
 	return r->event_gpu;
+}
+/* In a released observer: whether the copy was evicted (to the host or to a
+ * peer GPU) rather than migrated or freed. */
+static inline bool uvm_res_event_evicted(const struct uvm_residency *r)
+{
+	return r->event_how == UVM_RES_EVICT;
 }
 /* REMOTE blocks [first, first + n): whether the device view maps them. */
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped);

@@ -840,9 +840,14 @@ static uint64_t charge(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, 
 			e = uvm_link_book(link, UVM_D2H, l->d2h_bytes / l->d2h_xfers, start, 1);
 			end = e > end ? e : end;
 		}
+		/* The last transfer takes the bytes an even split leaves over:
+		 * the link books them all (the report's peer links). */
 		for (unsigned x = 0; x < l->p2p_xfers; x++) {
+			uint64_t part = l->p2p_bytes / l->p2p_xfers +
+					(x + 1 == l->p2p_xfers ? l->p2p_bytes % l->p2p_xfers : 0);
+
 			e = uvm_model_transfer_peer(g->model, l->p2p_link, (enum uvm_dir)l->p2p_dir,
-						    l->p2p_bytes / l->p2p_xfers, start);
+						    part, start);
 			end = e > end ? e : end;
 		}
 		g->fig.bytes_p2p += l->p2p_bytes;

@@ -90,6 +90,14 @@ void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx)
 	uvm_mutex_unlock(&l->lock);
 }
 
+void uvm_link_booked_bytes(struct uvm_link *l, uint64_t out[2])
+{
+	uvm_mutex_lock(&l->lock);
+	out[UVM_H2D] = l->bytes[UVM_H2D];
+	out[UVM_D2H] = l->bytes[UVM_D2H];
+	uvm_mutex_unlock(&l->lock);
+}
+
 double uvm_link_bandwidth(const struct uvm_link *l, uint64_t bytes)
 {
 	const struct uvm_link_point *c = l->curve;

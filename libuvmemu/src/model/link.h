@@ -42,7 +42,7 @@ struct uvm_link {
 
 	struct uvm_mutex lock; /* guards what follows */
 	uint64_t busy_until[2];
-	uint64_t bytes[2];
+	uint64_t bytes[2];	    /* booked so far, per direction (the report's peer links) */
 	uvm_link_observer observer; /* traces (NULL: none) */
 	void *observer_ctx;
 };
@@ -55,6 +55,8 @@ void uvm_link_init_peer(struct uvm_link *l, const struct uvm_config *cfg);
 void uvm_link_destroy(struct uvm_link *l);
 /* Sets (or with NULL removes) the one observer of bookings. */
 void uvm_link_observe(struct uvm_link *l, uvm_link_observer fn, void *ctx);
+/* The bytes booked so far in each direction (out[UVM_H2D], out[UVM_D2H]). */
+void uvm_link_booked_bytes(struct uvm_link *l, uint64_t out[2]);
 /* The bandwidth a transfer of `bytes` gets (bytes/s, undilated). */
 double uvm_link_bandwidth(const struct uvm_link *l, uint64_t bytes);
 /* How long `bytes` occupy one direction at `scale` (0 when unlimited): the

@@ -218,6 +218,66 @@ static void text_gpu(const struct uvm_gpu_figures *g, FILE *f)
 		    uvm_fmt_size(a, sizeof(a), g->host_fault_bytes));
 }
 
+/* Several GPUs: each GPU's faults, copies and peak, each peer link's bytes
+ * each way. */
+static void json_gpus(const struct uvm_run_facts *f, struct uvm_json *j)
+{
+	uvm_json_array(j, "gpus");
+	for (unsigned g = 0; g < f->ngpus; g++) {
+		const struct uvm_report_gpu *r = &f->gpus[g];
+
+		uvm_json_object(j, NULL);
+		uvm_json_u64(j, "gpu", g);
+		uvm_json_u64(j, "far_faults", r->c.far_faults);
+		uvm_json_u64(j, "blocks_in", r->c.blocks_in);
+		uvm_json_u64(j, "blocks_out", r->c.blocks_out);
+		uvm_json_u64(j, "evicted_to_host", r->c.evicted_to_host);
+		uvm_json_u64(j, "evicted_to_peer", r->c.evicted_to_peer);
+		uvm_json_u64(j, "peak_device_bytes", r->peak_device_bytes);
+		uvm_json_close(j, '}');
+	}
+	uvm_json_close(j, ']');
+	uvm_json_array(j, "peer_links");
+	for (size_t i = 0; i < f->npeers; i++) {
+		const struct uvm_report_peer *p = &f->peers[i];
+
+		uvm_json_object(j, NULL);
+		uvm_json_u64(j, "a", p->a);
+		uvm_json_u64(j, "b", p->b);
+		uvm_json_str(j, "link", p->link);
+		uvm_json_u64(j, "bytes_a_to_b", p->bytes_ab);
+		uvm_json_u64(j, "bytes_b_to_a", p->bytes_ba);
+		uvm_json_close(j, '}');
+	}
+	uvm_json_close(j, ']');
+}
+
+static void text_gpus(const struct uvm_run_facts *f, FILE *out)
+{
+	char a[32], b[32];
+
+	for (unsigned g = 0; g < f->ngpus; g++) {
+		const struct uvm_report_gpu *r = &f->gpus[g];
+
+		fprintf(
+		    out,
+		    "  gpu %-3u %llu far faults; %llu blocks in, %llu out (evicted: %llu to the "
+		    "host, %llu to a peer); peak %s\n",
+		    g, (unsigned long long)r->c.far_faults, (unsigned long long)r->c.blocks_in,
+		    (unsigned long long)r->c.blocks_out, (unsigned long long)r->c.evicted_to_host,
+		    (unsigned long long)r->c.evicted_to_peer,
+		    uvm_fmt_size(a, sizeof(a), r->peak_device_bytes));
+	}
+	for (size_t i = 0; i < f->npeers; i++) {
+		const struct uvm_report_peer *p = &f->peers[i];
+
+		if (p->bytes_ab || p->bytes_ba)
+			fprintf(out, "  peer    %u<->%u %s: %s %u->%u, %s %u->%u\n", p->a, p->b,
+				p->link, uvm_fmt_size(a, sizeof(a), p->bytes_ab), p->a, p->b,
+				uvm_fmt_size(b, sizeof(b), p->bytes_ba), p->b, p->a);
+	}
+}
+
 static void json_reuse(const struct uvm_reuse_run *r, struct uvm_json *j)
 {
 	uvm_json_object(j, "data_reuse");
@@ -265,6 +325,8 @@ void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j)
 	json_reuse(f->reuse, j);
 	if (f->gpu)
 		json_gpu(f->gpu, j);
+	if (f->ngpus > 1)
+		json_gpus(f, j);
 	uvm_json_object(j, "model");
 	uvm_json_str(j, "link", f->link);
 	uvm_json_num(j, "link_bandwidth_bytes_per_s", f->link_unlimited ? 0 : f->link_bw);
@@ -332,6 +394,8 @@ void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
 	model_of(r, &m);
 	if (r->gpu)
 		text_gpu(r->gpu, f);
+	if (r->ngpus > 1)
+		text_gpus(r, f);
 	fprintf(f,
 		"  model   link %s %s (%s %s), latency %s, %s %.1f us, "
 		"dilation %g%s",

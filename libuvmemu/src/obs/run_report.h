@@ -15,6 +15,7 @@
 #include "gpu.h"
 #include "json.h"
 #include "map_touch.h"
+#include "per_gpu.h"
 #include "reuse.h"
 #include "stats.h"
 #include "trace.h"
@@ -24,6 +25,17 @@ struct uvm_report_alloc {
 	uint64_t id;
 	const char *name;
 	uint64_t bytes, thrashed, distinct;
+};
+
+/* Several GPUs: one GPU's figures, and one peer link's bookings. */
+struct uvm_report_gpu {
+	struct uvm_gpu_counts c;
+	uint64_t peak_device_bytes; /* its pool's peak */
+};
+struct uvm_report_peer {
+	unsigned a, b; /* the pair, a < b */
+	const char *link;
+	uint64_t bytes_ab, bytes_ba; /* booked a -> b and b -> a */
 };
 
 struct uvm_run_facts {
@@ -58,6 +70,12 @@ struct uvm_run_facts {
 	size_t ntrips;
 	const struct uvm_report_alloc *allocs;
 	size_t nallocs;
+	/* --gpus N > 1: per GPU (N of them) and per peer link (N(N-1)/2);
+	 * ngpus 1 writes neither. */
+	unsigned ngpus;
+	const struct uvm_report_gpu *gpus;
+	const struct uvm_report_peer *peers;
+	size_t npeers;
 	/* The model clock's figures (NULL: the real clock). */
 	const struct uvm_gpu_figures *gpu;
 	/* Observation. */

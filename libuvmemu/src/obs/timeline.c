@@ -137,7 +137,32 @@ void uvm_timeline_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uin
 	if (!v)
 		return;
 	tl->xfer = v;
-	tl->xfer[tl->nxfer++] = (struct tl_transfer){start_ns, end_ns, bytes, dir};
+	tl->xfer[tl->nxfer++] =
+	    (struct tl_transfer){.start = start_ns, .end = end_ns, .bytes = bytes, .dir = dir};
+}
+
+/* A peer link's booking, among the transfers of kind k (v, n, cap). */
+static void peer_transfer(struct uvm_timeline *tl, enum tl_kind k, struct tl_transfer **v,
+			  size_t *n, size_t *cap, const struct tl_transfer *x)
+{
+	struct tl_transfer *grown = room(tl, k, 1, *v, cap, *n, sizeof(*grown));
+
+	if (!grown)
+		return;
+	*v = grown;
+	(*v)[(*n)++] = *x;
+}
+
+void uvm_timeline_peer_transfer(struct uvm_timeline *tl, unsigned from, unsigned to, uint64_t bytes,
+				uint64_t start_ns, uint64_t end_ns)
+{
+	peer_transfer(tl, TL_TRANSFER, &tl->xfer, &tl->nxfer, &tl->capxfer,
+		      &(struct tl_transfer){.start = start_ns,
+					    .end = end_ns,
+					    .bytes = bytes,
+					    .peer = true,
+					    .from = (uint8_t)from,
+					    .to = (uint8_t)to});
 }
 
 /* ------------------------------------------------------- the model's records */
@@ -168,7 +193,20 @@ void uvm_timeline_gpu_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes,
 	if (!v)
 		return;
 	tl->gxfer = v;
-	tl->gxfer[tl->ngxfer++] = (struct tl_transfer){start_ns, end_ns, bytes, dir};
+	tl->gxfer[tl->ngxfer++] =
+	    (struct tl_transfer){.start = start_ns, .end = end_ns, .bytes = bytes, .dir = dir};
+}
+
+void uvm_timeline_gpu_peer_transfer(struct uvm_timeline *tl, unsigned from, unsigned to,
+				    uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
+{
+	peer_transfer(tl, TL_GPU_TRANSFER, &tl->gxfer, &tl->ngxfer, &tl->capgxfer,
+		      &(struct tl_transfer){.start = start_ns,
+					    .end = end_ns,
+					    .bytes = bytes,
+					    .peer = true,
+					    .from = (uint8_t)from,
+					    .to = (uint8_t)to});
 }
 
 void uvm_timeline_gpu_stall(struct uvm_timeline *tl, unsigned slot, uint64_t from_ns,

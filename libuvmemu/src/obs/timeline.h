@@ -14,7 +14,8 @@
  *     the batch's start: the stage times are sums, so the order inside
  *     service is the stages', not necessarily the operations';
  *   - one track per link direction, each transfer a slice over the time the
- *     model kept the direction busy with it;
+ *     model kept the direction busy with it; with several GPUs (--gpus) one
+ *     more per peer link direction used ("peer link: GPU a to GPU b");
  *   - one track per executor worker (a slot of an SM): CTAs as slices, and in
  *     them the worker's fault stalls, from the batch that fetched the fault
  *     to that batch's replay; application threads' CPU faults likewise;
@@ -95,6 +96,13 @@ void uvm_timeline_gpu_batch(struct uvm_timeline *tl, const struct uvm_gpu_batch 
 /* A booking of the link: the direction busy from start to end. */
 void uvm_timeline_gpu_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes, uint64_t start_ns,
 			       uint64_t end_ns);
+/* Several GPUs: a booking of the peer link between GPUs from and to, in
+ * that direction (real time, since the run began; or under the model clock
+ * modelled time). Each direction of each pair is a track of its own. */
+void uvm_timeline_peer_transfer(struct uvm_timeline *tl, unsigned from, unsigned to, uint64_t bytes,
+				uint64_t start_ns, uint64_t end_ns);
+void uvm_timeline_gpu_peer_transfer(struct uvm_timeline *tl, unsigned from, unsigned to,
+				    uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
 void uvm_timeline_gpu_stall(struct uvm_timeline *tl, unsigned slot, uint64_t from_ns,
 			    uint64_t to_ns);
 /* Whether CTA records can still be shown (producers may skip them if not). */

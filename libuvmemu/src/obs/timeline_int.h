@@ -33,7 +33,9 @@ struct tl_kernel {
 
 struct tl_transfer {
 	uint64_t start, end, bytes;
-	int dir;
+	int dir;   /* the CPU-GPU link's direction */
+	bool peer; /* a peer link's booking (--gpus), from GPU `from` to `to` */
+	uint8_t from, to;
 };
 
 /* A CTA or a fault stall, on a thread's track; or, laying out the model's

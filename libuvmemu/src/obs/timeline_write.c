@@ -42,6 +42,9 @@
 
 /* Fixed tracks (thread ids in both processes); threads' tracks follow. */
 enum { TID_DRIVER = 1, TID_H2D = 2, TID_D2H = 3, TID_THREADS = 10 };
+/* Several GPUs: a track per peer link direction, from * 8 + to after this
+ * (above every thread's and lane's), sorted after the CPU-GPU link's. */
+#define TID_PEERS (1 << 21)
 enum { PID_REAL = 1, PID_MODEL = 2 };
 
 /* --------------------------------------------------------------- stages */
@@ -551,11 +554,42 @@ static void write_threads(struct out *o, const struct uvm_timeline *tl, const in
 	}
 }
 
+static int peer_tid(unsigned from, unsigned to)
+{
+	return TID_PEERS + (int)(from * 8 + to);
+}
+
 static void write_transfer(struct out *o, const struct tl_transfer *x, uint64_t start, uint64_t end)
 {
-	event(o, 'X', x->dir ? TID_D2H : TID_H2D, "link",
-	      x->dir ? "device to host" : "host to device", start, end, true);
+	char name[48];
+
+	if (x->peer) {
+		snprintf(name, sizeof(name), "GPU %u to GPU %u", x->from, x->to);
+		event(o, 'X', peer_tid(x->from, x->to), "peer link", name, start, end, true);
+	} else {
+		event(o, 'X', x->dir ? TID_D2H : TID_H2D, "link",
+		      x->dir ? "device to host" : "host to device", start, end, true);
+	}
 	fprintf(o->f, ",\"args\":{\"bytes\":%" PRIu64 "}}", x->bytes);
+}
+
+/* Names the peer link directions that transfers x[0 .. n) used. */
+static void name_peer_tracks(FILE *f, int pid, const struct tl_transfer *x, size_t n)
+{
+	uint64_t used = 0; /* bit from * 8 + to */
+	char name[64];
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i].peer && x[i].from < 8 && x[i].to < 8)
+			used |= 1ull << (x[i].from * 8 + x[i].to);
+	for (unsigned k = 0; k < 64; k++) {
+		if (!(used >> k & 1))
+			continue;
+		snprintf(name, sizeof(name), "peer link: GPU %u to GPU %u", k / 8, k % 8);
+		metadata(f, pid, peer_tid(k / 8, k % 8), "thread_name", name, 0);
+		metadata(f, pid, peer_tid(k / 8, k % 8), "thread_sort_index", NULL,
+			 TID_D2H + 1 + (long)k);
+	}
 }
 
 static void write_transfers(struct out *o, const struct uvm_timeline *tl)
@@ -645,10 +679,12 @@ static int model_layout(struct uvm_timeline *tl, struct model_layout *M, uint64_
 	model_lanes(M, tl->ngbatch);
 	sort_and_nest(M->batch, tl->ngbatch, clamped);
 	for (size_t i = 0; i < tl->ngxfer; i++)
-		M->xfer[i] = (struct tl_slice){.start = tl->gxfer[i].start,
-					       .end = tl->gxfer[i].end,
-					       .launch = i,
-					       .track = tl->gxfer[i].dir != 0};
+		M->xfer[i] = (struct tl_slice){
+		    .start = tl->gxfer[i].start,
+		    .end = tl->gxfer[i].end,
+		    .launch = i,
+		    .track = tl->gxfer[i].peer ? 2 + tl->gxfer[i].from * 8u + tl->gxfer[i].to
+					       : tl->gxfer[i].dir != 0};
 	sort_and_nest(M->xfer, tl->ngxfer, clamped);
 	sort_and_nest(tl->gstall, tl->ngstall, clamped);
 	return 0;
@@ -676,6 +712,7 @@ static void model_tracks(FILE *f, const struct uvm_timeline *tl, const struct mo
 	metadata(f, PID_MODEL, TID_H2D, "thread_sort_index", NULL, TID_H2D);
 	metadata(f, PID_MODEL, TID_D2H, "thread_name", "link: device to host", 0);
 	metadata(f, PID_MODEL, TID_D2H, "thread_sort_index", NULL, TID_D2H);
+	name_peer_tracks(f, PID_MODEL, tl->gxfer, tl->ngxfer);
 	for (size_t i = 0; i < tl->ngstall; i++) {
 		uint32_t slot = tl->gstall[i].track;
 
@@ -755,6 +792,7 @@ static void name_tracks(FILE *f, const struct uvm_timeline *tl, int pid, const i
 		metadata(f, pid, fixed[i].tid, "thread_name", fixed[i].name, 0);
 		metadata(f, pid, fixed[i].tid, "thread_sort_index", NULL, fixed[i].tid);
 	}
+	name_peer_tracks(f, pid, tl->xfer, tl->nxfer);
 	for (size_t i = 0; i < tl->ntrack; i++) {
 		const struct tl_track *t = &tl->track[i];
 		char name[64];

@@ -85,6 +85,8 @@ struct rec {
 		struct {
 			uint64_t bytes, start_ns, end_ns;
 			int dir;
+			bool peer; /* a peer link's, from GPU `from` to `to` */
+			uint8_t from, to;
 		} xfer;
 		struct uvm_gpu_batch gpu_batch;
 		struct {
@@ -92,6 +94,12 @@ struct rec {
 			uint32_t slot;
 		} gpu_stall;
 	};
+};
+
+/* A peer link observed (--gpus): the trace and the link's pair, a < b. */
+struct peer_watch {
+	struct uvm_trace *t;
+	uint8_t a, b;
 };
 
 struct uvm_trace {
@@ -108,6 +116,8 @@ struct uvm_trace {
 	/* --clock model: the link's bookings are in modelled time, and the
 	 * model's records make the timeline's process 2. */
 	bool model_clock;
+	struct peer_watch *peers; /* one per peer link observed (NULL: none) */
+	size_t npeers;
 
 	pthread_t writer;
 	struct uvm_mutex lock;
@@ -184,20 +194,22 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 		write_batch(t, r);
 		break;
 	case REC_FAULT: {
-		char launch[24] = "";
+		char launch[24] = "", gpu_id[4] = ""; /* a CPU fault's gpu_id: empty */
 
 		if (!t->file[F_FAULTS])
 			return false; /* for the timeline only */
 		if (r->fault.launch != UINT64_MAX)
 			snprintf(launch, sizeof(launch), "%" PRIu64, r->fault.launch);
+		if (r->fault.gpu)
+			snprintf(gpu_id, sizeof(gpu_id), "%u", r->fault.dev);
 		fprintf(t->file[F_FAULTS],
 			"%.9f,%s,%#" PRIx64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRId32 ",%s,%s,%" PRIu32
-			"\n",
+			",%s\n",
 			secs(r->fault.t_ns), r->fault.gpu ? "gpu" : "cpu", r->fault.page,
 			r->fault.page >> UVM_BASIC_SHIFT, r->fault.write ? "write" : "read",
 			r->fault.tid, r->fault.sm, launch,
 			uvm_fault_outcome_name((enum uvm_fault_outcome)r->fault.outcome),
-			r->fault.count);
+			r->fault.count, gpu_id);
 		break;
 	}
 	case REC_ACCESS:
@@ -245,8 +257,8 @@ static bool write_rec(struct uvm_trace *t, const struct rec *r)
 		break;
 	}
 	case REC_XFER:
-		if (!t->model_clock)
-			return false; /* real bookings: the timeline's alone */
+		if (!t->model_clock || r->xfer.peer)
+			return false; /* real and peer bookings: the timeline's alone */
 		fprintf(t->file[F_GPU_TRANSFERS], "%s,%.9f,%.9f,%" PRIu64 "\n",
 			r->xfer.dir ? "d2h" : "h2d", secs(r->xfer.start_ns), secs(r->xfer.end_ns),
 			r->xfer.bytes);
@@ -305,7 +317,15 @@ static void feed_timeline(struct uvm_trace *t, const struct rec *r)
 				 r->cta.begin, rel(t, r->cta.t_ns));
 		break;
 	case REC_XFER:
-		if (t->model_clock)
+		if (r->xfer.peer && t->model_clock)
+			uvm_timeline_gpu_peer_transfer(t->tl, r->xfer.from, r->xfer.to,
+						       r->xfer.bytes, r->xfer.start_ns,
+						       r->xfer.end_ns);
+		else if (r->xfer.peer)
+			uvm_timeline_peer_transfer(t->tl, r->xfer.from, r->xfer.to, r->xfer.bytes,
+						   rel(t, r->xfer.start_ns),
+						   rel(t, r->xfer.end_ns));
+		else if (t->model_clock)
 			uvm_timeline_gpu_transfer(t->tl, r->xfer.dir, r->xfer.bytes,
 						  r->xfer.start_ns, r->xfer.end_ns);
 		else
@@ -465,6 +485,44 @@ static void link_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t st
 		      .xfer = {.bytes = bytes, .start_ns = start, .end_ns = busy_end, .dir = dir}});
 }
 
+/* A peer link's booking: its H2D direction is a -> b, its D2H b -> a. */
+static void peer_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
+			uint64_t busy_end)
+{
+	const struct peer_watch *w = ctx;
+
+	push(w->t, &(struct rec){.type = REC_XFER,
+				 .xfer = {.bytes = bytes,
+					  .start_ns = start,
+					  .end_ns = busy_end,
+					  .dir = dir,
+					  .peer = true,
+					  .from = dir == UVM_H2D ? w->a : w->b,
+					  .to = dir == UVM_H2D ? w->b : w->a}});
+}
+
+/* Several GPUs: every peer link is observed as the CPU-GPU link is (the
+ * timeline's peer link tracks); without memory for it, none is. */
+static void observe_peers(struct uvm_trace *t)
+{
+	const struct uvm_model *m = t->dep.model;
+	size_t pairs = m->ngpus > 1 ? (size_t)m->ngpus * (m->ngpus - 1) / 2 : 0;
+
+	if (!pairs || !m->peers || !(t->peers = calloc(pairs, sizeof(*t->peers))))
+		return;
+	for (unsigned a = 0; a < m->ngpus; a++) {
+		for (unsigned b = a + 1; b < m->ngpus; b++) {
+			enum uvm_dir dir;
+			unsigned l = uvm_model_peer_link(m, a, b, &dir);
+
+			t->peers[l] = (struct peer_watch){t, (uint8_t)a, (uint8_t)b};
+		}
+	}
+	t->npeers = pairs;
+	for (size_t l = 0; l < pairs; l++)
+		uvm_link_observe(&m->peers[l], peer_booked, &t->peers[l]);
+}
+
 /* DIR/timeline.json is opened now, so that a file that cannot be written
  * stops the run at its start; it is written at the end. */
 static int open_timeline(struct uvm_trace *t, const struct uvm_config *cfg,
@@ -555,7 +613,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		if (faults &&
 		    !(t->file[F_FAULTS] = open_csv(dir, "faults.csv",
 						   "time_s,side,page,block,access,tid,sm,launch,"
-						   "outcome,count\n",
+						   "outcome,count,gpu_id\n",
 						   err, errlen)))
 			goto fail;
 		if (t->model_clock && open_gpu_csvs(t, dir, err, errlen))
@@ -574,8 +632,10 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		snprintf(err, errlen, "cannot start the trace writer");
 		goto fail;
 	}
-	if (t->tl && t->dep.model)
+	if (t->tl && t->dep.model) {
 		uvm_link_observe(&t->dep.model->link, link_booked, t);
+		observe_peers(t);
+	}
 	*out = t;
 	return 0;
 fail:
@@ -615,6 +675,8 @@ void uvm_trace_close(struct uvm_trace *t)
 		return;
 	if (t->dep.model)
 		uvm_link_observe(&t->dep.model->link, NULL, NULL);
+	for (size_t l = 0; l < t->npeers; l++)
+		uvm_link_observe(&t->dep.model->peers[l], NULL, NULL);
 	uvm_trace_flush(t);
 	uvm_mutex_lock(&t->lock);
 	t->closing = true;
@@ -628,6 +690,7 @@ void uvm_trace_close(struct uvm_trace *t)
 	pthread_cond_destroy(&t->nonempty);
 	pthread_cond_destroy(&t->drained);
 	uvm_timeline_free(t->tl);
+	free(t->peers);
 	free(t->q);
 	free(t);
 }
@@ -685,6 +748,7 @@ static void on_fault(void *p, const struct uvm_fault_event *f)
 	    .gpu = f->gpu,
 	    .write = f->write,
 	    .outcome = f->outcome,
+	    .dev = f->dev,
 	};
 	push(t, &r);
 }

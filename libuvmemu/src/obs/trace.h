@@ -19,7 +19,9 @@
  *                     (from far faults, or from the GMMU accessors)
  *   DIR/allocations.csv  one row per allocation (and per label given it):
  *                     id, kind, first block, blocks, bytes, name
- *   DIR/faults.csv    with --trace-faults on: one row per fault and outcome
+ *   DIR/faults.csv    with --trace-faults on: one row per fault and outcome;
+ *                     its last column, gpu_id, is a far fault's GPU (the
+ *                     device view it hit; empty for a CPU fault)
  *   and under --clock model the model's own records, times in modelled
  *   seconds since the GPU's clock began (the run's start):
  *   DIR/gpu_batches.csv    one row per modelled batch: batch (its number),
@@ -27,7 +29,8 @@
  *                     h2d_bytes, d2h_bytes (the transfers charged to it)
  *   DIR/gpu_transfers.csv  one row per booking of the link: dir (h2d, d2h),
  *                     start_s, end_s (the direction busy; its latency
- *                     follows), bytes
+ *                     follows), bytes (the CPU-GPU link's: the peer links'
+ *                     bookings are the timeline's alone)
  *   DIR/gpu_stalls.csv     one row per stall of a modelled CTA slot on its
  *                     far faults: slot, start_s, end_s
  *   DIR/timeline.json the run as a Perfetto / chrome://tracing timeline
@@ -82,6 +85,7 @@ struct uvm_trace_fault {
 	int32_t sm;	/* -1 when the thread is not an executor worker */
 	uint32_t count; /* fault messages coalesced into this one */
 	uint8_t gpu, write, outcome;
+	uint8_t dev; /* a far fault's GPU (faults.csv's gpu_id) */
 };
 
 /* A kernel's modelled begin and end (--clock model), for its kernels.csv row. */
