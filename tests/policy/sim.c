@@ -37,8 +37,9 @@ void sim_start(struct sim *m, const char *name, uint64_t bytes, const char *cons
 	m->p = m->ops->create(&m->s, &m->cfg, err, sizeof(err));
 	if (!m->p)
 		fail_msg("creating %s: %s", name, err);
-	uvm_pool_init(&m->pool, 0, true);
-	uvm_res_init(&m->r, &m->s, &m->pool, &m->st);
+	for (int g = 0; g < 2; g++)
+		uvm_pool_init(&m->pool[g], 0, true);
+	uvm_res_init(&m->r, &m->s, m->pool, &m->st);
 	uvm_res_observe(&m->r, &(struct uvm_res_observer){
 				   .p = m->p,
 				   .resident = m->ops->resident,

@@ -22,7 +22,7 @@
 
 struct sim {
 	struct uvm_space s;
-	struct uvm_pool pool;
+	struct uvm_pool pool[2]; /* a pool per GPU; one GPU unless a test sets two */
 	struct uvm_stats st;
 	struct uvm_residency r;
 	struct uvm_config cfg;

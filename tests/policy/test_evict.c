@@ -799,6 +799,60 @@ static int group_teardown(void **state)
 	return 0;
 }
 
+/* Several GPUs: an instance per GPU hears its own GPU's copies only. */
+static void gpu0_resident(void *p, size_t b)
+{
+	struct sim *m = p;
+
+	if (uvm_res_event_gpu(&m->r) == 0)
+		m->ops->resident(m->p, b);
+}
+
+static void gpu0_released(void *p, size_t b)
+{
+	struct sim *m = p;
+
+	if (uvm_res_event_gpu(&m->r) == 0)
+		m->ops->released(m->p, b);
+}
+
+/*
+ * A vablock that leaves GPU 0 for GPU 1 and comes back joins GPU 0's age
+ * order again at the newest end, although the vablock never stopped being
+ * on some GPU: the order is per GPU. (Counted by every GPU's copies, it
+ * stayed oldest, and every eviction from GPU 0 sent it back to GPU 1.)
+ */
+static void test_age_order_per_gpu(void **state)
+{
+	for (const char *const *name = (const char *const[]){"lru2m", "cpc", NULL}; *name; name++) {
+		struct sim m;
+		struct uvm_evict_ctx ctx;
+		struct uvm_victim v;
+
+		sim_start(&m, *name, 8 * MB, NULL);
+		m.r.nobs = 0; /* the instance hears GPU 0 alone */
+		uvm_res_observe(&m.r, &(struct uvm_res_observer){
+					  .p = &m, .resident = gpu0_resident, .released = gpu0_released});
+		uvm_res_set_gpus(&m.r, 2);
+		sim_in_run(&m, V(0), 32);
+		sim_in_run(&m, V(1), 32);
+		uvm_res_peer(&m.r, V(0), 32, 1, UVM_RES_EVICT);
+		uvm_res_peer(&m.r, V(0), 32, 0, UVM_RES_MIGRATE);
+		{
+			char err[256];
+
+			if (uvm_res_check(&m.r, err, sizeof(err)))
+				fail_msg("residency: %s", err);
+		}
+		ctx = sim_ctx(&m);
+		assert_int_equal(sim_pick2(&m, &ctx, &v), 0);
+		if (v.first != V(1))
+			fail_msg("%s: picked the vablock at block %zu, want %zu (the oldest on GPU 0)",
+				 *name, v.first, (size_t)V(1));
+		sim_stop(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -822,6 +876,7 @@ int main(void)
 	    cmocka_unit_test(test_opt_errors),
 	    cmocka_unit_test(test_rules_every_policy),
 	    cmocka_unit_test(test_duplicated_is_a_victim),
+	    cmocka_unit_test(test_age_order_per_gpu),
 	    cmocka_unit_test(test_drain_every_policy),
 	};
 

@@ -143,7 +143,7 @@ static void test_sequential_walk(void **state)
 	assert_int_equal(r.faults, 6);
 	assert_int_equal(r.prefetched, PAGES - 6);
 	assert_int_equal(r.m.s.vablock[0].resident, PAGES);
-	assert_int_equal(r.m.pool.used, PAGES);
+	assert_int_equal(r.m.pool[0].used, PAGES);
 	/* lru2m's victim is the vablock: all 512 pages leave at once. */
 	{
 		struct uvm_evict_ctx ctx = sim_ctx(&r.m);

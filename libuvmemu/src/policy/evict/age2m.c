@@ -17,6 +17,11 @@ void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *c
 		free(a);
 		a = NULL;
 	}
+	if (a && !(a->count = calloc(space->nvablocks, sizeof(*a->count)))) {
+		uvm_ilist_destroy(&a->list);
+		free(a);
+		a = NULL;
+	}
 	if (!a)
 		return uvm_policy_nomem(err, errlen);
 	a->space = space;
@@ -28,7 +33,13 @@ void uvm_age2m_destroy(void *p)
 	struct uvm_age2m *a = p;
 
 	uvm_ilist_destroy(&a->list);
+	free(a->count);
 	free(a);
+}
+
+bool uvm_age2m_count_in(struct uvm_age2m *a, size_t b)
+{
+	return a->count[uvm_vablock_of(b)]++ == 0;
 }
 
 void uvm_age2m_resident(void *p, size_t b)
@@ -36,7 +47,8 @@ void uvm_age2m_resident(void *p, size_t b)
 	struct uvm_age2m *a = p;
 
 	/* Joins on its first resident block; later ones leave it in place. */
-	uvm_ilist_push(&a->list, (uint32_t)uvm_vablock_of(b));
+	if (uvm_age2m_count_in(a, b))
+		uvm_ilist_push(&a->list, (uint32_t)uvm_vablock_of(b));
 }
 
 void uvm_age2m_released(void *p, size_t b)
@@ -44,7 +56,7 @@ void uvm_age2m_released(void *p, size_t b)
 	struct uvm_age2m *a = p;
 	size_t v = uvm_vablock_of(b);
 
-	if (a->space->vablock[v].resident == 0)
+	if (a->count[v] > 0 && --a->count[v] == 0)
 		uvm_ilist_remove(&a->list, (uint32_t)v);
 }
 
@@ -66,7 +78,7 @@ int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, b
 				in_use = v;
 			continue;
 		}
-		if (vb->resident == vb->nvalid) {
+		if (a->count[v] == vb->nvalid) {
 			partial = v; /* fully populated: the best kind */
 			break;
 		}

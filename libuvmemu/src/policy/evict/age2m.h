@@ -16,6 +16,10 @@
 struct uvm_age2m {
 	const struct uvm_space *space;
 	struct uvm_ilist list; /* vablocks, oldest first */
+	/* The blocks of each vablock this instance was told are resident: with
+	 * several GPUs (an instance per GPU) its own GPU's, which the
+	 * vablock's count (every GPU's) is not. */
+	uint16_t *count;
 };
 
 /* The whole state of lru2m, reverse and cpc, named in their ops as it is:
@@ -23,6 +27,9 @@ struct uvm_age2m {
 void *uvm_age2m_create(const struct uvm_space *space, const struct uvm_config *cfg, char *err,
 		       size_t errlen);
 void uvm_age2m_destroy(void *p);
+/* Counts block b in; true when it is its vablock's first (the vablock joins
+ * the order then). */
+bool uvm_age2m_count_in(struct uvm_age2m *a, size_t b);
 /* The eviction observers, for block b. */
 void uvm_age2m_resident(void *p, size_t b);
 void uvm_age2m_released(void *p, size_t b);

@@ -62,6 +62,8 @@ static void cpc_resident(void *p, size_t b)
 	struct cpc *c = p;
 	uint32_t v = (uint32_t)uvm_vablock_of(b);
 
+	if (!uvm_age2m_count_in(c->age, b))
+		return; /* a member already: it stays where it is */
 	if (c->odd)
 		uvm_ilist_push_head(&c->age->list, v);
 	else

@@ -53,13 +53,13 @@
 
 /* The run to evict with block b: the largest sparse ancestor, or b's basic
  * block alone (b itself at 64 KB). */
-static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b)
+static struct uvm_victim neighbourhood(const struct uvm_space *s, size_t b, unsigned gpu)
 {
 	size_t v = uvm_vablock_of(b), first = uvm_vablock_first(v);
 	unsigned nvalid = s->vablock[v].nvalid, leaf = (unsigned)(b - first);
 	unsigned levels = uvm_tree_levels(nvalid);
 	struct uvm_vbmask region = uvm_tree_node(leaf, UVM_TREE_BASIC_LEVEL, nvalid);
-	struct uvm_vbmask left = uvm_vbmask_andnot(uvm_vablock_device_mask(s, v), region);
+	struct uvm_vbmask left = uvm_vbmask_andnot(uvm_vablock_gpu_mask(s, v, gpu), region);
 
 	for (unsigned level = UVM_TREE_BASIC_LEVEL + 1; level < levels; level++) {
 		struct uvm_vbmask node = uvm_tree_node(leaf, level, nvalid);
@@ -77,7 +77,7 @@ static int tree_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim
 	for (uint32_t b = uvm_ilist_first(&t->list); b != UVM_ILIST_END;
 	     b = uvm_ilist_next(&t->list, b)) {
 		if (uvm_evict_block_ok(ctx, b)) {
-			*v = neighbourhood(ctx->space, b);
+			*v = neighbourhood(ctx->space, b, ctx->gpu);
 			return 0;
 		}
 	}
