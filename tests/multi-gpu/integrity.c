@@ -63,8 +63,8 @@ static int check(const char *what, const uint32_t *got, const uint32_t *want, ui
 {
 	for (uint64_t i = 0; i < n; i++)
 		if (got[i] != want[i]) {
-			fprintf(stderr, "multi-gpu-integrity: %s: word %llu is %u, expected %u\n", what,
-				(unsigned long long)i, got[i], want[i]);
+			fprintf(stderr, "multi-gpu-integrity: %s: word %llu is %u, expected %u\n",
+				what, (unsigned long long)i, got[i], want[i]);
 			return 1;
 		}
 	return 0;
@@ -82,7 +82,9 @@ static void launch_step(uint32_t *a, uint64_t lo, uint64_t hi, uint32_t mul, uin
 {
 	unsigned grid = (unsigned)((hi - lo + THREADS - 1) / THREADS);
 
-	must(EMU_LAUNCH(step, emu_dim3(grid, 1, 1), emu_dim3(THREADS, 1, 1), 0, a, lo, hi, mul, add), "launch");
+	must(
+	    EMU_LAUNCH(step, emu_dim3(grid, 1, 1), emu_dim3(THREADS, 1, 1), 0, a, lo, hi, mul, add),
+	    "launch");
 }
 
 static void reference_step(uint32_t *r, uint64_t lo, uint64_t hi, uint32_t mul, uint32_t add)
@@ -111,7 +113,8 @@ static void *run_half(void *p)
 
 int main(int argc, char **argv)
 {
-	uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 24, n = (mib << 20) / 4; /* a: mib MiB of words */
+	uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 24,
+		 n = (mib << 20) / 4; /* a: mib MiB of words */
 	uint32_t *a, *b, *out, *ra = malloc(n * 4), *rout = malloc(n * 4);
 	int ngpus = 1, bad = 0;
 
@@ -177,7 +180,8 @@ int main(int argc, char **argv)
 			unsigned grid = (unsigned)((nb + THREADS - 1) / THREADS);
 
 			must(cudaSetDevice(g), "cudaSetDevice");
-			must(EMU_LAUNCH(readb, emu_dim3(grid, 1, 1), emu_dim3(THREADS, 1, 1), 0, b, out, nb, (uint32_t)g),
+			must(EMU_LAUNCH(readb, emu_dim3(grid, 1, 1), emu_dim3(THREADS, 1, 1), 0, b,
+					out, nb, (uint32_t)g),
 			     "launch");
 			must(cudaDeviceSynchronize(), "synchronize");
 			for (uint64_t i = 0; i < nb; i++)

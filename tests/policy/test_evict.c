@@ -831,8 +831,9 @@ static void test_age_order_per_gpu(void **state)
 
 		sim_start(&m, *name, 8 * MB, NULL);
 		m.r.nobs = 0; /* the instance hears GPU 0 alone */
-		uvm_res_observe(&m.r, &(struct uvm_res_observer){
-					  .p = &m, .resident = gpu0_resident, .released = gpu0_released});
+		uvm_res_observe(&m.r, &(struct uvm_res_observer){.p = &m,
+								 .resident = gpu0_resident,
+								 .released = gpu0_released});
 		uvm_res_set_gpus(&m.r, 2);
 		sim_in_run(&m, V(0), 32);
 		sim_in_run(&m, V(1), 32);
@@ -847,8 +848,9 @@ static void test_age_order_per_gpu(void **state)
 		ctx = sim_ctx(&m);
 		assert_int_equal(sim_pick2(&m, &ctx, &v), 0);
 		if (v.first != V(1))
-			fail_msg("%s: picked the vablock at block %zu, want %zu (the oldest on GPU 0)",
-				 *name, v.first, (size_t)V(1));
+			fail_msg(
+			    "%s: picked the vablock at block %zu, want %zu (the oldest on GPU 0)",
+			    *name, v.first, (size_t)V(1));
 		sim_stop(&m);
 	}
 }

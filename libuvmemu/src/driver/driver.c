@@ -540,10 +540,8 @@ void uvm_driver_stop(struct uvm_driver *d)
 		pthread_join(d->thread, NULL);
 		/* Threads still waiting for a fault would wait forever. */
 		for (size_t i = 0; i < d->ndeferred; i++)
-			uvm_uffd_wake(
-			    d->dep.uffd,
-			    uvm_fault_addr(d, &d->deferred[i]),
-			    UVM_PAGE_SIZE);
+			uvm_uffd_wake(d->dep.uffd, uvm_fault_addr(d, &d->deferred[i]),
+				      UVM_PAGE_SIZE);
 	}
 	uvm_uvmmu_destroy(d);
 	uvm_tracker_destroy(&d->tracker);

@@ -50,7 +50,7 @@ struct uvm_driver_deps {
 	struct uvm_space *space;
 	struct uvm_model *model; /* every modelled time: latencies, the link */
 	struct uvm_gpu *gpu;	 /* --clock model: the GPU's clock (NULL: real) */
-	struct uvm_pool *pool; /* one per GPU of the arena (arena->ngpus) */
+	struct uvm_pool *pool;	 /* one per GPU of the arena (arena->ngpus) */
 	const struct uvm_config *cfg;
 	struct uvm_session *session; /* the executor attached, launches */
 	/* Observers of residency and of the fault path besides the driver's

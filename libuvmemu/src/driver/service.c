@@ -430,10 +430,10 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	d->st.ns.policy += uvm_elapsed_ns(t);
 
 	/* A collapse takes room where this GPU had no copy of the block. */
-	room = uvm_vbmask_or(uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]),
-			     uvm_vbmask_andnot(uvm_vbmask_or(dec->mask[ACT_DUP_ADD],
-							     dec->mask[ACT_DUP_COLLAPSE]),
-					       resident));
+	room = uvm_vbmask_or(
+	    uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]),
+	    uvm_vbmask_andnot(uvm_vbmask_or(dec->mask[ACT_DUP_ADD], dec->mask[ACT_DUP_COLLAPSE]),
+			      resident));
 	if (!uvm_vbmask_empty(uvm_vbmask_or(room, extra))) {
 		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(room, extra)), vab)) {
 			/* No room for the prefetch: bring the faulted blocks alone. */
@@ -466,8 +466,9 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 			  uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
 			  UVM_SIDE_DEVICE);
 	uvm_vbmask_for_each(i, uvm_vbmask_andnot(faulted, dec->mask[ACT_THROTTLE]))
-		uvm_batch_add_wake(d, uvm_driver_dev_addr(d, d->target, (first + i) << UVM_BLOCK_SHIFT),
-				   UVM_BLOCK_SIZE);
+		uvm_batch_add_wake(
+		    d, uvm_driver_dev_addr(d, d->target, (first + i) << UVM_BLOCK_SHIFT),
+		    UVM_BLOCK_SIZE);
 }
 
 /* ------------------------------------------------------------ CPU side */
@@ -638,7 +639,8 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, unsigned 
 		return UVM_OUT_STALE;
 	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i) || uvm_vbmask_test(dec->counted, i))
 		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
-	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i) || uvm_vbmask_test(dec->mask[ACT_DUP_ADD], i))
+	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i) ||
+	    uvm_vbmask_test(dec->mask[ACT_DUP_ADD], i))
 		return UVM_OUT_READ_DUP;
 	if (uvm_vbmask_test(dec->mask[ACT_THROTTLE], i))
 		return UVM_OUT_THROTTLED;
@@ -782,10 +784,8 @@ void uvm_service_batch(struct uvm_driver *d)
 			retire_freed_slot(d, vab);
 			for (; j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab; j++) {
 				d->fault[j].outcome = UVM_OUT_FREED;
-				uvm_batch_add_wake(
-				    d,
-				    uvm_fault_addr(d, &d->fault[j]),
-				    UVM_PAGE_SIZE);
+				uvm_batch_add_wake(d, uvm_fault_addr(d, &d->fault[j]),
+						   UVM_PAGE_SIZE);
 			}
 			i = j;
 			continue;
@@ -800,8 +800,9 @@ void uvm_service_batch(struct uvm_driver *d)
 			for (; k < d->nfault && d->fault[k].page >> UVM_VABLOCK_SHIFT == vab &&
 			       d->fault[k].gpu && d->fault[k].dev == d->fault[j].dev;
 			     k++)
-				uvm_vbmask_set(&gpu_blocks,
-					       index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst));
+				uvm_vbmask_set(
+				    &gpu_blocks,
+				    index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst));
 			d->target = d->fault[j].dev;
 			gpu_faults(d, vab, j, k);
 			j = k;

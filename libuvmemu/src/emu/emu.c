@@ -174,7 +174,8 @@ static int start_observation(struct uvm_emu *e, const struct uvm_config *cfg,
 		return rc < 0 ? rc : -ENOMEM;
 	}
 	rc = uvm_trace_open(&e->trace, cfg, e->session->start_ns,
-			    &(struct uvm_trace_deps){&e->pool[0], &e->model, &e->workers}, err, errlen);
+			    &(struct uvm_trace_deps){&e->pool[0], &e->model, &e->workers}, err,
+			    errlen);
 	if (rc)
 		return rc < 0 ? rc : -EIO;
 	obs[0] = uvm_reuse_observer(&e->reuse);

@@ -126,8 +126,9 @@ void uvm_be_zap_runs(struct uvm_backend *be, unsigned view, const size_t *first,
 	for (size_t i = 0; i < nruns; i++) {
 		uint64_t off = uvm_be_off(first[i]);
 
-		iov[i].iov_base = (void *)(view == UVM_VIEW_HOST ? uvm_host_addr(be->arena, off)
-								 : uvm_dev_addr_g(be->arena, be->gpu, off));
+		iov[i].iov_base =
+		    (void *)(view == UVM_VIEW_HOST ? uvm_host_addr(be->arena, off)
+						   : uvm_dev_addr_g(be->arena, be->gpu, off));
 		iov[i].iov_len = uvm_be_off(n[i]);
 	}
 	if (view == UVM_VIEW_HOST)

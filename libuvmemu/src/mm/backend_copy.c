@@ -209,7 +209,8 @@ static void dup_to_host(struct uvm_backend *be, size_t first, size_t n)
 static void dup_add(struct uvm_backend *be, size_t first, size_t n)
 {
 	uvm_tracker_settle(be->tracker, first, n);
-	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "copying a read-only copy to another GPU");
+	copy_in(be, first, n, dma(be, first), UVM_MAP_WP,
+		"copying a read-only copy to another GPU");
 }
 
 static void dup_drop(struct uvm_backend *be, size_t first, size_t n)

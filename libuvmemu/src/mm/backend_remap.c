@@ -152,9 +152,9 @@ static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 {
 	int rc;
 
-	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_zap(be->uffd,
-						  uvm_dev_addr_g(be->arena, from, uvm_be_off(first)),
-						  uvm_be_off(n)));
+	UVM_GPU_UNMAP_TIMED(
+	    be, rc = uvm_uffd_zap(be->uffd, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)),
+				  uvm_be_off(n)));
 	if (rc)
 		uvm_bug("unmapping blocks from the source GPU's view", first, rc);
 	map_device(be, first, n, 0, "mapping blocks on the destination GPU");
@@ -165,8 +165,8 @@ static bool refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
 	int rc;
 
 	UVM_TIMED(be->st->ns.map,
-		  rc = uvm_uffd_continue(be->uffd, uvm_dev_addr_g(be->arena, be->gpu, page_off), UVM_PAGE_SIZE,
-					 (wp ? UVM_MAP_WP : 0) | be->wake));
+		  rc = uvm_uffd_continue(be->uffd, uvm_dev_addr_g(be->arena, be->gpu, page_off),
+					 UVM_PAGE_SIZE, (wp ? UVM_MAP_WP : 0) | be->wake));
 	/* Mapped already: the fault was stale indeed. */
 	if (rc && rc != -EEXIST)
 		uvm_bug("mapping a page on the device again", page_off >> UVM_BLOCK_SHIFT,

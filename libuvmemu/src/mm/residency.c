@@ -63,8 +63,7 @@ static void gmmu_bits(struct uvm_space *s, size_t b, uint8_t set, uint8_t clear)
 /* A copy of block b on GPU g came (delta +1) or went (-1): that GPU's pool
  * counts it (in deltas, applied once per call: the pool's lock is taken
  * once), and the observers hear it with the GPU to read. */
-static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta,
-			 int64_t *deltas)
+static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta, int64_t *deltas)
 {
 	deltas[g] += delta;
 	r->event_gpu = g;

@@ -86,7 +86,8 @@ static int check_gpu(int fd, const struct uvm_arena *a, const struct uvm_space *
 				continue;
 			if (!on_host && a->ngpus > 1)
 				snprintf(gpu, sizeof(gpu), " of GPU %u", g);
-			snprintf(err, errlen, "block %zu is %s but its page %zu is mapped on the %s view%s",
+			snprintf(err, errlen,
+				 "block %zu is %s but its page %zu is mapped on the %s view%s",
 				 first + i, uvm_state_name(blk->state),
 				 (size_t)(p % PAGES_PER_BLOCK), on_host ? "host" : "device", gpu);
 			return -EINVAL;

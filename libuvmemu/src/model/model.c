@@ -58,11 +58,12 @@ unsigned uvm_model_peer_link(const struct uvm_model *m, unsigned from, unsigned 
 uint64_t uvm_model_transfer_peer(struct uvm_model *m, unsigned link, enum uvm_dir dir,
 				 uint64_t bytes, uint64_t at)
 {
-	return uvm_link_book(&m->peers[link], dir, bytes, at, m->computed ? 1 : uvm_model_dilation(m));
+	return uvm_link_book(&m->peers[link], dir, bytes, at,
+			     m->computed ? 1 : uvm_model_dilation(m));
 }
 
-void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigned from,
-			 unsigned to, uint64_t bytes)
+void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigned from, unsigned to,
+			 uint64_t bytes)
 {
 	enum uvm_dir dir;
 	unsigned link = uvm_model_peer_link(m, from, to, &dir);
@@ -76,7 +77,8 @@ void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigne
 		return;
 	}
 	now = uvm_now_ns();
-	end = uvm_model_transfer_peer(m, link, dir, bytes, bt->not_before > now ? bt->not_before : now);
+	end = uvm_model_transfer_peer(m, link, dir, bytes,
+				      bt->not_before > now ? bt->not_before : now);
 	if (end > bt->end)
 		bt->end = end;
 }

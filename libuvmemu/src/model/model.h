@@ -96,8 +96,8 @@ void uvm_model_book(struct uvm_model *m, struct uvm_batch_time *bt, enum uvm_dir
 unsigned uvm_model_peer_link(const struct uvm_model *m, unsigned from, unsigned to,
 			     enum uvm_dir *dir);
 /* Books a GPU-GPU transfer of the batch's now, as uvm_model_book does. */
-void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigned from,
-			 unsigned to, uint64_t bytes);
+void uvm_model_book_peer(struct uvm_model *m, struct uvm_batch_time *bt, unsigned from, unsigned to,
+			 uint64_t bytes);
 /* Books a transfer on peer link `link` issued at `at`; returns when it lands. */
 uint64_t uvm_model_transfer_peer(struct uvm_model *m, unsigned link, enum uvm_dir dir,
 				 uint64_t bytes, uint64_t at);
