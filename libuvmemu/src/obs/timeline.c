@@ -153,16 +153,24 @@ static void peer_transfer(struct uvm_timeline *tl, enum tl_kind k, struct tl_tra
 	(*v)[(*n)++] = *x;
 }
 
+/* A peer link's booking from GPU `from` to GPU `to`. */
+static struct tl_transfer peer_record(unsigned from, unsigned to, uint64_t bytes,
+				      uint64_t start_ns, uint64_t end_ns)
+{
+	return (struct tl_transfer){.start = start_ns,
+				    .end = end_ns,
+				    .bytes = bytes,
+				    .peer = true,
+				    .from = (uint8_t)from,
+				    .to = (uint8_t)to};
+}
+
 void uvm_timeline_peer_transfer(struct uvm_timeline *tl, unsigned from, unsigned to, uint64_t bytes,
 				uint64_t start_ns, uint64_t end_ns)
 {
-	peer_transfer(tl, TL_TRANSFER, &tl->xfer, &tl->nxfer, &tl->capxfer,
-		      &(struct tl_transfer){.start = start_ns,
-					    .end = end_ns,
-					    .bytes = bytes,
-					    .peer = true,
-					    .from = (uint8_t)from,
-					    .to = (uint8_t)to});
+	struct tl_transfer x = peer_record(from, to, bytes, start_ns, end_ns);
+
+	peer_transfer(tl, TL_TRANSFER, &tl->xfer, &tl->nxfer, &tl->capxfer, &x);
 }
 
 /* ------------------------------------------------------- the model's records */
@@ -200,13 +208,9 @@ void uvm_timeline_gpu_transfer(struct uvm_timeline *tl, int dir, uint64_t bytes,
 void uvm_timeline_gpu_peer_transfer(struct uvm_timeline *tl, unsigned from, unsigned to,
 				    uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
 {
-	peer_transfer(tl, TL_GPU_TRANSFER, &tl->gxfer, &tl->ngxfer, &tl->capgxfer,
-		      &(struct tl_transfer){.start = start_ns,
-					    .end = end_ns,
-					    .bytes = bytes,
-					    .peer = true,
-					    .from = (uint8_t)from,
-					    .to = (uint8_t)to});
+	struct tl_transfer x = peer_record(from, to, bytes, start_ns, end_ns);
+
+	peer_transfer(tl, TL_GPU_TRANSFER, &tl->gxfer, &tl->ngxfer, &tl->capgxfer, &x);
 }
 
 void uvm_timeline_gpu_stall(struct uvm_timeline *tl, unsigned slot, uint64_t from_ns,
