@@ -154,8 +154,8 @@ static void peer_transfer(struct uvm_timeline *tl, enum tl_kind k, struct tl_tra
 }
 
 /* A peer link's booking from GPU `from` to GPU `to`. */
-static struct tl_transfer peer_record(unsigned from, unsigned to, uint64_t bytes,
-				      uint64_t start_ns, uint64_t end_ns)
+static struct tl_transfer peer_record(unsigned from, unsigned to, uint64_t bytes, uint64_t start_ns,
+				      uint64_t end_ns)
 {
 	return (struct tl_transfer){.start = start_ns,
 				    .end = end_ns,
