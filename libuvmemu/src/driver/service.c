@@ -387,7 +387,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
 	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
-	struct uvm_vbmask resident = uvm_vablock_gpu_mask(s, vab, d->target);
+	struct uvm_vbmask resident = uvm_res_gpu_mask(&d->res, vab, d->target);
 	struct uvm_vbmask extra = uvm_vbmask_zero();
 	struct uvm_vbmask room, remote_extra;
 	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
