@@ -213,6 +213,10 @@ static void test_check_fails_corrupted_counts(void **state)
 	expect_check_fails(f, "mapped");
 	atomic_fetch_sub(&f->r.remote_mapped, 1);
 
+	uvm_vbmask_clear(&f->s.on_gpu[0], 1); /* vablock 0, GPU 0: block 1 is DEVICE */
+	expect_check_fails(f, "mask of GPU 0's copies");
+	uvm_vbmask_set(&f->s.on_gpu[0], 1);
+
 	f->s.block[1].flags |= UVM_BF_DEV_MAPPED; /* a DEVICE block cannot be remote-mapped */
 	expect_check_fails(f, "flags");
 	f->s.block[1].flags &= (uint8_t)~UVM_BF_DEV_MAPPED;

@@ -224,22 +224,25 @@ static bool sampled(const struct uvm_driver *d, size_t b, bool write)
  * mitigation on, a REMOTE block may be pinned on the host, and a prefetch
  * must not undo the pin: then it is left to its own faults.
  */
-static struct uvm_vbmask prefetchable(const struct uvm_driver *d, size_t first, unsigned nvalid)
+static bool prefetchable(const struct uvm_driver *d, size_t b)
 {
-	const struct uvm_space *s = d->dep.space;
-	struct uvm_vbmask m = uvm_vbmask_zero();
+	const struct uvm_block *blk = &d->dep.space->block[b];
+	bool remote = blk->state == UVM_REMOTE && !d->thrash.enabled;
+	bool peer = blk->state == UVM_DEVICE && blk->gpu != d->target;
 
-	for (unsigned i = 0; i < nvalid; i++) {
-		const struct uvm_block *blk = &s->block[first + i];
-		bool remote = blk->state == UVM_REMOTE && !d->thrash.enabled;
+	return (blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote || peer) &&
+	       blk->advice == 0;
+}
 
-		bool peer = blk->state == UVM_DEVICE && blk->gpu != d->target;
-
-		if ((blk->state == UVM_EMPTY || blk->state == UVM_HOST || remote || peer) &&
-		    blk->advice == 0)
-			uvm_vbmask_set(&m, i);
-	}
-	return m;
+/* The prefetchable blocks of `picks` (a vablock's, from its first block):
+ * only the picks are looked at, not every block of the vablock. */
+static struct uvm_vbmask prefetchable_of(const struct uvm_driver *d, size_t first,
+					 struct uvm_vbmask picks)
+{
+	uvm_vbmask_for_each(i, picks)
+		if (!prefetchable(d, first + i))
+			uvm_vbmask_clear(&picks, i);
+	return picks;
 }
 
 /*
@@ -272,9 +275,9 @@ static struct uvm_vbmask remote_neighbours(const struct uvm_driver *d, size_t va
 
 	/* Of the picks, the plain HOST and EMPTY blocks: prefetchable, but not
 	 * a REMOTE one (those wait for their own, counted, access). */
-	return uvm_vbmask_and(
-	    d->prefetch->pick(d->prefetch_p, &pctx),
-	    uvm_vbmask_andnot(prefetchable(d, uvm_vablock_first(vab), nvalid), remote));
+	return uvm_vbmask_andnot(
+	    prefetchable_of(d, uvm_vablock_first(vab), d->prefetch->pick(d->prefetch_p, &pctx)),
+	    remote);
 }
 
 /* ------------------------------------------------------------ operations */
@@ -387,7 +390,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	size_t first = uvm_vablock_first(vab);
 	unsigned nvalid = s->vablock[vab].nvalid;
 	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
-	struct uvm_vbmask resident = uvm_vablock_gpu_mask(s, vab, d->target);
+	struct uvm_vbmask resident = uvm_res_gpu_mask(&d->res, vab, d->target);
 	struct uvm_vbmask extra = uvm_vbmask_zero();
 	struct uvm_vbmask room, remote_extra;
 	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
@@ -420,8 +423,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	 * or duplicated start no tree walk. Prefetchable blocks are valid ones. */
 	pctx.faulted = dec->mask[ACT_MIGRATE];
 	if (!uvm_vbmask_empty(dec->mask[ACT_MIGRATE])) {
-		extra = uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx),
-				       prefetchable(d, first, nvalid));
+		extra = prefetchable_of(d, first, d->prefetch->pick(d->prefetch_p, &pctx));
 		extra = uvm_vbmask_andnot(extra, uvm_vbmask_or(resident, faulted));
 	}
 	remote_extra = remote_neighbours(
@@ -687,20 +689,19 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 	struct uvm_space *s = d->dep.space;
 	size_t vfirst = uvm_vablock_first(vab);
 	struct uvm_vbmask faulted = uvm_vbmask_zero(), written = uvm_vbmask_zero();
-	uint8_t before[UVM_BLOCKS_PER_VABLOCK];
+	uint8_t before[UVM_BLOCKS_PER_VABLOCK]; /* the faulted blocks' states: read for no other */
 	struct decisions dec = {0};
 
 	for (size_t k = i; k < j; k++) {
 		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
 
 		uvm_vbmask_set(&faulted, idx);
+		before[idx] = s->block[vfirst + idx].state;
 		if (d->fault[k].write)
 			uvm_vbmask_set(&written, idx);
 		if (!(s->block[d->fault[k].page >> UVM_BLOCK_SHIFT].flags & UVM_BF_PROBED))
 			count_access(d, &d->fault[k]);
 	}
-	for (unsigned b = 0; b < UVM_BLOCKS_PER_VABLOCK; b++)
-		before[b] = s->block[vfirst + b].state;
 	service_gpu(d, vab, faulted, written, &dec);
 	for (size_t k = i; k < j; k++) {
 		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);

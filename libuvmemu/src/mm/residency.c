@@ -60,11 +60,20 @@ static void gmmu_bits(struct uvm_space *s, size_t b, uint8_t set, uint8_t clear)
 		atomic_fetch_or_explicit(g, set, memory_order_relaxed);
 }
 
-/* A copy of block b on GPU g came (delta +1) or went (-1): that GPU's pool
- * counts it (in deltas, applied once per call: the pool's lock is taken
- * once), and the observers hear it with the GPU to read. */
-static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta, int64_t *deltas)
+/* A copy of block b on GPU g came (delta +1) or went (-1): its vablock's
+ * mask of that GPU's copies follows, the GPU's pool counts it (in deltas,
+ * applied once per call: the pool's lock is taken once), and the observers
+ * hear it with the GPU to read. */
+static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta,
+			 int64_t *deltas)
 {
+	struct uvm_vbmask *on = &r->space->on_gpu[uvm_vablock_of(b) * UVM_MAX_GPUS + g];
+	unsigned i = (unsigned)(b - uvm_vablock_first(uvm_vablock_of(b)));
+
+	if (delta > 0)
+		uvm_vbmask_set(on, i);
+	else
+		uvm_vbmask_clear(on, i);
 	deltas[g] += delta;
 	r->event_gpu = g;
 	EACH_OBSERVER(r, o)
@@ -489,5 +498,13 @@ int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 		FAIL("%llu REMOTE blocks counted mapped on the device, %llu are",
 		     (unsigned long long)atomic_load(&r->remote_mapped),
 		     (unsigned long long)mapped);
+	/* Last: a block's copy corrupted is the pool's complaint first. */
+	for (size_t v = 0; v < s->used_vablocks; v++)
+		for (unsigned g = 0; g < r->ngpus; g++)
+			if (!uvm_vbmask_equal(uvm_res_gpu_mask(r, v, g),
+					      uvm_vablock_gpu_mask(s, v, g)))
+				FAIL("vablock %zu's mask of GPU %u's copies differs from its "
+				     "blocks'",
+				     v, g);
 	return 0;
 }

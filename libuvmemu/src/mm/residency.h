@@ -146,6 +146,13 @@ static inline bool uvm_res_event_evicted(const struct uvm_residency *r)
 {
 	return r->event_how == UVM_RES_EVICT;
 }
+/* The blocks of vablock v with a copy on GPU g: what uvm_vablock_gpu_mask
+ * finds, kept as copies come and go rather than scanned for. */
+static inline struct uvm_vbmask uvm_res_gpu_mask(const struct uvm_residency *r, size_t v,
+						 unsigned g)
+{
+	return r->space->on_gpu[v * UVM_MAX_GPUS + g];
+}
 /* REMOTE blocks [first, first + n): whether the device view maps them. */
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped);
 /* DEVICE blocks [first, first + n): whether a reuse probe unmapped them. */

@@ -59,7 +59,8 @@ int uvm_space_init(struct uvm_space *s, uint64_t arena_size)
 	s->vablock = reserve(s->nvablocks * sizeof(*s->vablock));
 	s->counters = reserve(s->ncounters * sizeof(*s->counters));
 	s->gmmu_state = reserve(s->nblocks * sizeof(*s->gmmu_state));
-	if (!s->block || !s->vablock || !s->counters || !s->gmmu_state) {
+	s->on_gpu = reserve(s->nvablocks * UVM_MAX_GPUS * sizeof(*s->on_gpu));
+	if (!s->block || !s->vablock || !s->counters || !s->gmmu_state || !s->on_gpu) {
 		uvm_space_destroy(s);
 		return -ENOMEM;
 	}
@@ -76,6 +77,8 @@ void uvm_space_destroy(struct uvm_space *s)
 		munmap((void *)s->counters, s->ncounters * sizeof(*s->counters));
 	if (s->gmmu_state)
 		munmap((void *)s->gmmu_state, s->nblocks * sizeof(*s->gmmu_state));
+	if (s->on_gpu)
+		munmap(s->on_gpu, s->nvablocks * UVM_MAX_GPUS * sizeof(*s->on_gpu));
 	memset(s, 0, sizeof(*s));
 }
 
@@ -118,6 +121,8 @@ void uvm_space_remove(struct uvm_space *s, uint64_t off, uint64_t len)
 
 	memset(&s->block[first], 0, n * sizeof(*s->block));
 	memset(&s->vablock[uvm_vablock_of(first)], 0, nv * sizeof(*s->vablock));
+	memset(&s->on_gpu[uvm_vablock_of(first) * UVM_MAX_GPUS], 0,
+	       nv * UVM_MAX_GPUS * sizeof(*s->on_gpu));
 	for (size_t b = first; b < first + n; b++)
 		atomic_store_explicit(&s->gmmu_state[b], 0, memory_order_relaxed);
 	reset_counters(s, first, n);

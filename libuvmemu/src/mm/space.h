@@ -122,6 +122,11 @@ struct uvm_space {
 	struct uvm_vablock *vablock;
 	_Atomic uint32_t *counters;  /* per basic block (uvm_counter_of), uvmemu_gmmu.h layout */
 	_Atomic uint8_t *gmmu_state; /* UVMEMU_GMMU_* bits */
+	/* Per vablock and GPU ([v * UVM_MAX_GPUS + g]), the blocks with a copy
+	 * on that GPU, kept by the residency module as copies come and go
+	 * (uvm_res_gpu_mask): the fault path reads a vablock's resident set
+	 * in a few words instead of scanning its blocks, 512 at 4 KB. */
+	struct uvm_vbmask *on_gpu;
 };
 
 int uvm_space_init(struct uvm_space *s, uint64_t arena_size);
