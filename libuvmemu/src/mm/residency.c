@@ -64,8 +64,7 @@ static void gmmu_bits(struct uvm_space *s, size_t b, uint8_t set, uint8_t clear)
  * mask of that GPU's copies follows, the GPU's pool counts it (in deltas,
  * applied once per call: the pool's lock is taken once), and the observers
  * hear it with the GPU to read. */
-static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta,
-			 int64_t *deltas)
+static void copy_changed(struct uvm_residency *r, size_t b, unsigned g, int delta, int64_t *deltas)
 {
 	struct uvm_vbmask *on = &r->space->on_gpu[uvm_vablock_of(b) * UVM_MAX_GPUS + g];
 	unsigned i = (unsigned)(b - uvm_vablock_first(uvm_vablock_of(b)));
