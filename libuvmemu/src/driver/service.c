@@ -20,6 +20,8 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <string.h>
 
 enum action {
 	ACT_NONE,	  /* already mapped for this access: stale */
@@ -38,8 +40,17 @@ struct decisions {
 	struct uvm_vbmask probed;  /* resident blocks a reuse probe had unmapped: mapped again */
 	struct uvm_vbmask counted; /* sampled REMOTE blocks that migrate: counter migrations */
 	struct uvm_vbmask below; /* far faults mapped REMOTE: their count is below the threshold */
-	uint64_t until[UVM_BLOCKS_PER_VABLOCK]; /* throttled blocks: when they may go */
+	/* Throttled blocks: when they may go. Written for every faulted block
+	 * (decide_gpu), read for throttled ones: never cleared (4 KB of a
+	 * vablock at the 4 KB unit, per vablock serviced). */
+	uint64_t until[UVM_BLOCKS_PER_VABLOCK];
 };
+
+/* Decisions with every mask empty; `until` is left as it is. */
+static void decisions_clear(struct decisions *dec)
+{
+	memset(dec, 0, offsetof(struct decisions, until));
+}
 
 /* Block b's index in its vablock's masks; first is the vablock's first block. */
 static unsigned index_in(size_t b, size_t first)
@@ -690,8 +701,9 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 	size_t vfirst = uvm_vablock_first(vab);
 	struct uvm_vbmask faulted = uvm_vbmask_zero(), written = uvm_vbmask_zero();
 	uint8_t before[UVM_BLOCKS_PER_VABLOCK]; /* the faulted blocks' states: read for no other */
-	struct decisions dec = {0};
+	struct decisions dec;
 
+	decisions_clear(&dec);
 	for (size_t k = i; k < j; k++) {
 		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
 
