@@ -193,6 +193,37 @@ static void test_prefetch_and_advise(void **state)
 	assert_int_equal(cudaFree(m), cudaSuccess);
 }
 
+/* The calling thread's device's free memory (cudaMemGetInfo). */
+static size_t free_on(int d)
+{
+	size_t free_bytes = 0, total = 0;
+
+	assert_int_equal(cudaSetDevice(d), cudaSuccess);
+	assert_int_equal(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+	return free_bytes;
+}
+
+/* Emulated with a device memory size: cudaMalloc takes the current
+ * device's memory, cudaMemGetInfo reports the current device's, and
+ * cudaFree gives it back to the device it came from. */
+static void test_malloc_per_device(void **state)
+{
+	int n = gpus();
+	size_t size = 4u << 20, before0, before_last;
+	void *p;
+
+	if (!uvmemu_is_emulated() || n < 2 || !getenv("UVMEMU_DEVICE_MEM"))
+		skip();
+	before0 = free_on(0);
+	before_last = free_on(n - 1);
+	assert_int_equal(cudaMalloc(&p, size), cudaSuccess); /* on device n - 1 */
+	assert_int_equal(free_on(n - 1), before_last - size);
+	assert_int_equal(free_on(0), before0);
+	assert_int_equal(cudaFree(p), cudaSuccess); /* from device 0's thread */
+	assert_int_equal(free_on(n - 1), before_last);
+	assert_int_equal(free_on(0), before0);
+}
+
 static void test_error_names(void **state)
 {
 	assert_string_equal(cudaGetErrorName(cudaErrorPeerAccessAlreadyEnabled),
@@ -216,6 +247,7 @@ int main(void)
 	    cmocka_unit_test(test_can_access_peer),
 	    cmocka_unit_test(test_peer_access),
 	    cmocka_unit_test(test_prefetch_and_advise),
+	    cmocka_unit_test(test_malloc_per_device),
 	    cmocka_unit_test(test_error_names),
 	};
 

@@ -19,6 +19,7 @@ struct uvm_range {
 	size_t size;
 	int kind;
 	size_t mapped; /* bytes mapped for it (size rounded up), for unmapping */
+	int device;    /* cudaMalloc: the GPU whose memory it pins */
 };
 
 struct uvm_ranges {

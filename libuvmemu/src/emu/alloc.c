@@ -118,7 +118,7 @@ static int alloc_managed(struct uvm_emu *e, enum uvm_ptr_kind kind, size_t size,
 	rc = uvm_arena_open(a, off, len);
 	if (rc)
 		goto forget;
-	r = (struct uvm_range){uvm_host_addr(a, off), size, kind, len};
+	r = (struct uvm_range){uvm_host_addr(a, off), size, kind, len, 0};
 	rc = uvm_ranges_add(&e->ranges, &r);
 	if (rc)
 		goto forget;
@@ -167,15 +167,17 @@ static int free_managed(struct uvm_emu *e, const struct uvm_range *r)
 }
 
 /* cudaMalloc memory lives on the device for good: its blocks are pinned in
- * the pool, and managed data is evicted to make room. */
+ * the pool of the calling thread's current device, and managed data is
+ * evicted from that GPU to make room. */
 static int alloc_device(struct uvm_emu *e, size_t size, void **out)
 {
 	uint64_t len = round_up(size, UVM_BLOCK_SIZE);
+	unsigned g = uvm_emu_current_gpu(e);
 	struct uvm_range r;
 	void *p;
 	int rc;
 
-	rc = uvm_pool_pin(&e->pool[0], (int64_t)uvm_blocks_of(len));
+	rc = uvm_pool_pin(&e->pool[g], (int64_t)uvm_blocks_of(len));
 	if (rc)
 		return rc;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -188,18 +190,18 @@ static int alloc_device(struct uvm_emu *e, size_t size, void **out)
 		rc = uvm_placement_bind(&e->place, (uintptr_t)p, len, e->place.device_node);
 	if (rc)
 		goto unmap;
-	r = (struct uvm_range){(uintptr_t)p, size, UVM_PTR_DEVICE, len};
+	r = (struct uvm_range){(uintptr_t)p, size, UVM_PTR_DEVICE, len, (int)g};
 	rc = uvm_ranges_add(&e->ranges, &r);
 	if (rc)
 		goto unmap;
-	if (uvm_pool_excess(&e->pool[0]))
+	if (uvm_pool_excess(&e->pool[g]))
 		uvm_driver_shrink(e->driver);
 	*out = p;
 	return 0;
 unmap:
 	munmap(p, len);
 unpin:
-	uvm_pool_pin(&e->pool[0], -(int64_t)uvm_blocks_of(len));
+	uvm_pool_pin(&e->pool[g], -(int64_t)uvm_blocks_of(len));
 	return rc;
 }
 
@@ -230,13 +232,13 @@ int uvm_emu_free(struct uvm_emu *e, enum uvm_ptr_kind kind, void *p)
 		return free_managed(e, &r);
 	munmap(p, r.mapped);
 	if (kind == UVM_PTR_DEVICE)
-		uvm_pool_pin(&e->pool[0], -(int64_t)uvm_blocks_of(r.mapped));
+		uvm_pool_pin(&e->pool[r.device], -(int64_t)uvm_blocks_of(r.mapped));
 	return 0;
 }
 
 int uvm_emu_host_register(struct uvm_emu *e, void *p, size_t size)
 {
-	struct uvm_range r = {(uintptr_t)p, size, UVM_PTR_HOST_REGISTERED, 0};
+	struct uvm_range r = {(uintptr_t)p, size, UVM_PTR_HOST_REGISTERED, 0, 0};
 
 	if (uvm_emu_classify(e, p) == UVM_PTR_MANAGED)
 		return -EINVAL;

@@ -86,7 +86,8 @@ void uvm_emu_mem_info(struct uvm_emu *e, size_t *free_bytes, size_t *total_bytes
 {
 	struct uvm_pool p;
 
-	uvm_pool_snapshot(&e->pool[0], &p);
+	/* The calling thread's current device's memory, as CUDA reports it. */
+	uvm_pool_snapshot(&e->pool[uvm_emu_current_gpu(e)], &p);
 	if (!p.resolved || p.capacity == 0) {
 		long page = sysconf(_SC_PAGESIZE);
 

@@ -118,4 +118,8 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg);
 /* Books the calling worker's remote sectors not booked yet (a hand-out's end). */
 void uvm_emu_gmmu_flush(struct uvm_emu *e);
 
+/* views.c: the calling thread's current device (cudaSetDevice), a GPU of
+ * the run (0 for a device the run does not have). */
+unsigned uvm_emu_current_gpu(const struct uvm_emu *e);
+
 #endif

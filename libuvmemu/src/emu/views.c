@@ -5,12 +5,17 @@
 
 /* The calling thread's current device's view (cudaSetDevice): a kernel it
  * launches reaches managed data through that GPU's device view. */
-void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map)
+unsigned uvm_emu_current_gpu(const struct uvm_emu *e)
 {
 	int g = uvm_front_device();
 
-	if (g < 0 || (unsigned)g >= e->arena.ngpus)
-		g = 0;
+	return g < 0 || (unsigned)g >= e->arena.ngpus ? 0 : (unsigned)g;
+}
+
+void uvm_emu_view_map(struct uvm_emu *e, struct uvmemu_view_map *map)
+{
+	unsigned g = uvm_emu_current_gpu(e);
+
 	map->host_lo = e->arena.host;
 	map->host_hi = e->arena.host + e->arena.size;
 	map->device_offset = (intptr_t)(e->arena.devs[g] - e->arena.host);
