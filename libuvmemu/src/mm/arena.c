@@ -61,8 +61,11 @@ int uvm_arena_init(struct uvm_arena *a, unsigned ngpus, char *err, size_t errlen
 		return -errno;
 	}
 	/* The largest reservation the address space allows, halving down to
-	 * the least the emulator promises. */
-	while ((rc = reserve(a, size)) == -ENOMEM && size > UVM_ARENA_MIN)
+	 * the least the emulator promises: UVM_ARENA_MIN per view for one GPU,
+	 * and with more GPUs no less in all (ThreadSanitizer's layout holds
+	 * about 1.5 TiB of contiguous address space: four views of 256 GiB do
+	 * not always fit, four of 128 GiB do). */
+	while ((rc = reserve(a, size)) == -ENOMEM && size > uvm_arena_min(ngpus))
 		size /= 2;
 	if (rc) {
 		errno = -rc;

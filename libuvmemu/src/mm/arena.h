@@ -26,11 +26,24 @@
  * Each view reserves address space (not memory) for the arena: 4 TiB, so
  * that 2,097,152 allocations (one 2 MB slot each at least) fit at once, or,
  * where the address space is smaller (ThreadSanitizer's layout, ulimit -v),
- * the largest power of two it allows down to 256 GiB. What the host can
- * back bounds the managed bytes long before (--host-mem).
+ * the largest power of two it allows down to 256 GiB (with several GPUs,
+ * down to uvm_arena_min). What the host can back bounds the managed bytes
+ * long before (--host-mem).
  */
 #define UVM_ARENA_MAX (4ull << 40)
 #define UVM_ARENA_MIN (256ull << 30)
+
+/* The least a view may reserve with ngpus GPUs: UVM_ARENA_MIN for one, and
+ * for more the power of two that keeps the views' total (2 + ngpus views)
+ * within one GPU's three minimal views; 64 GiB at 8 GPUs (32,768 slots). */
+static inline uint64_t uvm_arena_min(unsigned ngpus)
+{
+	uint64_t min = UVM_ARENA_MIN;
+
+	while (min > (1ull << 30) && (2 + (uint64_t)ngpus) * min > 3 * UVM_ARENA_MIN)
+		min /= 2;
+	return min;
+}
 
 /*
  * Slots: an allocation takes whole 2 MB slots, the lowest run that fits
