@@ -36,19 +36,32 @@
 #include "driver_int.h"
 #include "timing.h"
 
+/* Whether some GPU has less than --proactive-evict free. */
+static bool short_of_room(const struct uvm_driver *d)
+{
+	for (unsigned g = 0; g < d->ngpus; g++)
+		if (uvm_pool_free(uvm_driver_pool(d, g)) < d->proactive_blocks)
+			return true;
+	return false;
+}
+
 void uvm_driver_proactive_evict(struct uvm_driver *d)
 {
 	uint64_t t;
 
-	if (!d->proactive_blocks || !d->oversubscribed ||
-	    uvm_pool_free(d->dep.pool) >= d->proactive_blocks)
+	if (!d->proactive_blocks || !d->oversubscribed || !short_of_room(d))
 		return;
 	t = uvm_now_ns();
 	d->seq++;
 	uvm_model_batch_begin(&d->bt, t);
 	/* Nothing is in use: the batch before has been replayed. What cannot
-	 * go now (a pinned or lone vablock) waits for the next batch. */
-	(void)uvm_service_make_room(d, d->proactive_blocks, SIZE_MAX);
+	 * go now (a pinned or lone vablock) waits for the next batch. Each GPU
+	 * keeps its own room. */
+	for (unsigned g = 0; g < d->ngpus; g++) {
+		d->target = g;
+		(void)uvm_service_make_room(d, d->proactive_blocks, SIZE_MAX);
+	}
+	d->target = 0;
 	d->st.blocks_proactive_evicted += d->st.blocks_evicted;
 	uvm_driver_claim(d, NULL, false);
 	uvm_driver_publish(d, UVM_BATCH_OTHER, t);
