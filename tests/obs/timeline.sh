@@ -60,9 +60,14 @@ tl=$dir/full/timeline.json
 sound "$tl"
 batches=$(jq .batches "$dir/full.json")
 [ "$batches" -gt 0 ] || fail "the run had no batches"
+# The trace queue never makes the driver wait: when the writer thread is
+# starved (a loaded machine) a full queue drops records, which the report
+# counts. Each batch slice missing must be one of those.
+dropped=$(jq '.trace.dropped // 0' "$dir/full.json")
 for pid in 1 2; do
 	n=$(count "$tl" ".pid == $pid and .ph == \"X\" and .name == \"batch\"")
-	[ "$n" -eq "$batches" ] || fail "process $pid: $n batch slices, the report $batches batches"
+	[ "$n" -le "$batches" ] && [ "$n" -ge $((batches - dropped)) ] ||
+		fail "process $pid: $n batch slices, the report $batches batches ($dropped trace records dropped)"
 done
 kernels=$(jq .kernels "$dir/full.json")
 n=$(count "$tl" '.pid == 1 and .ph == "b" and .cat == "kernel"')
