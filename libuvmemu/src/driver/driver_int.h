@@ -238,6 +238,12 @@ static inline uintptr_t uvm_driver_dev_addr(const struct uvm_driver *d, unsigned
 {
 	return uvm_dev_addr_g(d->dep.arena, g, off);
 }
+/* The backend, its operations that follow acting on GPU g's device view. */
+static inline struct uvm_backend *uvm_driver_backend_on(struct uvm_driver *d, unsigned g)
+{
+	d->backend.gpu = g;
+	return &d->backend;
+}
 /* The pool of GPU g. */
 static inline struct uvm_pool *uvm_driver_pool(const struct uvm_driver *d, unsigned g)
 {

@@ -14,17 +14,10 @@
 
 #include <errno.h>
 
-/* The backend's operations that follow act on GPU g's device view. */
-static struct uvm_backend *on_gpu(struct uvm_driver *d, unsigned g)
-{
-	d->backend.gpu = g;
-	return &d->backend;
-}
-
 void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
 {
 	/* Real frames, as a GPU's zeroed chunk would be; no bytes cross the link. */
-	d->backend.ops->zero_fill(on_gpu(d, d->target), first, n);
+	d->backend.ops->zero_fill(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.blocks_zero_filled += n;
 }
@@ -33,7 +26,7 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 {
 	uint64_t len = uvm_be_off(n);
 
-	d->backend.ops->to_device(on_gpu(d, d->target), first, n);
+	d->backend.ops->to_device(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.bytes_h2d += len;
@@ -46,7 +39,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 
 	/* A CPU fault's own migration maps the host pages for the waiting
 	 * thread; an eviction's map at the CPU's next touch. */
-	d->backend.ops->to_host(on_gpu(d, d->dep.space->block[first].gpu), first, n, !evicting);
+	d->backend.ops->to_host(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n, !evicting);
 	uvm_model_book(d->dep.model, &d->bt, UVM_D2H, len);
 	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
 	d->st.bytes_d2h += len;
@@ -63,13 +56,13 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
 {
-	d->backend.ops->probe(on_gpu(d, d->dep.space->block[first].gpu), first, n);
+	d->backend.ops->probe(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n);
 	uvm_res_probed(&d->res, first, n, true);
 }
 
 void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n)
 {
-	d->backend.ops->unprobe(on_gpu(d, d->dep.space->block[first].gpu), first, n);
+	d->backend.ops->unprobe(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n);
 	uvm_res_probed(&d->res, first, n, false);
 }
 
@@ -85,7 +78,7 @@ void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n, enum uvm_res_how 
 	unsigned from = d->dep.space->block[first].gpu;
 	uint64_t len = uvm_be_off(n);
 
-	d->backend.ops->peer(on_gpu(d, d->target), first, n, from);
+	d->backend.ops->peer(uvm_driver_backend_on(d, d->target), first, n, from);
 	uvm_model_book_peer(d->dep.model, &d->bt, from, d->target, len);
 	uvm_res_peer(&d->res, first, n, d->target, how);
 	d->st.bytes_p2p += len;
@@ -103,7 +96,7 @@ static void runs_to_host(struct uvm_driver *d, const struct run_list *l, bool ev
 	 * the lot where the kernel batches them. With several GPUs the runs'
 	 * copies may be on different views: each run zaps its own. */
 	if (be->ops->shared_frames && l->count > 1 && d->ngpus == 1) {
-		uvm_be_zap_runs(on_gpu(d, 0), UVM_VIEW_DEVICE, l->first, l->n, l->count);
+		uvm_be_zap_runs(uvm_driver_backend_on(d, 0), UVM_VIEW_DEVICE, l->first, l->n, l->count);
 		be->zapped = UVM_VIEW_DEVICE;
 	}
 	for (size_t i = 0; i < l->count; i++) {
@@ -145,7 +138,7 @@ static bool evict_run(struct uvm_driver *d, size_t first, size_t n, uint8_t st)
 	int peer;
 
 	if (st == UVM_DUPLICATED && d->dep.space->block[first].dups != 1u << target) {
-		d->backend.ops->dup_drop(on_gpu(d, target), first, n);
+		d->backend.ops->dup_drop(uvm_driver_backend_on(d, target), first, n);
 		uvm_res_dup_drop(&d->res, first, n, target, UVM_RES_EVICT);
 		return false;
 	}
@@ -172,9 +165,7 @@ void uvm_op_evict(struct uvm_driver *d, const struct uvm_victim *v)
 			b++;
 			continue;
 		}
-		while (b + run < end && s->block[b + run].state == st &&
-		       s->block[b + run].gpu == s->block[b].gpu &&
-		       s->block[b + run].dups == s->block[b].dups &&
+		while (b + run < end && uvm_block_same_copies(&s->block[b + run], &s->block[b]) &&
 		       uvm_vablock_of(b + run) == uvm_vablock_of(b))
 			run++;
 		evicted += run;
@@ -213,10 +204,7 @@ static size_t collect_runs(const struct uvm_space *s, size_t first, struct uvm_v
 			const struct uvm_block *blk = &s->block[first + i];
 			uint8_t st = blk->state;
 
-			for (j = i + 1; j < hi && s->block[first + j].state == st &&
-					s->block[first + j].gpu == blk->gpu &&
-					s->block[first + j].dups == blk->dups;
-			     j++)
+			for (j = i + 1; j < hi && uvm_block_same_copies(&s->block[first + j], blk); j++)
 				;
 			if (!(states & 1u << st)) {
 				left_out += j - i;
@@ -247,7 +235,7 @@ bool uvm_op_zap_host_first(struct uvm_driver *d, size_t first, struct uvm_vbmask
 	/* One run: its own operation zaps it, as before. */
 	if (l.count < 2)
 		return false;
-	uvm_be_zap_runs(on_gpu(d, d->target), UVM_VIEW_HOST, l.first, l.n, l.count);
+	uvm_be_zap_runs(uvm_driver_backend_on(d, d->target), UVM_VIEW_HOST, l.first, l.n, l.count);
 	d->backend.zapped = UVM_VIEW_HOST;
 	return true;
 }

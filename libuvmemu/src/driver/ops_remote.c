@@ -36,15 +36,12 @@ void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
 	if (d->backend.ops->shared_frames)
 		bytes = uvm_driver_counts_faults(d) ? d->remote_sample_bytes * n : 0;
 
-	d->backend.gpu = d->target;
-	d->backend.ops->map_remote(&d->backend, first, n);
+	d->backend.ops->map_remote(uvm_driver_backend_on(d, d->target), first, n);
 	if (bytes)
 		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, bytes);
 	if (d->dep.space->block[first].state != UVM_REMOTE)
 		uvm_res_move_gpu(&d->res, first, n, UVM_REMOTE, UVM_RES_MIGRATE, d->target);
-	for (size_t b = first; b < first + n; b++)
-		d->dep.space->block[b].gpu = (uint8_t)d->target;
-	uvm_res_remote_mapped(&d->res, first, n, true);
+	uvm_res_remote_map_on(&d->res, first, n, d->target);
 	d->st.remote_bytes += bytes;
 	/* Booked as one transfer per mapping: one latency for the run. */
 	d->st.remote_xacts += bytes ? 1 : 0;
@@ -55,8 +52,8 @@ void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n)
 {
 	if (!all_mapped(d, first, n, true))
 		uvm_bug("unmapping remote blocks that are not mapped", first, EINVAL);
-	d->backend.gpu = d->dep.space->block[first].gpu;
-	d->backend.ops->unmap_remote(&d->backend, first, n);
+	d->backend.ops->unmap_remote(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first,
+				     n);
 	uvm_res_remote_mapped(&d->res, first, n, false);
 }
 
@@ -72,8 +69,7 @@ void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)
 		uvm_op_remote_unmap(d, first, n);
 		mapped = false;
 	}
-	d->backend.gpu = d->target;
-	d->backend.ops->remote_to_device(&d->backend, first, n, mapped);
+	d->backend.ops->remote_to_device(uvm_driver_backend_on(d, d->target), first, n, mapped);
 	/* A copy backend's snapshot crossed the link when it was mapped; shared
 	 * frames cross now. */
 	if (!mapped || d->backend.ops->shared_frames) {
@@ -98,8 +94,7 @@ void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n)
 {
 	uint64_t len = uvm_be_off(n);
 
-	d->backend.gpu = d->target;
-	d->backend.ops->duplicate(&d->backend, first, n);
+	d->backend.ops->duplicate(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DUPLICATED, UVM_RES_MIGRATE, d->target);
 	d->st.bytes_h2d += len;
@@ -111,8 +106,7 @@ void uvm_op_dup_add(struct uvm_driver *d, size_t first, size_t n)
 	uint64_t len = uvm_be_off(n);
 
 	/* From the host's copy, which is valid: over the CPU-GPU link. */
-	d->backend.gpu = d->target;
-	d->backend.ops->dup_add(&d->backend, first, n);
+	d->backend.ops->dup_add(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
 	uvm_res_dup_add(&d->res, first, n, d->target);
 	d->st.bytes_h2d += len;
@@ -120,20 +114,16 @@ void uvm_op_dup_add(struct uvm_driver *d, size_t first, size_t n)
 }
 
 /* Drops the copies of a run of DUPLICATED blocks (they share their
- * copies) on every GPU but `keep`, or, keep UVM_MAX_GPUS, on every GPU but
- * the highest, whose copy the caller's final operation takes. */
+ * copies) on every GPU but `keep`, whose copy the caller's final operation
+ * takes. */
 static void drop_copies(struct uvm_driver *d, size_t first, size_t n, unsigned keep)
 {
 	unsigned dups = d->dep.space->block[first].dups;
-	unsigned last = 31u - (unsigned)__builtin_clz(dups);
 
-	if (keep == UVM_MAX_GPUS)
-		keep = last;
 	for (unsigned g = 0; g < d->ngpus; g++) {
 		if (!(dups >> g & 1) || g == keep)
 			continue;
-		d->backend.gpu = g;
-		d->backend.ops->dup_drop(&d->backend, first, n);
+		d->backend.ops->dup_drop(uvm_driver_backend_on(d, g), first, n);
 		uvm_res_dup_drop(&d->res, first, n, g, UVM_RES_MIGRATE);
 	}
 }
@@ -145,19 +135,17 @@ void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n)
 	if (!(d->dep.space->block[first].dups >> d->target & 1))
 		uvm_op_dup_add(d, first, n);
 	drop_copies(d, first, n, d->target);
-	d->backend.gpu = d->target;
-	d->backend.ops->dup_to_device(&d->backend, first, n);
+	d->backend.ops->dup_to_device(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 }
 
 void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 {
-	unsigned dups = d->dep.space->block[first].dups;
-
 	/* Every GPU's copy but the highest goes alone; the highest's drop
 	 * makes the host pages writable again. */
-	drop_copies(d, first, n, UVM_MAX_GPUS);
-	d->backend.gpu = 31u - (unsigned)__builtin_clz(dups);
-	d->backend.ops->dup_to_host(&d->backend, first, n);
+	unsigned last = 31u - (unsigned)__builtin_clz(d->dep.space->block[first].dups);
+
+	drop_copies(d, first, n, last);
+	d->backend.ops->dup_to_host(uvm_driver_backend_on(d, last), first, n);
 	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
 }

@@ -719,9 +719,8 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		unsigned idx = index_in(d->fault[k].page >> UVM_BLOCK_SHIFT, vfirst);
 
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, idx, before[idx]);
-		d->backend.gpu = d->target;
 		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh &&
-		    d->backend.ops->refresh(&d->backend, d->fault[k].page,
+		    d->backend.ops->refresh(uvm_driver_backend_on(d, d->target), d->fault[k].page,
 					    s->block[vfirst + idx].state == UVM_DUPLICATED))
 			d->fault[k].outcome = UVM_OUT_REFRESHED;
 		account_emulated(d, &d->fault[k]);

@@ -292,6 +292,15 @@ void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool
 	}
 }
 
+void uvm_res_remote_map_on(struct uvm_residency *r, size_t first, size_t n, unsigned gpu)
+{
+	if (gpu >= r->ngpus)
+		uvm_bug("mapped remotely on a GPU the run does not have", first, EINVAL);
+	for (size_t b = first; b < first + n; b++)
+		r->space->block[b].gpu = (uint8_t)gpu;
+	uvm_res_remote_mapped(r, first, n, true);
+}
+
 void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed)
 {
 	for (size_t b = first; b < first + n; b++) {

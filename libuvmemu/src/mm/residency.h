@@ -155,6 +155,8 @@ static inline struct uvm_vbmask uvm_res_gpu_mask(const struct uvm_residency *r, 
 }
 /* REMOTE blocks [first, first + n): whether the device view maps them. */
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped);
+/* REMOTE blocks [first, first + n) mapped now on GPU gpu's device view. */
+void uvm_res_remote_map_on(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
 /* DEVICE blocks [first, first + n): whether a reuse probe unmapped them. */
 void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed);
 /* A device-resident block was accessed (a stale fault or a counted access). */

@@ -96,6 +96,13 @@ struct uvm_block {
 /* The GPUs a run models at most (--gpus): a block's dups is a byte. */
 #define UVM_MAX_GPUS 8
 
+/* Whether blocks a and b are in the same state with their copies on the
+ * same GPUs: a run one operation can move. */
+static inline bool uvm_block_same_copies(const struct uvm_block *a, const struct uvm_block *b)
+{
+	return a->state == b->state && a->gpu == b->gpu && a->dups == b->dups;
+}
+
 /* Whether block blk has a copy on GPU g. */
 static inline bool uvm_block_on_gpu(const struct uvm_block *blk, unsigned g)
 {
