@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -29,7 +30,7 @@
 #include "plan.h"
 #include "profile.h"
 
-#define B 65536ull /* one block */
+#define B ((uint64_t)UVMEMU_BLOCK_SIZE) /* one block of the unit built (64 KB or 4 KB) */
 
 enum { A, BO, C, D }; /* object indices (= allocation ids) */
 
@@ -153,8 +154,21 @@ static void test_profile_derived(void **state)
 	assert_int_equal(p.use[2].reuse, 2);
 	assert_int_equal(p.use[3].reuse, 2);
 	assert_true(p.use[4].reuse == UVM_OBJPROF_NEVER && p.use[5].reuse == UVM_OBJPROF_NEVER);
-	assert_true(p.use[5].density > 0.16670 && p.use[5].density < 0.16672); /* 65536 / 393116 */
+	assert_true(fabs(p.use[5].density - (double)B / (double)(6 * B - 100)) < 1e-5);
 	uvm_objprof_free(&p);
+}
+
+/* An object takes whole migration units of the library built: at 4 KB a
+ * small object costs one page, not a 64 KB block. */
+static void test_footprint_unit(void **state)
+{
+	(void)state;
+	assert_int_equal(uvm_objplan_footprint(0), 0);
+	assert_int_equal(uvm_objplan_footprint(1), B);
+	assert_int_equal(uvm_objplan_footprint(100), B);
+	assert_int_equal(uvm_objplan_footprint(B), B);
+	assert_int_equal(uvm_objplan_footprint(6 * B - 100), 6 * B);
+	assert_int_equal(uvm_objplan_footprint(B + 1), 2 * B);
 }
 
 /* Explicit copies: each launch's objects copied in whole, after everything
@@ -454,6 +468,7 @@ int main(void)
 	    cmocka_unit_test(test_rdm_partial),
 	    cmocka_unit_test(test_glm_no_partial),
 	    cmocka_unit_test(test_unlimited),
+	    cmocka_unit_test(test_footprint_unit),
 	    cmocka_unit_test(test_rdm_partial_evicts),
 	    cmocka_unit_test(test_text_round_trip),
 	    cmocka_unit_test(test_text_errors),

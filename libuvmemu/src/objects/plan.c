@@ -50,7 +50,9 @@
 #include <string.h>
 
 #define NEVER UVM_OBJPROF_NEVER
-#define BLOCK 65536ull
+/* The running library's migration unit: what a touched byte costs the
+ * device is at least the unit it lands in (64 KB, or 4 KB for --page-size 4k). */
+#define BLOCK ((uint64_t)UVMEMU_BLOCK_SIZE)
 
 const char *uvm_objscheme_name(enum uvm_objects_choice s)
 {

@@ -98,7 +98,8 @@ void uvm_objplanner_destroy(struct uvm_objplanner *pl);
 int uvm_objplanner_launch(struct uvm_objplanner *pl, uint64_t launch, struct uvm_objplan *out);
 void uvm_objplan_free(struct uvm_objplan *plan);
 
-/* An object's footprint on the device: its size in whole blocks. */
+/* An object's footprint on the device: its size in whole blocks of the
+ * library built (64 KB, or 4 KB in libuvmemu_4k). */
 uint64_t uvm_objplan_footprint(uint64_t bytes);
 
 #endif
