@@ -14,6 +14,7 @@
 #         | emu-real (emu-lru2m under --clock real; the others run the
 #           model clock)
 #         | emu-4k (emu-lru2m at --page-size 4k: 4 KB migration unit)
+#         | emu-copy-4k (emu-copy at --page-size 4k)
 # emu-lru2m runs the default prefetcher (tree); emu-random, emu-copy and
 # emu-mprotect run --prefetch none: at test sizes device memory holds a few
 # vablocks, and tree prefetching whole vablocks into it evicts most of what it
@@ -77,13 +78,14 @@ footprint)
 	done
 	exit 0
 	;;
-emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect | emu-real | emu-4k)
+emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect | emu-real | emu-4k | emu-copy-4k)
 	policy=${mode#*-} backend=remap path=() prefetch=(--prefetch none)
 	[ "$mode" = emu-lru2m ] && prefetch=()
 	[ "$mode" = emu-real ] && policy=lru2m prefetch=() path=(--clock real)
 	[ "$mode" = emu-4k ] && policy=lru2m prefetch=() path=(--page-size 4k)
 	[ "$mode" = emu-mprotect ] && policy=lru2m path=(--fault-capture mprotect)
 	[ "$mode" = emu-copy ] && policy=lru2m backend=copy
+	[ "$mode" = emu-copy-4k ] && policy=lru2m backend=copy prefetch=() path=(--page-size 4k)
 	[ "${mode%%-*}" = uvmmu ] && path=(--policy uvmmu)
 	report=$(mktemp) check=1
 	# --check 1: every batch is followed by a walk of every residency
