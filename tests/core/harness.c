@@ -73,6 +73,13 @@ void *th_dev(struct th_emu *t, const void *host_ptr)
 	return uvmemu_view_to_device(&m, host_ptr);
 }
 
+void *th_dev_g(struct th_emu *t, const void *host_ptr, unsigned gpu)
+{
+	uint64_t off = (uintptr_t)host_ptr - t->e->arena.host;
+
+	return (void *)uvm_dev_addr_g(&t->e->arena, gpu, off);
+}
+
 struct uvm_stats th_stats(struct th_emu *t)
 {
 	struct uvm_stats st;

@@ -29,6 +29,8 @@ bool th_shared_frames(const struct th_emu *t);
 void *th_managed(struct th_emu *t, size_t bytes);
 /* The device-view address of a managed host-view pointer. */
 void *th_dev(struct th_emu *t, const void *host_ptr);
+/* The same, in GPU `gpu`'s device view (--gpus). */
+void *th_dev_g(struct th_emu *t, const void *host_ptr, unsigned gpu);
 struct uvm_stats th_stats(struct th_emu *t);
 /* The state of the block holding `host` (UVM_HOST, UVM_DEVICE, ...) once the
  * driver is done with the batch that moved it: waits for the device, then

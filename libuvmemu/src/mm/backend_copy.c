@@ -221,10 +221,13 @@ static void dup_drop(struct uvm_backend *be, size_t first, size_t n)
 
 /* As the real driver does, the source stops writing before the copy: its
  * view is write-protected (a store through it waits for the driver), the
- * data copied into the destination's frames, then the source's freed. */
+ * data copied into the destination's frames, then the source's freed. The
+ * destination's waiters wake only once the source's copy is gone: woken
+ * with the copy, a thread could write there and read the source's stale
+ * copy before the driver dropped it. */
 static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 {
-	unsigned to = be->gpu;
+	unsigned to = be->gpu, wake = be->wake;
 	int rc;
 
 	uvm_tracker_settle(be->tracker, first, n);
@@ -233,11 +236,15 @@ static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 	be->gpu = to;
 	if (rc)
 		uvm_bug("write-protecting blocks on the source GPU", first, rc);
+	be->wake = 0;
 	copy_in(be, first, n, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)), 0,
 		"copying blocks to the destination GPU");
+	be->wake = wake;
 	be->gpu = from;
 	drop_device(be, first, n, DROP_WAIT);
 	be->gpu = to;
+	if (wake && (rc = uvm_uffd_wake(be->uffd, dev(be, first), uvm_be_off(n))))
+		uvm_bug("waking the destination GPU's waiters", first, rc);
 }
 
 static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)
