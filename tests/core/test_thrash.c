@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -85,6 +86,62 @@ static void replay_mode(const char *mode)
 	th_stop(&t);
 }
 
+/*
+ * Two GPUs taking a block in turns: every read sees the other GPU's last
+ * write (the copy backend's source copy is gone before the destination's
+ * thread goes on), and with detection on they thrash as a GPU and the host
+ * do: the GPU that does not hold the block is throttled.
+ */
+static void gpu_gpu_ping_pong(const char *thrashing)
+{
+	const char *const opts[] = {"gpus=2",
+				    thrashing,
+				    "thrashing-threshold=3",
+				    "thrashing-lapse=200ms",
+				    "thrashing-nap=1",
+				    "link=unlimited",
+				    "fault-latency=0",
+				    NULL};
+	struct th_emu t;
+	volatile uint64_t *host, *dev[2];
+	struct uvm_stats st;
+
+	th_start(&t, opts);
+	host = th_managed(&t, 64u << 10);
+	dev[0] = th_dev_g(&t, (void *)host, 0);
+	dev[1] = th_dev_g(&t, (void *)host, 1);
+	host[0] = 0;
+	for (uint64_t i = 0; i < 12; i++) {
+		volatile uint64_t *g = dev[i % 2];
+
+		assert_int_equal(g[0], i); /* this GPU takes the block from the other */
+		g[0] = i + 1;
+	}
+	assert_int_equal(host[0], 12);
+	st = th_stats(&t);
+	printf("%s: throttles %llu, pins %llu, p2p %llu\n", thrashing,
+	       (unsigned long long)st.thrashing_throttles, (unsigned long long)st.thrashing_pins,
+	       (unsigned long long)st.blocks_p2p);
+	assert_true(st.blocks_p2p > 0);
+	if (strcmp(thrashing, "thrashing=on") == 0)
+		assert_true(st.thrashing_throttles > 0);
+	else
+		assert_int_equal(st.thrashing_throttles, 0);
+	th_stop(&t);
+}
+
+static void test_gpu_gpu_ping_pong_exact(void **state)
+{
+	(void)state;
+	gpu_gpu_ping_pong("thrashing=off");
+}
+
+static void test_gpu_gpu_ping_pong_throttled(void **state)
+{
+	(void)state;
+	gpu_gpu_ping_pong("thrashing=on");
+}
+
 static void test_replay_block(void **state)
 {
 	replay_mode("replay=block");
@@ -109,6 +166,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ping_pong_throttled_then_pinned),
+	    cmocka_unit_test(test_gpu_gpu_ping_pong_exact),
+	    cmocka_unit_test(test_gpu_gpu_ping_pong_throttled),
 	    cmocka_unit_test(test_replay_block),
 	    cmocka_unit_test(test_replay_batch),
 	    cmocka_unit_test(test_replay_batch_flush),

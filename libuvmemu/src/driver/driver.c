@@ -297,12 +297,14 @@ uint64_t uvm_driver_thrash_now(struct uvm_driver *d)
 	return t > d->model_floor ? t : d->model_floor;
 }
 
-/* Thrashing detection hears of every fault-driven migration. */
+/* Thrashing detection hears of every fault-driven migration; one to the
+ * device went to the GPU that now holds the block. */
 static void thrash_migrated(void *p, size_t b, enum uvm_side to)
 {
 	struct uvm_driver *d = p;
+	uint8_t proc = uvm_thrash_proc(to, d->dep.space->block[b].gpu);
 
-	uvm_thrash_record(&d->thrash, b, to, uvm_driver_thrash_now(d), d->dep.model);
+	uvm_thrash_record(&d->thrash, b, proc, uvm_driver_thrash_now(d), d->dep.model);
 }
 
 /* A block of allocation `alloc` came back after `trips` earlier returns: the

@@ -153,18 +153,43 @@ static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
 }
 
+/*
+ * A block on another GPU: two GPUs taking it in turns thrash as a GPU and
+ * the host do, and are throttled alike. A block pinned on a peer still
+ * migrates: no GPU here maps a peer's memory.
+ */
+static enum action peer_or_throttle(struct uvm_driver *d, size_t b, uint64_t *until)
+{
+	uint8_t pinned_on = 0;
+	bool newly_pinned;
+
+	switch (uvm_thrash_check(&d->thrash, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target),
+				 uvm_driver_thrash_now(d), d->dep.model, until, &pinned_on,
+				 &newly_pinned)) {
+	case UVM_THRASH_THROTTLE:
+		d->st.thrashing_throttles++;
+		return ACT_THROTTLE;
+	case UVM_THRASH_PIN:
+		d->st.thrashing_pins += newly_pinned;
+		break;
+	case UVM_THRASH_NONE:
+		break;
+	}
+	return ACT_MIGRATE;
+}
+
 static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64_t *until,
 			      bool *below)
 {
 	const struct uvm_block *blk = &d->dep.space->block[b];
-	enum uvm_side pinned_on = UVM_SIDE_NONE;
+	uint8_t pinned_on = 0;
 	bool newly_pinned;
 
 	*until = 0;
 	switch (blk->state) {
 	case UVM_DEVICE:
 		/* On another GPU: a GPU-GPU migration, the host orchestrating. */
-		return blk->gpu == d->target ? ACT_NONE : ACT_MIGRATE;
+		return blk->gpu == d->target ? ACT_NONE : peer_or_throttle(d, b, until);
 	case UVM_DUPLICATED:
 		if (write)
 			return ACT_DUP_COLLAPSE;
@@ -178,14 +203,15 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	default:
 		break;
 	}
-	switch (uvm_thrash_check(&d->thrash, b, UVM_SIDE_DEVICE, uvm_driver_thrash_now(d),
-				 d->dep.model, until, &pinned_on, &newly_pinned)) {
+	switch (uvm_thrash_check(&d->thrash, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target),
+				 uvm_driver_thrash_now(d), d->dep.model, until, &pinned_on,
+				 &newly_pinned)) {
 	case UVM_THRASH_THROTTLE:
 		d->st.thrashing_throttles++;
 		return ACT_THROTTLE;
 	case UVM_THRASH_PIN:
 		d->st.thrashing_pins += newly_pinned;
-		if (pinned_on == UVM_SIDE_HOST && remote_ok(d, write) && blk->state != UVM_EMPTY)
+		if (pinned_on == UVM_THRASH_HOST && remote_ok(d, write) && blk->state != UVM_EMPTY)
 			return ACT_REMOTE;
 		break;
 	case UVM_THRASH_NONE:
@@ -573,7 +599,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 {
 	struct uvm_space *s = d->dep.space;
 	size_t b = f->page >> UVM_BLOCK_SHIFT;
-	enum uvm_side pinned_on;
+	uint8_t pinned_on;
 	uint64_t until = 0;
 	bool newly_pinned;
 
@@ -581,7 +607,7 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 	case UVM_DEVICE:
 		/* Pinned on the device or not, the CPU cannot read device
 		 * memory remotely here: only throttling holds it back. */
-		if (uvm_thrash_check(&d->thrash, b, UVM_SIDE_HOST, uvm_driver_thrash_now(d),
+		if (uvm_thrash_check(&d->thrash, b, UVM_THRASH_HOST, uvm_driver_thrash_now(d),
 				     d->dep.model, &until, &pinned_on,
 				     &newly_pinned) == UVM_THRASH_THROTTLE) {
 			d->st.thrashing_throttles++;

@@ -10,8 +10,8 @@ struct uvm_thrash_block {
 	uint64_t last_ns;	 /* last migration on a fault */
 	uint64_t throttle_until; /* the other side's faults wait until then */
 	uint64_t pin_until;
-	uint8_t last_to;   /* enum uvm_side: where it went last */
-	uint8_t streak;	   /* consecutive migrations between sides within the lapse */
+	uint8_t last_to;   /* the processor it went to last (uvm_thrash_proc; 0: none) */
+	uint8_t streak;	   /* consecutive migrations between processors within the lapse */
 	uint8_t throttles; /* throttle periods so far */
 	uint8_t resets;
 	uint8_t pinned_on;
@@ -54,9 +54,9 @@ static uint64_t lapses(const struct uvm_thrash *t, uint64_t n, const struct uvm_
 	return uvm_model_scaled(m, n * t->lapse_ns);
 }
 
-enum uvm_thrash_verdict uvm_thrash_check(struct uvm_thrash *t, size_t b, enum uvm_side to,
-					 uint64_t now, const struct uvm_model *m, uint64_t *until,
-					 enum uvm_side *pinned_on, bool *newly_pinned)
+enum uvm_thrash_verdict uvm_thrash_check(struct uvm_thrash *t, size_t b, uint8_t to, uint64_t now,
+					 const struct uvm_model *m, uint64_t *until,
+					 uint8_t *pinned_on, bool *newly_pinned)
 {
 	struct uvm_thrash_block *x;
 
@@ -65,7 +65,7 @@ enum uvm_thrash_verdict uvm_thrash_check(struct uvm_thrash *t, size_t b, enum uv
 		return UVM_THRASH_NONE;
 	x = &t->block[b];
 	if (x->pin_until > now) {
-		*pinned_on = (enum uvm_side)x->pinned_on;
+		*pinned_on = x->pinned_on;
 		return UVM_THRASH_PIN;
 	}
 	if (x->throttle_until > now && to != x->last_to) {
@@ -74,13 +74,13 @@ enum uvm_thrash_verdict uvm_thrash_check(struct uvm_thrash *t, size_t b, enum uv
 	}
 	if (x->streak < t->threshold || to == x->last_to)
 		return UVM_THRASH_NONE;
-	/* Thrashing: the side holding the block keeps it for a nap. */
+	/* Thrashing: the processor holding the block keeps it for a nap. */
 	x->streak = 0;
 	if (++x->throttles >= t->pin_threshold) {
 		x->throttles = 0;
 		x->pin_until = now + lapses(t, t->pin, m);
 		x->pinned_on = x->last_to;
-		*pinned_on = (enum uvm_side)x->pinned_on;
+		*pinned_on = x->pinned_on;
 		*newly_pinned = true;
 		return UVM_THRASH_PIN;
 	}
@@ -89,7 +89,7 @@ enum uvm_thrash_verdict uvm_thrash_check(struct uvm_thrash *t, size_t b, enum uv
 	return UVM_THRASH_THROTTLE;
 }
 
-void uvm_thrash_record(struct uvm_thrash *t, size_t b, enum uvm_side to, uint64_t now,
+void uvm_thrash_record(struct uvm_thrash *t, size_t b, uint8_t to, uint64_t now,
 		       const struct uvm_model *m)
 {
 	struct uvm_thrash_block *x;
@@ -105,7 +105,7 @@ void uvm_thrash_record(struct uvm_thrash *t, size_t b, enum uvm_side to, uint64_
 		x->streak = (uint8_t)(x->streak < 255 ? x->streak + 1 : 255);
 	else
 		x->streak = 1;
-	x->last_to = (uint8_t)to;
+	x->last_to = to;
 	x->last_ns = now;
 }
 
