@@ -94,14 +94,9 @@ static void replay_mode(const char *mode)
  */
 static void gpu_gpu_ping_pong(const char *thrashing)
 {
-	const char *const opts[] = {"gpus=2",
-				    thrashing,
-				    "thrashing-threshold=3",
-				    "thrashing-lapse=200ms",
-				    "thrashing-nap=1",
-				    "link=unlimited",
-				    "fault-latency=0",
-				    NULL};
+	const char *const opts[] = {
+	    "gpus=2",	       thrashing,	 "thrashing-threshold=3", "thrashing-lapse=200ms",
+	    "thrashing-nap=1", "link=unlimited", "fault-latency=0",	  NULL};
 	struct th_emu t;
 	volatile uint64_t *host, *dev[2];
 	struct uvm_stats st;
