@@ -142,13 +142,15 @@ static void gpu_touch(int t, void *arg)
 		((volatile uint64_t *)j->dev)[off / sizeof(uint64_t)] = pattern(off);
 }
 
-/* The sequential touch with --proactive-evict RESERVE: the blocks the device
- * evicted and, of those, the blocks evicted ahead of need. */
-static void proactive_run(const char *reserve, uint64_t *evicted, uint64_t *proactive)
+/* The sequential touch with --proactive-evict RESERVE on GPU `gpu` of
+ * gpu + 1: the blocks the device evicted and, of those, the blocks evicted
+ * ahead of need. */
+static void proactive_run(const char *reserve, unsigned gpu, uint64_t *evicted,
+			  uint64_t *proactive)
 {
-	char opt[64];
+	char opt[64], gpus[32];
 	const char *opts[] = {"device-mem=8M",	"prefetch=none",   "evict=lru2m", opt,
-			      "link=unlimited", "fault-latency=0", NULL};
+			      "link=unlimited", "fault-latency=0", gpus,	  NULL};
 	struct th_emu t;
 	struct uvm_stats st;
 	uint64_t *host;
@@ -156,9 +158,10 @@ static void proactive_run(const char *reserve, uint64_t *evicted, uint64_t *proa
 	size_t bad = 0;
 
 	snprintf(opt, sizeof(opt), "proactive-evict=%s", reserve);
+	snprintf(gpus, sizeof(gpus), "gpus=%u", gpu + 1);
 	th_start(&t, opts);
 	host = th_managed(&t, FOOTPRINT);
-	j = (struct job){th_dev(&t, host), FOOTPRINT / sizeof(uint64_t)};
+	j = (struct job){th_dev_g(&t, host, gpu), FOOTPRINT / sizeof(uint64_t)};
 	th_parallel(1, gpu_touch, &j);
 	st = th_stats(&t);
 	for (size_t off = 0; off < FOOTPRINT; off += UVMEMU_BLOCK_SIZE)
@@ -186,18 +189,31 @@ static void test_proactive_eviction(void **state)
 	const uint64_t u = (64u << 10) / UVMEMU_BLOCK_SIZE;
 	uint64_t evicted, proactive;
 
-	proactive_run("0", &evicted, &proactive);
+	proactive_run("0", 0, &evicted, &proactive);
 	assert_int_equal(evicted, 64 * u);
 	assert_int_equal(proactive, 0);
-	proactive_run("64K", &evicted, &proactive);
+	proactive_run("64K", 0, &evicted, &proactive);
 	assert_int_equal(evicted, 96 * u);
 	assert_int_equal(proactive, 64 * u);
 	/* A reserve of a vablock and a block (33): after block 128's batch
 	 * 31 blocks are free, so vablock 1 goes at once; then whenever fewer
 	 * than 33 are free, after blocks 159 and 191 (vablocks 2 and 3). */
-	proactive_run("2112K", &evicted, &proactive);
+	proactive_run("2112K", 0, &evicted, &proactive);
 	assert_int_equal(evicted, 128 * u);
 	assert_int_equal(proactive, 96 * u);
+}
+
+/* With two GPUs, the one short of room is GPU 1 (GPU 0 holds nothing):
+ * ETC keeps room on every GPU, so the same blocks go ahead of need. */
+static void test_proactive_eviction_second_gpu(void **state)
+{
+	const uint64_t u = (64u << 10) / UVMEMU_BLOCK_SIZE;
+	uint64_t evicted, proactive;
+
+	(void)state;
+	proactive_run("64K", 1, &evicted, &proactive);
+	assert_int_equal(evicted, 96 * u);
+	assert_int_equal(proactive, 64 * u);
 }
 
 int main(void)
@@ -209,6 +225,7 @@ int main(void)
 	    cmocka_unit_test(test_pattern_survives_seq_local_eviction),
 	    cmocka_unit_test(test_pattern_survives_proactive_eviction),
 	    cmocka_unit_test(test_proactive_eviction),
+	    cmocka_unit_test(test_proactive_eviction_second_gpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
