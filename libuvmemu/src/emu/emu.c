@@ -68,13 +68,13 @@ static uint64_t clock_host_time(void *ctx)
 	return uvm_gpu_host_now(ctx);
 }
 
-/* A wait for the device: the host's clock pauses, then joins the stream's. */
-static void clock_device_wait(void *ctx, bool begin)
+/* A wait for a device: the host's clock pauses, then joins its stream's. */
+static void clock_device_wait(void *ctx, bool begin, int device)
 {
 	if (begin)
 		uvm_gpu_host_pause(ctx);
 	else
-		uvm_gpu_join(ctx);
+		uvm_gpu_join(ctx, device);
 }
 
 static void progress_totals(void *ctx, struct uvm_stats *out)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calibration.h"
+#include "device.h"
 #include "rt.h"
 #include "uvmemu.h"
 #include "uvmemu_options.h"
@@ -34,7 +35,7 @@ int uvmemu_free(void *ptr)
 
 	if (forked())
 		return -ENODEV;
-	e = uvm_session_device_idle(s);
+	e = uvm_session_device_idle(s, -1);
 	if (e == cudaErrorNotSupported)
 		return -EDEADLK; /* from inside a kernel: the wait would wait for itself */
 	uvm_session_set_error(s, e);
@@ -156,10 +157,11 @@ void uvmemu_executor_overhead(bool begin)
 {
 	struct uvm_session *s = uvm_rt_session();
 
-	/* A wait for the device's own work: the host's clock pauses, and
-	 * goes on from where it was (nothing is in the stream yet). */
+	/* A wait for the device's own work (the launching thread's device's
+	 * workers start): the host's clock pauses, and goes on from where it
+	 * was (nothing is in that device's stream yet). */
 	if (s->clock)
-		s->clock->device_wait(s->clock->ctx, begin);
+		s->clock->device_wait(s->clock->ctx, begin, uvm_front_device());
 }
 
 void uvmemu_set_kernel_error(cudaError_t error)
