@@ -45,14 +45,14 @@ static void resolve_device(struct eg_config *c, unsigned dev)
 {
 	struct eg_dev_config *d = &c->dev[dev];
 
-	d->gpu = eg_gpu_find(uvmemu_opt_str(UVMEMU_OPT_gpu));
+	d->gpu = eg_gpu_find(uvmemu_opt_dev_str(UVMEMU_OPT_gpu, dev));
 	if (!d->gpu) {
 		/* The runtime validated the value against the same list. */
 		fprintf(stderr, "emu-gpu: internal error: no preset for --gpu %s\n",
-			uvmemu_opt_str(UVMEMU_OPT_gpu));
+			uvmemu_opt_dev_str(UVMEMU_OPT_gpu, dev));
 		abort();
 	}
-	d->sms = (unsigned)uvmemu_opt_int(UVMEMU_OPT_sms);
+	d->sms = (unsigned)uvmemu_opt_dev_int(UVMEMU_OPT_sms, dev);
 	if (d->sms == 0)
 		d->sms = d->gpu->sms;
 	d->workers = d->sms * c->ctas_per_sm;

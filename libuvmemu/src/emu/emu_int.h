@@ -95,6 +95,7 @@ struct uvm_emu {
 
 	struct uvm_mutex lock; /* guards what follows */
 	double oversub;	       /* 0 unless capacity waits for the first launch */
+	double oversub_gpu[UVM_MAX_GPUS]; /* each GPU's ratio (--oversub per device) */
 	char capacity_note[160];
 	/* The kernel running on each GPU: a GPU runs its kernels one at a
 	 * time, in order, and GPUs run theirs side by side (--gpus). */

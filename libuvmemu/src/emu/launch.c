@@ -8,6 +8,7 @@
 #include "emu_int.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -50,6 +51,50 @@ static void flush_launch(struct uvm_emu *e)
 	}
 }
 
+/*
+ * --oversub at the first launch: each GPU with a ratio gets the managed
+ * footprint over it (a list gives each GPU its own; the note names every
+ * GPU's when they differ). e->lock held.
+ */
+static int resolve_oversub(struct uvm_emu *e)
+{
+	uint64_t footprint = atomic_load(&e->session->managed_bytes);
+	/* One ratio for every GPU: its capacity is said once. */
+	bool each = strchr(uvm_cfg_s(&e->session->cfg, UVM_OPT_oversub), ',') != NULL;
+	size_t len;
+	char a[32];
+	int rc = 0;
+
+	len = (size_t)snprintf(e->capacity_note, sizeof(e->capacity_note),
+			       "--oversub %s of a %s managed footprint at the first launch gives",
+			       uvm_cfg_s(&e->session->cfg, UVM_OPT_oversub),
+			       uvm_fmt_size(a, sizeof(a), footprint));
+	for (unsigned g = 0; g < e->arena.ngpus; g++) {
+		double ratio = e->oversub_gpu[g];
+		uint64_t blocks =
+		    ratio > 0 ? (uint64_t)((double)footprint / ratio) >> UVM_BLOCK_SHIFT : 0;
+		char b[32];
+
+		if (ratio <= 0)
+			continue;
+		if (len < sizeof(e->capacity_note) && (each || g == 0))
+			len += (size_t)snprintf(
+			    e->capacity_note + len, sizeof(e->capacity_note) - len, "%s %s",
+			    g ? "," : "", uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
+		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
+			snprintf(e->launch_error, sizeof(e->launch_error),
+				 "%s, less than one 2 MB vablock of device memory%s; use a smaller "
+				 "ratio or a larger footprint",
+				 e->capacity_note, each ? " on a GPU" : "");
+			rc = -EINVAL;
+			break;
+		}
+		uvm_pool_set_capacity(&e->pool[g], blocks);
+	}
+	e->oversub = 0;
+	return rc;
+}
+
 /* The record of GPU `device`'s kernel (device 0's for a bad number). */
 static unsigned kernel_gpu(const struct uvm_emu *e, int device)
 {
@@ -69,27 +114,8 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 	k->launch = *launch;
 	snprintf(k->name, sizeof(k->name), "%s", launch->kernel ? launch->kernel : "");
 	k->launch.kernel = k->name;
-	if (e->oversub > 0) {
-		uint64_t footprint = atomic_load(&e->session->managed_bytes);
-		uint64_t blocks = (uint64_t)((double)footprint / e->oversub) >> UVM_BLOCK_SHIFT;
-		char a[32], b[32];
-
-		snprintf(e->capacity_note, sizeof(e->capacity_note),
-			 "--oversub %g of a %s managed footprint at the first launch gives %s",
-			 e->oversub, uvm_fmt_size(a, sizeof(a), footprint),
-			 uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
-		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
-			snprintf(e->launch_error, sizeof(e->launch_error),
-				 "%s, less than one 2 MB vablock of device memory; use a smaller "
-				 "ratio or a larger footprint",
-				 e->capacity_note);
-			rc = -EINVAL;
-		} else {
-			for (unsigned g = 0; g < e->arena.ngpus; g++)
-				uvm_pool_set_capacity(&e->pool[g], blocks);
-		}
-		e->oversub = 0;
-	}
+	if (e->oversub > 0)
+		rc = resolve_oversub(e);
 	uvm_mutex_unlock(&e->lock);
 	if (rc)
 		return rc;

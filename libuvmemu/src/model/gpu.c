@@ -80,6 +80,7 @@ struct dev {
 	bool *held;
 	unsigned nslots;
 	double per_cpu_ns; /* modelled ns per ns of a worker's CPU time */
+	double speed;	   /* its preset's DRAM bandwidth over GPU 0's (D is GPU 0's) */
 	struct {
 		bool running;
 		uint64_t begin, end; /* modelled; end: the latest CTA's end so far */
@@ -202,6 +203,41 @@ static void futex_wake(_Atomic uint32_t *word)
 
 /* ---------------------------------------------------------- life */
 
+/* A --gpu preset's DRAM bandwidth (uvmemu_gpus.def; 0 for a name it lacks). */
+static double preset_bytes_per_s(const char *name)
+{
+	static const struct {
+		const char *name;
+		double bytes_per_s;
+	} presets[] = {
+#define UVMEMU_GPU(name, sms, bytes_per_s) {name, bytes_per_s},
+#include "uvmemu_gpus.def"
+#undef UVMEMU_GPU
+	};
+
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (strcmp(presets[i].name, name) == 0)
+			return presets[i].bytes_per_s;
+	return 0;
+}
+
+/*
+ * The dilation D is against GPU 0's preset (it is the run's: calibrated, or
+ * given); a GPU of another preset (--gpu a,b) runs the same kernel code
+ * faster or slower by the ratio of their DRAM bandwidths, the figure D
+ * itself is measured on.
+ */
+static void set_speeds(struct uvm_gpu *g, const struct uvm_config *cfg)
+{
+	double base = preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, 0));
+
+	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++) {
+		double bw = preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, d));
+
+		g->dev[d].speed = base > 0 && bw > 0 ? bw / base : 1;
+	}
+}
+
 int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_config *cfg,
 		   size_t nblocks, char *err, size_t errlen)
 {
@@ -220,6 +256,7 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++)
 		uvm_batcher_init(&g->dev[d].buf, g->batch_max);
 	g->fig.ndev = g->ndev;
+	set_speeds(g, cfg);
 	g->w = calloc(UVM_TIDMAP_SLOTS, sizeof(*g->w));
 	g->taken = calloc(g->batch_max, sizeof(*g->taken));
 	g->doorbell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -585,8 +622,9 @@ void uvm_gpu_kernel_begin(struct uvm_gpu *g, unsigned dev, uint64_t ncta, unsign
 		return;
 	}
 	/* A slot's share of the machine: D measured the executor on `cores`
-	 * cores against the whole GPU, which has `slots` slots. */
-	d->per_cpu_ns = (double)slots / ((double)cores * (dil > 0 ? dil : 1));
+	 * cores against the whole GPU, which has `slots` slots (GPU 0's
+	 * preset: another's is D x its speed). */
+	d->per_cpu_ns = (double)slots / ((double)cores * (dil > 0 ? dil : 1) * d->speed);
 	/* After this GPU's earlier work only: another GPU's kernel runs
 	 * beside it. */
 	start = host_ns > d->stream_end ? host_ns : d->stream_end;
