@@ -50,18 +50,18 @@ static double now_s(void)
 }
 
 /* One timed triad; returns seconds, or a negative value if it failed. */
-static double run_once(const struct calib_args *a)
+static double run_once(unsigned dev, const struct calib_args *a)
 {
 	dim3 grid = {(unsigned)(a->n / CALIB_THREADS), 1, 1}, block = {CALIB_THREADS, 1, 1};
 	double t0 = now_s();
 
-	if (eg_submit(&emu_calibration_triad, grid, block, 0, a, true) != cudaSuccess ||
-	    eg_wait_idle() != cudaSuccess)
+	if (eg_submit(dev, &emu_calibration_triad, grid, block, 0, a, true) != cudaSuccess ||
+	    eg_wait_idle(dev) != cudaSuccess)
 		return -1;
 	return now_s() - t0;
 }
 
-double eg_measure_bandwidth(void)
+double eg_measure_bandwidth(unsigned dev)
 {
 	struct calib_args a = {.n = CALIB_ELEMS};
 	float *x = malloc(CALIB_ELEMS * sizeof(float));
@@ -79,7 +79,7 @@ double eg_measure_bandwidth(void)
 	a.y = y;
 	a.z = z;
 	for (int r = 0; r <= CALIB_RUNS; r++) {
-		double t = run_once(&a);
+		double t = run_once(dev, &a);
 
 		if (t <= 0) {
 			best = 0;
@@ -127,18 +127,18 @@ const char *eg_build_id(void)
 	    ;
 }
 
-void eg_calibrate(const struct eg_config *cfg)
+void eg_calibrate(const struct eg_config *cfg, unsigned dev)
 {
 	/* One measurement per run varies by 2x between consecutive runs on a
 	 * busy machine; `uvmemu calibrate` saves the median of many. */
 	double bw = uvmemu_calibration_saved(eg_build_id());
 
 	if (bw <= 0)
-		bw = eg_measure_bandwidth();
+		bw = eg_measure_bandwidth(dev);
 	if (bw <= 0) {
 		/* The runtime keeps the dilation at 1 and says it was not calibrated. */
 		fprintf(stderr, "emu-gpu: --dilation auto: the calibration kernel failed\n");
 		return;
 	}
-	uvmemu_set_calibration(bw, cfg->gpu->bytes_per_s, cfg->gpu->name);
+	uvmemu_set_calibration(bw, cfg->dev[0].gpu->bytes_per_s, cfg->dev[0].gpu->name);
 }

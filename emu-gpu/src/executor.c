@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * executor.c - the process-wide executor: configuration, the worker pool and
- * the default stream (launch queue, kernel start and completion, synchronize).
+ * executor.c - the process-wide executor: configuration, a worker pool and a
+ * default stream per device (launch queue, kernel start and completion,
+ * synchronize).
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,13 +15,14 @@
 #include "uvmemu_options.h"
 
 /*
- * The one executor instance. A process has one GPU and one default stream, and
- * the runtime's cudaDeviceSynchronize() reaches us through a plain function
- * pointer, so the state is a single static object rather than a handle.
+ * The one executor instance. A process has its GPUs, each with one default
+ * stream, and the runtime's cudaDeviceSynchronize() reaches us through a
+ * plain function pointer, so the state is a single static object rather than
+ * a handle.
  */
 struct eg_executor eg = {
     .cfg_once = PTHREAD_ONCE_INIT,
-    .pool_once = PTHREAD_ONCE_INIT,
+    .start_lock = PTHREAD_MUTEX_INITIALIZER,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .changed = PTHREAD_COND_INITIALIZER,
 };
@@ -38,22 +40,39 @@ static enum eg_order dispatch_order(void)
 	return EG_ASC;
 }
 
+/* Device dev's preset and SMs. */
+static void resolve_device(struct eg_config *c, unsigned dev)
+{
+	struct eg_dev_config *d = &c->dev[dev];
+
+	d->gpu = eg_gpu_find(uvmemu_opt_dev_str(UVMEMU_OPT_gpu, dev));
+	if (!d->gpu) {
+		/* The runtime validated the value against the same list. */
+		fprintf(stderr, "emu-gpu: internal error: no preset for --gpu %s\n",
+			uvmemu_opt_dev_str(UVMEMU_OPT_gpu, dev));
+		abort();
+	}
+	d->sms = (unsigned)uvmemu_opt_dev_int(UVMEMU_OPT_sms, dev);
+	if (d->sms == 0)
+		d->sms = d->gpu->sms;
+	d->workers = d->sms * c->ctas_per_sm;
+}
+
 static void resolve_config(void)
 {
 	struct eg_config *c = &eg.cfg;
+	int n = 1;
 
-	c->gpu = eg_gpu_find(uvmemu_opt_str(UVMEMU_OPT_gpu));
-	if (!c->gpu) {
-		/* The runtime validated the value against the same list. */
-		fprintf(stderr, "emu-gpu: internal error: no preset for --gpu %s\n",
-			uvmemu_opt_str(UVMEMU_OPT_gpu));
-		abort();
-	}
-	c->sms = (unsigned)uvmemu_opt_int(UVMEMU_OPT_sms);
-	if (c->sms == 0)
-		c->sms = c->gpu->sms;
+	/* The runtime's --gpus (1 natively unless it says otherwise). */
+	if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1)
+		n = 1;
+	c->ndev = (unsigned)n < UVMEMU_MAX_DEVICES ? (unsigned)n : UVMEMU_MAX_DEVICES;
 	c->ctas_per_sm = (unsigned)uvmemu_opt_int(UVMEMU_OPT_ctas_per_sm);
-	c->workers = c->sms * c->ctas_per_sm;
+	for (unsigned d = 0; d < c->ndev; d++) {
+		resolve_device(c, d);
+		eg.dev[d].id = d;
+		eg.dev[d].cfg = &c->dev[d];
+	}
 	c->order = dispatch_order();
 	c->order_name = uvmemu_opt_str(UVMEMU_OPT_dispatch); /* the value as validated */
 	c->pin = uvmemu_opt_int(UVMEMU_OPT_pin) == UVM_PIN_ON;
@@ -68,13 +87,22 @@ const struct eg_config *eg_config(void)
 	return &eg.cfg;
 }
 
+unsigned eg_current_device(void)
+{
+	int dev = 0;
+
+	if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || (unsigned)dev >= eg_config()->ndev)
+		dev = 0;
+	return (unsigned)dev;
+}
+
 /* Workers free their own per-thread resources on the way out. */
-static void stop_workers(unsigned started)
+static void stop_workers(struct eg_device *d, unsigned started)
 {
 	atomic_store(&eg.shutdown, true);
-	eg_workers_wake_all();
+	eg_workers_wake_all(d);
 	for (unsigned i = 0; i < started; i++)
-		pthread_join(eg.workers[i].thread, NULL);
+		pthread_join(d->workers[i].thread, NULL);
 }
 
 /*
@@ -82,7 +110,7 @@ static void stop_workers(unsigned started)
  * core pinning uses), at most all of them. The others are spares that join
  * only while CTAs block (worker.c).
  */
-unsigned eg_main_workers(const struct eg_config *cfg)
+unsigned eg_main_workers(const struct eg_config *cfg, unsigned workers)
 {
 	cpu_set_t set;
 	int cores = cfg->pin ? eg_pin_cores() : 0;
@@ -91,34 +119,37 @@ unsigned eg_main_workers(const struct eg_config *cfg)
 		cores = CPU_COUNT(&set);
 	if (cores <= 0)
 		cores = 1;
-	return (unsigned)cores < cfg->workers ? (unsigned)cores : cfg->workers;
+	return (unsigned)cores < workers ? (unsigned)cores : workers;
 }
 
-static void start_pool(void)
+/* Device d's pool; eg.start_lock held. */
+static void start_pool(struct eg_device *d)
 {
 	const struct eg_config *cfg = eg_config();
+	const struct eg_dev_config *dc = d->cfg;
 	unsigned started = 0;
 	int err;
 
 	eg.gmmu = uvmemu_gmmu_get();
-	eg.slots = aligned_alloc(EG_CACHELINE, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
-	eg.workers = calloc(cfg->workers, sizeof(*eg.workers));
+	d->slots = aligned_alloc(EG_CACHELINE, sizeof(*d->slots) * EG_QUEUE_DEPTH);
+	d->workers = calloc(dc->workers, sizeof(*d->workers));
 	err = -ENOMEM;
-	if (!eg.slots || !eg.workers)
+	if (!d->slots || !d->workers)
 		goto err;
-	memset(eg.slots, 0, sizeof(*eg.slots) * EG_QUEUE_DEPTH);
+	memset(d->slots, 0, sizeof(*d->slots) * EG_QUEUE_DEPTH);
 	/* Before the workers start: it says which futex word each sleeps on. */
-	eg.nmain = eg_main_workers(cfg);
+	d->nmain = eg_main_workers(cfg, dc->workers);
 	err = eg_fault_install();
 	if (err)
 		goto err;
-	for (; started < cfg->workers; started++) {
-		struct eg_worker *w = &eg.workers[started];
+	for (; started < dc->workers; started++) {
+		struct eg_worker *w = &d->workers[started];
 
+		w->dev = d;
 		w->id = started;
 		/* Consecutive workers go to different SMs, as a GPU spreads CTAs. */
-		w->sm = started % cfg->sms;
-		w->slot = started / cfg->sms;
+		w->sm = started % dc->sms;
+		w->slot = started / dc->sms;
 		err = eg_worker_start(w);
 		if (err)
 			goto err_workers;
@@ -126,56 +157,69 @@ static void start_pool(void)
 	/* Every worker has named its SM to the memory system before any kernel
 	 * runs, and none is still starting up when the process exits. */
 	eg_lock();
-	while (eg.registered < started)
+	while (d->registered < started)
 		eg_wait_changed();
 	eg_unlock();
 	if (cfg->pin) {
-		err = eg_pin_workers(eg.workers, cfg->workers);
+		err = eg_pin_workers(d->workers, dc->workers);
 		if (err < 0)
 			fprintf(stderr,
 				"emu-gpu: --pin on: cannot pin workers (%s); running unpinned\n",
 				strerror(-err));
-		eg.pinned = err > 0;
+		d->pinned = err > 0;
 	}
-	atomic_store(&eg.ready, true);
-	if (cfg->calibrate)
-		eg_calibrate(cfg);
+	atomic_store(&d->ready, true);
+	/* Once per run, on the first pool: the dilation is the model's. */
+	if (cfg->calibrate && !eg.calibrated) {
+		eg.calibrated = true;
+		eg_calibrate(cfg, d->id);
+	}
 	return;
 
 err_workers:
-	stop_workers(started);
+	stop_workers(d, started);
 err:
-	fprintf(stderr, "emu-gpu: cannot start %u workers (sms %u x ctas-per-sm %u) after %u: %s\n",
-		cfg->workers, cfg->sms, cfg->ctas_per_sm, started, strerror(-err));
-	free(eg.workers);
-	free(eg.slots);
-	eg.workers = NULL;
-	eg.slots = NULL;
-	eg.pool_error = err == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInitializationError;
+	fprintf(stderr,
+		"emu-gpu: cannot start device %u's %u workers (sms %u x ctas-per-sm %u) after %u: "
+		"%s\n",
+		d->id, dc->workers, dc->sms, cfg->ctas_per_sm, started, strerror(-err));
+	free(d->workers);
+	free(d->slots);
+	d->workers = NULL;
+	d->slots = NULL;
+	d->pool_error = err == -ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInitializationError;
 }
 
-/* The pool's start and the calibration are the executor's work, not the
- * program's: the runtime's host clock leaves them out. */
-static void start_pool_aside(void)
+/*
+ * A device's pool starts at its first launch: a program that uses one GPU
+ * of several starts no threads for the others. The pool's start and the
+ * calibration are the executor's work, not the program's: the runtime's host
+ * clock leaves them out.
+ */
+cudaError_t eg_pool_start(unsigned dev)
 {
-	uvmemu_executor_overhead(true);
-	start_pool();
-	uvmemu_executor_overhead(false);
+	struct eg_device *d = &eg.dev[dev];
+
+	if (!atomic_load(&d->started)) {
+		pthread_mutex_lock(&eg.start_lock);
+		if (!atomic_load(&d->started)) {
+			uvmemu_executor_overhead(true);
+			start_pool(d);
+			uvmemu_executor_overhead(false);
+			atomic_store(&d->started, true);
+		}
+		pthread_mutex_unlock(&eg.start_lock);
+	}
+	return d->pool_error;
 }
 
-cudaError_t eg_pool_start(void)
+static struct eg_kernel *slot_of(struct eg_device *d, uint64_t seq)
 {
-	pthread_once(&eg.pool_once, start_pool_aside);
-	return eg.pool_error;
+	return &d->slots[seq % EG_QUEUE_DEPTH];
 }
 
-static struct eg_kernel *slot_of(uint64_t seq)
-{
-	return &eg.slots[seq % EG_QUEUE_DEPTH];
-}
-
-/* Runs when the stream reaches k; called without eg.lock. */
-static void start_kernel(struct eg_kernel *k)
+/* Runs when device d's stream reaches k; called without eg.lock. */
+static void start_kernel(struct eg_device *d, struct eg_kernel *k)
 {
 	if (!k->internal) {
 		struct uvmemu_launch l = {.kernel = k->kernel->name,
@@ -185,13 +229,13 @@ static void start_kernel(struct eg_kernel *k)
 					  .args = k->args,
 					  .args_size = k->kernel->args_size,
 					  .host_ns = k->host_ns,
-					  .slots = eg.cfg.workers,
-					  .cores = eg.nmain,
+					  .slots = d->cfg->workers,
+					  .cores = d->nmain,
 					  .device = k->device};
 
 		k->index = uvmemu_kernel_begin(&l);
 	}
-	eg_workers_run(k);
+	eg_workers_run(d, k);
 }
 
 /*
@@ -222,16 +266,17 @@ static void translate_args(unsigned char *args, size_t size, const struct uvmemu
 	}
 }
 
-static void fill_slot(struct eg_kernel *k, uint64_t seq, const struct emu_kernel *kernel, dim3 grid,
-		      dim3 block, size_t shared_bytes, const void *args, bool internal,
-		      const struct uvmemu_view_map *views)
+static void fill_slot(struct eg_device *d, struct eg_kernel *k, uint64_t seq,
+		      const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
+		      const void *args, bool internal, const struct uvmemu_view_map *views)
 {
 	bool desc = eg.cfg.order == EG_DESC;
 
+	/* Each GPU's launches alternate (one block scheduler per GPU). */
 	if (!internal && eg.cfg.order == EG_SWITCH)
-		desc = eg.ordinal & 1; /* launch 0 ascending, 1 descending, ... */
+		desc = d->ordinal & 1; /* launch 0 ascending, 1 descending, ... */
 	if (!internal)
-		eg.ordinal++;
+		d->ordinal++;
 	k->kernel = kernel;
 	k->grid = grid;
 	k->block = block;
@@ -252,15 +297,15 @@ static void fill_slot(struct eg_kernel *k, uint64_t seq, const struct emu_kernel
 	memcpy(k->args, args, kernel->args_size);
 }
 
-cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
-		      const void *args, bool internal)
+cudaError_t eg_submit(unsigned dev, const struct emu_kernel *kernel, dim3 grid, dim3 block,
+		      size_t shared_bytes, const void *args, bool internal)
 {
+	struct eg_device *d = &eg.dev[dev];
 	struct uvmemu_view_map views = {0};
 	unsigned char translated[EG_MAX_ARGS];
 	uint64_t host_ns;
 	struct eg_kernel *k;
 	uint64_t seq;
-	int device = 0;
 	bool start;
 
 	/* The calibration kernel works on ordinary memory: no translation. */
@@ -270,35 +315,31 @@ cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, si
 	translate_args(translated, kernel->args_size, &views);
 	/* The model clock: the host's time at the launch, not at its start. */
 	host_ns = internal ? 0 : uvmemu_host_time();
-	/* The launching thread's device, asked of the runtime before eg.lock
-	 * as the rest is; the calibration kernel runs on device 0. */
-	if (!internal && cudaGetDevice(&device) != cudaSuccess)
-		device = 0;
 	eg_lock();
 	/* The next slot is free once the launch EG_QUEUE_DEPTH earlier
 	 * completed... The position is read after the last wait: a launcher
 	 * woken with others by the same completion may find the slot it waited
 	 * for taken, and must wait again for the next. */
-	while (eg.submitted - eg.completed >= EG_QUEUE_DEPTH)
+	while (d->submitted - d->completed >= EG_QUEUE_DEPTH)
 		eg_wait_changed();
-	seq = eg.submitted;
-	k = slot_of(seq);
+	seq = d->submitted;
+	k = slot_of(d, seq);
 	/* ...and the workers that ran it have let go (they need no lock for that,
 	 * and only the last few instructions of their loop remain). */
 	while (atomic_load(&k->active) != 0)
 		sched_yield();
-	fill_slot(k, seq, kernel, grid, block, shared_bytes, translated, internal, &views);
+	fill_slot(d, k, seq, kernel, grid, block, shared_bytes, translated, internal, &views);
 	k->host_ns = host_ns;
-	k->device = device;
-	start = eg.completed == eg.submitted;
-	eg.submitted++;
+	k->device = (int)dev;
+	start = d->completed == d->submitted;
+	d->submitted++;
 	eg_unlock();
 	if (start)
-		start_kernel(k);
+		start_kernel(d, k);
 	return cudaSuccess;
 }
 
-void eg_complete_kernel(struct eg_kernel *k)
+void eg_complete_kernel(struct eg_device *d, struct eg_kernel *k)
 {
 	struct eg_kernel *next = NULL;
 	cudaError_t e = (cudaError_t)atomic_load(&k->error);
@@ -306,48 +347,79 @@ void eg_complete_kernel(struct eg_kernel *k)
 	if (!k->internal)
 		uvmemu_kernel_end(k->index);
 	/* The next kernel starts with spares if this one blocked. */
-	atomic_store(&eg.faulting, atomic_load(&k->blocked));
-	atomic_store(&eg.current, 0);
+	atomic_store(&d->faulting, atomic_load(&k->blocked));
+	atomic_store(&d->current, 0);
 	eg_lock();
-	if (e != cudaSuccess && eg.error == cudaSuccess)
-		eg.error = e;
-	eg.completed++;
-	if (eg.completed < eg.submitted)
-		next = slot_of(eg.completed);
+	if (e != cudaSuccess && d->error == cudaSuccess)
+		d->error = e;
+	d->completed++;
+	if (d->completed < d->submitted)
+		next = slot_of(d, d->completed);
 	/* Wake only a waiter this completion releases: synchronize() when the
 	 * stream is idle, a launcher when the queue was full (eg_submit). Waking
 	 * the synchronizing thread at every kernel of a queued sequence cost a
 	 * context switch per launch, and on a core the workers share, their
 	 * time. */
-	if (eg.completed == eg.submitted || eg.completed + EG_QUEUE_DEPTH == eg.submitted + 1)
+	if (d->completed == d->submitted || d->completed + EG_QUEUE_DEPTH == d->submitted + 1)
 		pthread_cond_broadcast(&eg.changed);
 	eg_unlock();
 	if (next)
-		start_kernel(next);
+		start_kernel(d, next);
 }
 
-cudaError_t eg_wait_idle(void)
+/* eg.lock held. */
+static cudaError_t wait_idle_locked(struct eg_device *d)
+{
+	cudaError_t e;
+
+	while (d->completed != d->submitted)
+		eg_wait_changed();
+	e = d->error;
+	d->error = cudaSuccess;
+	return e;
+}
+
+cudaError_t eg_wait_idle(unsigned dev)
 {
 	cudaError_t e;
 
 	eg_lock();
-	while (eg.completed != eg.submitted)
-		eg_wait_changed();
-	e = eg.error;
-	eg.error = cudaSuccess;
+	e = wait_idle_locked(&eg.dev[dev]);
 	eg_unlock();
 	return e;
 }
 
-/* cudaDeviceSynchronize() lands here through the runtime. */
-static cudaError_t synchronize(void)
+/*
+ * cudaDeviceSynchronize() lands here through the runtime, for the calling
+ * thread's current device: another device's stream goes on (CUDA's waits
+ * for the current device only). cudaFree and the end of a region of
+ * interest wait for every device (-1) and return the first error met; each
+ * device's pending error is cleared as it is read (CUDA reports an
+ * asynchronous error once).
+ */
+static cudaError_t synchronize(int device)
 {
+	const struct eg_config *cfg = eg_config();
+	cudaError_t e = cudaSuccess;
+
 	if (atomic_load(&eg.forked))
 		return cudaErrorInitializationError;
-	/* A kernel waiting for the stream it runs on would wait for itself. */
+	/* A kernel waiting for a stream (its own, or one that waits for its
+	 * device's stream) could wait for itself. */
 	if (eg_self())
 		return cudaErrorNotSupported;
-	return eg_wait_idle();
+	eg_lock();
+	for (unsigned i = 0; i < cfg->ndev; i++) {
+		cudaError_t f;
+
+		if (device >= 0 && (unsigned)device != i)
+			continue;
+		f = wait_idle_locked(&eg.dev[i]);
+		if (e == cudaSuccess)
+			e = f;
+	}
+	eg_unlock();
+	return e;
 }
 
 static const struct uvmemu_executor executor = {
@@ -372,26 +444,35 @@ __attribute__((constructor)) static void emugpu_load(void)
 }
 
 /*
- * At exit, idle workers are stopped and joined. If kernels are still queued
- * (the program exits without synchronizing, which CUDA allows) the workers are
- * left to die with the process: waiting could hang on a memory system that is
- * already shutting down.
+ * At exit, idle workers are stopped and joined. If kernels are still queued on
+ * any device (the program exits without synchronizing, which CUDA allows)
+ * every device's workers are left to die with the process: waiting could hang
+ * on a memory system that is already shutting down, and the shutdown flag is
+ * every pool's.
  */
 __attribute__((destructor)) static void emugpu_unload(void)
 {
-	bool idle;
+	unsigned ndev = eg.cfg.ndev;
+	bool idle = true;
 
 	/* A forked child has none of the workers to stop. */
-	if (!eg.slots || atomic_load(&eg.forked))
+	if (atomic_load(&eg.forked))
 		return;
 	eg_lock();
-	idle = eg.completed == eg.submitted;
+	for (unsigned i = 0; i < ndev; i++)
+		idle = idle && eg.dev[i].completed == eg.dev[i].submitted;
 	eg_unlock();
 	if (!idle)
 		return;
-	stop_workers(eg.cfg.workers);
-	free(eg.workers);
-	free(eg.slots);
-	eg.workers = NULL;
-	eg.slots = NULL;
+	for (unsigned i = 0; i < ndev; i++) {
+		struct eg_device *d = &eg.dev[i];
+
+		if (!d->slots)
+			continue;
+		stop_workers(d, d->cfg->workers);
+		free(d->workers);
+		free(d->slots);
+		d->workers = NULL;
+		d->slots = NULL;
+	}
 }

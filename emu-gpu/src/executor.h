@@ -5,22 +5,28 @@
  * Names here are eg_*; none is exported (the library builds with
  * -fvisibility=hidden and exports only emugpu.h's functions).
  *
- * The executor is one process-wide instance (struct eg_executor eg): a pool of
- * worker threads, one per resident CTA slot (sms x ctas_per_sm), and the one
- * default stream, a ring of launch slots run strictly in order.
+ * The executor is one process-wide instance (struct eg_executor eg) with a
+ * device per GPU of the run (--gpus N: cudaGetDeviceCount): each device has a
+ * pool of worker threads, one per resident CTA slot of its GPU (sms x
+ * ctas_per_sm), started at its first launch, and its default stream, a ring
+ * of launch slots run strictly in order. A kernel runs on the workers of the
+ * device it was launched on (the launching thread's current device); the
+ * devices' streams progress independently of each other, as GPUs do.
  *
  * Life of a launch:
  *   emu_launch        validates, copies and translates the arguments into the
  *                     next free slot (eg_submit), returns;
  *   eg_start_kernel   when the stream reaches it: kernel_begin hook, publishes
- *                     it in eg.current and wakes workers;
+ *                     it in its device's `current` and wakes its workers;
  *   workers           take CTA tickets until none are left (eg_run_kernel);
  *   eg_complete_kernel  the worker whose CTAs bring the done count to the grid
  *                     size: kernel_end hook, records errors, starts the next
  *                     queued kernel, wakes synchronize().
  *
- * Locking: eg.lock guards the stream counters (submitted, completed), the
- * ordinal and the pending error. Workers never take it except to complete a
+ * Locking: eg.lock guards every device's stream counters (submitted,
+ * completed), ordinal and pending error; eg.start_lock serialises the start
+ * of the devices' pools (it is held while a pool starts and calibrates, and
+ * the runtime is called under it, never under eg.lock). Workers never take it except to complete a
  * kernel; joining a kernel and taking CTAs are lock-free (see worker.c). The
  * memory-system hooks are never called with eg.lock held.
  */
@@ -58,15 +64,22 @@ const struct eg_gpu *eg_gpu_find(const char *name);
 /* The i-th preset, NULL past the last. */
 const struct eg_gpu *eg_gpu_at(size_t i);
 
+/* What differs between the GPUs of a run (--gpu, --sms per device). */
+struct eg_dev_config {
+	const struct eg_gpu *gpu;
+	unsigned sms, workers; /* workers = sms x ctas_per_sm */
+};
+
 struct eg_config {
-	unsigned sms, ctas_per_sm, workers;
+	unsigned ctas_per_sm;
 	enum eg_order order;
 	const char *order_name;
 	bool pin;
-	bool calibrate; /* --dilation auto */
-	const struct eg_gpu *gpu;
+	bool calibrate;		  /* --dilation auto */
 	uint64_t chunk_target_ns; /* --cta-chunk-target (worker.c's hand-out size) */
 	uint32_t chunk_max;	  /* --cta-chunk-max */
+	unsigned ndev;		  /* devices (cudaGetDeviceCount) */
+	struct eg_dev_config dev[UVMEMU_MAX_DEVICES];
 };
 
 /* ---------------------------------------------------------------- stream */
@@ -103,10 +116,13 @@ struct eg_kernel {
 	struct eg_tickets tickets; /* split when the kernel starts (worker.c) */
 };
 
+struct eg_device;
+
 /* Per worker thread; touched by its own thread and its signal handler. */
 struct eg_worker {
 	pthread_t thread;
-	unsigned id, sm, slot;
+	struct eg_device *dev; /* whose pool it is in */
+	unsigned id, sm, slot; /* id: its place in that pool */
 	void *shared;	/* EG_MAX_SHARED bytes of "shared memory" */
 	void *altstack; /* sigaltstack for fault recovery */
 	size_t altstack_size;
@@ -122,14 +138,14 @@ struct eg_worker {
 	const struct uvmemu_slot *model_slot;
 };
 
-/* The process-wide executor (executor.c). */
-struct eg_executor {
-	pthread_once_t cfg_once, pool_once;
-	struct eg_config cfg;
+/* A GPU: its worker pool and its default stream (executor.c). */
+struct eg_device {
+	unsigned id; /* the CUDA device number */
+	const struct eg_dev_config *cfg;
+	_Atomic bool started;	/* its pool's start was tried; pool_error says how */
 	cudaError_t pool_error; /* why the pool could not start */
 	_Atomic bool ready;	/* the pool runs; `pinned` is final */
 	bool pinned;
-	const struct uvmemu_gmmu *gmmu;
 	struct eg_worker *workers;
 	struct eg_kernel *slots; /* EG_QUEUE_DEPTH of them */
 
@@ -140,20 +156,32 @@ struct eg_executor {
 	_Alignas(EG_CACHELINE) _Atomic uint32_t wake_main;
 	_Atomic uint32_t wake_spare;
 	_Atomic uint64_t current;
-	_Atomic bool shutdown;
 	_Atomic bool faulting;
 	unsigned nmain;
+
+	/* Under eg.lock. */
+	_Alignas(EG_CACHELINE) uint64_t submitted; /* launches queued so far */
+	uint64_t completed;  /* launches finished; the stream is idle when equal */
+	uint64_t ordinal;    /* program launches so far (dispatch switch) */
+	cudaError_t error;   /* first kernel error since the last synchronize */
+	unsigned registered; /* workers that called uvmemu_worker_register */
+};
+
+/* The process-wide executor (executor.c). */
+struct eg_executor {
+	pthread_once_t cfg_once;
+	struct eg_config cfg;
+	const struct uvmemu_gmmu *gmmu;
+	pthread_mutex_t start_lock; /* a device's pool starts */
+	bool calibrated;	    /* under start_lock: the first pool calibrated */
+	_Atomic bool shutdown;
 	/* This process is a child forked after emu-gpu loaded: it has no
 	 * workers (threads do not survive fork), so launches fail. */
 	_Atomic bool forked;
+	struct eg_device dev[UVMEMU_MAX_DEVICES];
 
 	_Alignas(EG_CACHELINE) pthread_mutex_t lock;
 	pthread_cond_t changed; /* a kernel completed, or a worker registered */
-	uint64_t submitted;	/* launches queued so far */
-	uint64_t completed;	/* launches finished; the stream is idle when equal */
-	uint64_t ordinal;	/* program launches so far (dispatch switch) */
-	cudaError_t error;	/* first kernel error since the last synchronize */
-	unsigned registered;	/* workers that called uvmemu_worker_register */
 };
 
 extern struct eg_executor eg;
@@ -173,7 +201,8 @@ static inline void eg_unlock(void)
 	pthread_mutex_unlock(&eg.lock);
 }
 
-/* Waits on eg.changed, eg.lock held. */
+/* Waits on eg.changed, eg.lock held (one condition for every device: each
+ * waiter tests its own). */
 static inline void eg_wait_changed(void)
 {
 	uvmemu_executor_lock(UVMEMU_LOCK_WAIT);
@@ -182,24 +211,31 @@ static inline void eg_wait_changed(void)
 
 /* executor.c */
 const struct eg_config *eg_config(void);
-/* Starts the worker pool once (and calibrates); cudaSuccess or why not. */
-cudaError_t eg_pool_start(void);
-/* Queues a validated launch; `args` has kernel->args_size bytes. */
-cudaError_t eg_submit(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
-		      const void *args, bool internal);
-/* The workers that run every kernel: one per core the process may use (its
- * affinity mask, or the cores --pin uses), at most cfg->workers. */
-unsigned eg_main_workers(const struct eg_config *cfg);
-/* Waits until the stream is idle; returns and clears the pending error. */
-cudaError_t eg_wait_idle(void);
-void eg_complete_kernel(struct eg_kernel *k);
+/* The calling thread's current device (cudaGetDevice; 0 if it fails). */
+unsigned eg_current_device(void);
+/* Starts device dev's worker pool once (the first pool to start also
+ * calibrates); cudaSuccess or why not. */
+cudaError_t eg_pool_start(unsigned dev);
+/* Queues a validated launch on device dev's stream; `args` has
+ * kernel->args_size bytes. */
+cudaError_t eg_submit(unsigned dev, const struct emu_kernel *kernel, dim3 grid, dim3 block,
+		      size_t shared_bytes, const void *args, bool internal);
+/* The workers that run every kernel of a device with `workers` workers:
+ * one per core the process may use (its affinity mask, or the cores --pin
+ * uses), at most `workers`. */
+unsigned eg_main_workers(const struct eg_config *cfg, unsigned workers);
+/* Waits until device dev's stream is idle; returns and clears its pending
+ * error. */
+cudaError_t eg_wait_idle(unsigned dev);
+void eg_complete_kernel(struct eg_device *d, struct eg_kernel *k);
 
 /* worker.c */
 int eg_worker_start(struct eg_worker *w);
-/* Publishes k as the running kernel and wakes the workers it needs. */
-void eg_workers_run(struct eg_kernel *k);
+/* Publishes k as the running kernel of device d and wakes the workers it
+ * needs. */
+void eg_workers_run(struct eg_device *d, struct eg_kernel *k);
 /* At shutdown. */
-void eg_workers_wake_all(void);
+void eg_workers_wake_all(struct eg_device *d);
 /* The memory system saw CTAs stall on far faults (uvmemu_executor.stalled). */
 void eg_workers_stalled(void);
 /* The calling thread's worker, NULL on other threads. */
@@ -224,8 +260,10 @@ int eg_pin_workers(struct eg_worker *workers, unsigned n);
 /* calibrate.c: --dilation auto. The executor's streaming bandwidth in
  * bytes/s measured now (0 if the kernel failed); the build a saved figure
  * must match; the calibration a run uses (saved, else measured). */
-double eg_measure_bandwidth(void);
+double eg_measure_bandwidth(unsigned dev);
 const char *eg_build_id(void);
-void eg_calibrate(const struct eg_config *cfg);
+/* On device dev's pool, against device 0's preset (the dilation is the
+ * model's, for the run). */
+void eg_calibrate(const struct eg_config *cfg, unsigned dev);
 
 #endif /* EG_EXECUTOR_H */

@@ -39,6 +39,7 @@ static cudaError_t check_shape(dim3 grid, dim3 block)
 cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block, size_t shared_bytes,
 		       const void *args)
 {
+	unsigned dev;
 	cudaError_t e;
 
 	if (!kernel || !kernel->fn || kernel->args_size > EG_MAX_ARGS ||
@@ -60,12 +61,15 @@ cudaError_t emu_launch(const struct emu_kernel *kernel, dim3 grid, dim3 block, s
 	/* A forked child has no workers to run it, and no context (as CUDA). */
 	if (atomic_load(&eg.forked))
 		return fail(cudaErrorInitializationError);
-	e = eg_pool_start();
+	/* On the launching thread's current device (the runtime checked it
+	 * at cudaSetDevice). */
+	dev = eg_current_device();
+	e = eg_pool_start(dev);
 	if (e != cudaSuccess)
 		return fail(e);
 	if (eg_fault_install())
 		return fail(cudaErrorInitializationError);
-	return eg_submit(kernel, grid, block, shared_bytes, args, false);
+	return eg_submit(dev, kernel, grid, block, shared_bytes, args, false);
 }
 
 cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 grid, dim3 block, const void *args,
@@ -77,17 +81,20 @@ cudaError_t emuLaunchKernel(const struct emu_kernel *func, dim3 grid, dim3 block
 	return emu_launch(func, grid, block, sharedMem, args);
 }
 
+/* The calling thread's current device's executor. */
 void emu_get_info(struct emu_info *info)
 {
 	const struct eg_config *cfg = eg_config();
+	const struct eg_device *d = &eg.dev[eg_current_device()];
+	bool ready = atomic_load(&d->ready);
 
-	info->sms = cfg->sms;
+	info->sms = d->cfg->sms;
 	info->ctas_per_sm = cfg->ctas_per_sm;
-	info->workers = cfg->workers;
-	info->main_workers = atomic_load(&eg.ready) ? eg.nmain : eg_main_workers(cfg);
+	info->workers = d->cfg->workers;
+	info->main_workers = ready ? d->nmain : eg_main_workers(cfg, d->cfg->workers);
 	info->dispatch = cfg->order_name;
-	/* Before the first launch the pool does not exist yet: report the request. */
-	info->pinned = atomic_load(&eg.ready) ? eg.pinned : cfg->pin;
+	/* Before its first launch the pool does not exist yet: report the request. */
+	info->pinned = ready ? d->pinned : cfg->pin;
 #ifdef EMUGPU_GMMU
 	info->gmmu = true;
 #else

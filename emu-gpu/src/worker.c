@@ -2,16 +2,18 @@
 /*
  * worker.c - an SM slot: a thread that runs one CTA at a time.
  *
- * Workers sleep on a futex and wake when a kernel starts. Joining a kernel and
+ * Workers sleep on a futex and wake when a kernel of their device starts
+ * (each device has its pool; everything below is per device: `current`, the
+ * futex words, the slots). Joining a kernel and
  * taking CTAs are lock-free, so that a hundred workers on two cores do not
  * queue on a mutex at every launch:
  *
- *   join   read eg.current (seq + 1 of the running kernel), take a reference
- *          on its slot (active++), and re-read eg.current. If it changed, the
+ *   join   read current (seq + 1 of the running kernel), take a reference
+ *          on its slot (active++), and re-read current. If it changed, the
  *          kernel ended in between and the slot may already hold a later
  *          launch: drop the reference, touch nothing else. A launcher reuses a
  *          slot only after its kernel completed and active is 0, so a
- *          reference taken while eg.current still named the kernel keeps the
+ *          reference taken while current still named the kernel keeps the
  *          slot intact (both sides use sequentially consistent operations).
  *   run    take tickets until the grid is exhausted (tickets.h); ticket t
  *          is CTA t in ascending order, n-1-t in descending order. A kernel
@@ -56,7 +58,7 @@
  * Waking. Workers stand for SM slots, and slots matter only while CTAs stall
  * on far faults: a kernel that never blocks runs fastest on one worker per
  * core, and a hundred runnable threads on two cores only cost time slices,
- * cache refills and stragglers at the kernel's end. So the first eg.nmain
+ * cache refills and stragglers at the kernel's end. So the first nmain
  * workers, one per core (the main workers), join every kernel, and the others
  * (spares) join only a kernel that is `faulting`:
  *
@@ -113,7 +115,7 @@ static void futex_wake(_Atomic uint32_t *word, unsigned n)
 
 static bool is_main(const struct eg_worker *w)
 {
-	return w->id < eg.nmain;
+	return w->id < w->dev->nmain;
 }
 
 static void wake(_Atomic uint32_t *word, unsigned n)
@@ -122,24 +124,24 @@ static void wake(_Atomic uint32_t *word, unsigned n)
 	futex_wake(word, n);
 }
 
-void eg_workers_run(struct eg_kernel *k)
+void eg_workers_run(struct eg_device *d, struct eg_kernel *k)
 {
-	bool faulting = atomic_load(&eg.faulting);
+	bool faulting = atomic_load(&d->faulting);
 
 	/* One share per main worker unless the kernel starts faulting (see the
-	 * top); published with the kernel by the store to eg.current. */
-	eg_tickets_split(&k->tickets, k->ncta, faulting ? 1 : eg.nmain);
+	 * top); published with the kernel by the store to d->current. */
+	eg_tickets_split(&k->tickets, k->ncta, faulting ? 1 : d->nmain);
 	atomic_store(&k->faulting, faulting);
-	atomic_store(&eg.current, k->seq + 1);
-	wake(&eg.wake_main, eg.nmain);
+	atomic_store(&d->current, k->seq + 1);
+	wake(&d->wake_main, d->nmain);
 	if (faulting)
-		wake(&eg.wake_spare, 1);
+		wake(&d->wake_spare, 1);
 }
 
-void eg_workers_wake_all(void)
+void eg_workers_wake_all(struct eg_device *d)
 {
-	wake(&eg.wake_main, UINT_MAX);
-	wake(&eg.wake_spare, UINT_MAX);
+	wake(&d->wake_main, UINT_MAX);
+	wake(&d->wake_spare, UINT_MAX);
 }
 
 /* Did the calling worker's thread sleep since the last call? */
@@ -158,12 +160,12 @@ static bool slept(struct eg_worker *w)
 /* A hand-out of k blocked: spares join from now on (see the top). The flag
  * is stored before the spares' futex word moves, so a spare that sees the
  * word move sees the flag. */
-static void note_blocked(struct eg_kernel *k)
+static void note_blocked(struct eg_device *d, struct eg_kernel *k)
 {
 	atomic_store_explicit(&k->blocked, true, memory_order_relaxed);
 	if (!atomic_load_explicit(&k->faulting, memory_order_relaxed) &&
 	    !atomic_exchange(&k->faulting, true))
-		wake(&eg.wake_spare, 1);
+		wake(&d->wake_spare, 1);
 }
 
 /*
@@ -173,34 +175,45 @@ static void note_blocked(struct eg_kernel *k)
  * waiting for the stalled hand-out to end (note_blocked's usual caller) left
  * a kernel of long, fault-heavy CTAs on its main workers alone, one fault per
  * batch. The reference on the slot is join's protocol: the slot cannot be
- * reused for a later launch while it is held and eg.current still names it.
+ * reused for a later launch while it is held and current still names it.
  */
-void eg_workers_stalled(void)
+static void stalled(struct eg_device *d)
 {
-	uint64_t cur = atomic_load(&eg.current);
+	uint64_t cur = atomic_load(&d->current);
 	struct eg_kernel *k;
 
 	if (cur == 0)
 		return;
-	k = &eg.slots[(cur - 1) % EG_QUEUE_DEPTH];
+	k = &d->slots[(cur - 1) % EG_QUEUE_DEPTH];
 	atomic_fetch_add(&k->active, 1);
-	if (atomic_load(&eg.current) == cur)
-		note_blocked(k);
+	if (atomic_load(&d->current) == cur)
+		note_blocked(d, k);
 	atomic_fetch_sub(&k->active, 1);
+}
+
+/* The hook does not say which GPU's CTAs stalled: every device's running
+ * kernel turns faulting (a kernel that did not fault only wakes a spare,
+ * which finds nothing to block on and runs CTAs like a main worker). */
+void eg_workers_stalled(void)
+{
+	for (unsigned i = 0; i < eg.cfg.ndev; i++)
+		if (atomic_load(&eg.dev[i].ready))
+			stalled(&eg.dev[i]);
 }
 
 static struct eg_kernel *join(struct eg_worker *w, uint64_t *last)
 {
-	uint64_t cur = atomic_load(&eg.current);
+	struct eg_device *d = w->dev;
+	uint64_t cur = atomic_load(&d->current);
 	struct eg_kernel *k;
 
 	if (cur == 0 || cur == *last)
 		return NULL;
-	k = &eg.slots[(cur - 1) % EG_QUEUE_DEPTH];
+	k = &d->slots[(cur - 1) % EG_QUEUE_DEPTH];
 	atomic_fetch_add(&k->active, 1);
 	/* A spare turned away does not note the kernel as seen: it joins if the
 	 * kernel becomes faulting later. */
-	if (atomic_load(&eg.current) != cur || (!is_main(w) && !atomic_load(&k->faulting))) {
+	if (atomic_load(&d->current) != cur || (!is_main(w) && !atomic_load(&k->faulting))) {
 		atomic_fetch_sub(&k->active, 1);
 		return NULL;
 	}
@@ -208,7 +221,7 @@ static struct eg_kernel *join(struct eg_worker *w, uint64_t *last)
 	slept(w); /* the sleeps before this kernel do not count in it */
 	/* Keep one spare on its way while CTAs are left (see the top). */
 	if (atomic_load(&k->faulting) && eg_tickets_left(&k->tickets))
-		wake(&eg.wake_spare, 1);
+		wake(&d->wake_spare, 1);
 	return k;
 }
 
@@ -356,14 +369,14 @@ static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 		/* Only a hand-out slow enough to hold a far fault can have slept on
 		 * one, and only then is the system call worth it. */
 		if (t0 > 2 * eg.cfg.chunk_target_ns && slept(w))
-			note_blocked(k);
+			note_blocked(w->dev, k);
 	}
 	w->kernel = NULL;
 	/* acq_rel: the finisher sees every CTA's stores (the release sequence of
 	 * done), and synchronize() sees them through eg.lock. */
 	if (atomic_fetch_add_explicit(&k->done, mine, memory_order_acq_rel) + mine == k->ncta) {
 		if (mine)
-			eg_complete_kernel(k);
+			eg_complete_kernel(w->dev, k);
 	} else {
 		linger = is_main(w) && !atomic_load_explicit(&k->faulting, memory_order_relaxed);
 	}
@@ -382,8 +395,8 @@ static inline void cpu_relax(void)
 
 /*
  * A main worker that found no CTA left while others still run k's last
- * hand-outs waits for the next kernel by watching eg.current, for at most
- * twice the hand-out target (about the longest a last hand-out of a kernel
+ * hand-outs waits for the next kernel by watching its device's `current`,
+ * for at most twice the hand-out target (about the longest a last hand-out of a kernel
  * that does not fault takes) and never more than LINGER_MAX_NS, before it
  * sleeps on the futex. When the program queued several launches, the next
  * one starts as soon as k completes, and this worker joins it at once.
@@ -395,13 +408,13 @@ static inline void cpu_relax(void)
  */
 #define LINGER_MAX_NS 100000u
 
-static void linger(uint64_t seen)
+static void linger(const struct eg_device *d, uint64_t seen)
 {
 	uint64_t wait = 2 * eg.cfg.chunk_target_ns;
 	uint64_t deadline = now_ns() + (wait < LINGER_MAX_NS ? wait : LINGER_MAX_NS);
 
 	for (unsigned i = 1;; i++) {
-		uint64_t cur = atomic_load_explicit(&eg.current, memory_order_relaxed);
+		uint64_t cur = atomic_load_explicit(&d->current, memory_order_relaxed);
 
 		if ((cur != 0 && cur != seen) ||
 		    atomic_load_explicit(&eg.shutdown, memory_order_relaxed))
@@ -435,30 +448,40 @@ static void set_batch_policy(void)
 static void *worker_main(void *arg)
 {
 	struct eg_worker *w = arg;
+	struct eg_device *d = w->dev;
 	uint64_t last = 0;
-	char name[16];
+	char name[40];
 
 	self = w;
-	/* Named by SM and slot, so that top -H, perf and traces tell them
-	 * apart. */
-	snprintf(name, sizeof(name), "emu-sm%u.%u", w->sm, w->slot);
+	/* Named by device, SM and slot, so that top -H, perf and traces tell
+	 * them apart (device 0's keep the one-GPU names). */
+	if (d->id == 0)
+		snprintf(name, sizeof(name), "emu-sm%u.%u", w->sm, w->slot);
+	else
+		snprintf(name, sizeof(name), "emu%u-sm%u.%u", d->id, w->sm, w->slot);
+	name[15] = '\0'; /* a thread's name holds 15 characters */
 	pthread_setname_np(pthread_self(), name);
 	eg_fault_thread_enter(w);
 	set_batch_policy();
 
+	/* The worker is on its GPU, as a kernel's threads are: the runtime
+	 * files its slot under the thread's current device (uvmemu.h), and
+	 * cudaGetDevice in a kernel names it. Device 0 is every thread's start. */
+	if (d->id != 0)
+		cudaSetDevice((int)d->id);
 	w->model_slot = uvmemu_worker_register(w->sm, w->slot);
 	eg_lock();
-	eg.registered++;
+	d->registered++;
 	pthread_cond_broadcast(&eg.changed);
 	eg_unlock();
 	for (;;) {
-		_Atomic uint32_t *word = is_main(w) ? &eg.wake_main : &eg.wake_spare;
+		_Atomic uint32_t *word = is_main(w) ? &d->wake_main : &d->wake_spare;
 		uint32_t gen = atomic_load(word);
 		struct eg_kernel *k = join(w, &last);
 
 		if (k) {
 			if (run_kernel(w, k))
-				linger(last);
+				linger(d, last);
 			continue;
 		}
 		if (atomic_load(&eg.shutdown))

@@ -27,14 +27,14 @@ int main(int argc, char **argv)
 			argv[1]);
 		return 2;
 	}
-	err = eg_pool_start();
+	err = eg_pool_start(0);
 	if (err != cudaSuccess) {
 		fprintf(stderr, "emugpu-calibrate: the executor did not start (error %d)\n",
 			(int)err);
 		return 1;
 	}
 	printf("build %s\n", eg_build_id());
-	bw = eg_measure_bandwidth();
+	bw = eg_measure_bandwidth(0);
 	if (bw <= 0) {
 		fprintf(stderr, "emugpu-calibrate: the calibration kernel failed\n");
 		return 1;

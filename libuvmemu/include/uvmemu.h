@@ -30,6 +30,8 @@ extern "C" {
 #pragma GCC visibility push(default)
 
 #define UVMEMU_PAGE_SIZE 4096u
+/* The GPUs a run may model (--gpus): devices 0..N-1, N at most this. */
+#define UVMEMU_MAX_DEVICES 8
 /*
  * The migration unit ("block") of the library built with this header: 64 KB,
  * or 4 KB for libuvmemu_4k.so (--page-size 4k), which is the same sources
@@ -150,7 +152,10 @@ void *uvmemu_host_ptr(const void *device_ptr);
  */
 struct uvmemu_executor {
 	const char *name;
-	cudaError_t (*synchronize)(void);
+	/* Waits for device `device`'s stream (cudaDeviceSynchronize: the
+	 * calling thread's current device), or every device's when it is -1
+	 * (cudaFree, the end of a region of interest). */
+	cudaError_t (*synchronize)(int device);
 	/* Built with GMMU accessors: they count every access, so the memory
 	 * system stops counting far faults as accesses. */
 	bool gmmu_accessors;
@@ -217,8 +222,10 @@ struct uvmemu_slot {
 #define UVMEMU_ATTN_LOOP 2u /* a warp of the running thread loop faulted */
 #define UVMEMU_WARP_SIZE 32
 /* Called by each executor worker thread once, so faults can name their SM;
- * returns the worker's slot word, or NULL when the runtime keeps no GPU
- * clock (natively, --clock real): then warps need no test. */
+ * the worker belongs to its thread's current device (cudaSetDevice first:
+ * the model clock keeps each GPU's slots apart). Returns the worker's slot
+ * word, or NULL when the runtime keeps no GPU clock (natively, --clock
+ * real): then warps need no test. */
 const struct uvmemu_slot *uvmemu_worker_register(unsigned sm, unsigned slot);
 /* The calling worker runs (ran) a hand-out of ncta consecutive CTAs. */
 void uvmemu_run_begin(uint64_t ncta);

@@ -55,6 +55,12 @@ enum uvmemu_option {
 long long uvmemu_opt_int(enum uvmemu_option id);
 double uvmemu_opt_double(enum uvmemu_option id);
 const char *uvmemu_opt_str(enum uvmemu_option id);
+/* Device dev's value of an option that takes one per device (--gpu, --sms,
+ * --device-mem, --oversub: a comma-separated list gives one per device, a
+ * single value applies to every device); any other option's one value. */
+long long uvmemu_opt_dev_int(enum uvmemu_option id, unsigned dev);
+double uvmemu_opt_dev_double(enum uvmemu_option id, unsigned dev);
+const char *uvmemu_opt_dev_str(enum uvmemu_option id, unsigned dev);
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

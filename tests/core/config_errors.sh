@@ -6,7 +6,8 @@
 # than a vablock, absent NUMA nodes, userfaultfd unavailable, a missing program,
 # a page size other than 4k and 64k, or one the preloaded library is not
 # built for, a GPU count outside 1..8, peer eviction with one GPU, UVMMU's
-# one-GPU path with several.
+# one-GPU path with several, a per-device list whose length is not --gpus or
+# with a bad element.
 set -u
 build=$1
 bin=$build/bin
@@ -56,6 +57,16 @@ expect 2 "--evict-to='disk': accepted values are host\|peer" run --evict-to disk
 expect 2 "^uvmemu run: --evict-to peer \(UVMEMU_EVICT_TO\) needs --gpus 2 or more \(UVMEMU_GPUS, 1..8; here 1\)" run --evict-to peer -- "$probe"
 expect 2 "--evict-to peer \(UVMEMU_EVICT_TO\) needs --gpus 2 or more" env UVMEMU_EVICT_TO=peer LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
 expect 2 "--fault-path uvmmu cannot go with --gpus 2 \(UVMEMU_GPUS\): UVMMU's hardware path models one GPU" run --policy uvmmu --gpus 2 -- "$probe"
+# Per-device lists: as long as --gpus, each element a valid value.
+expect 2 "^uvmemu run: --gpu gtx1080ti,v100,a100 \(UVMEMU_GPU\) lists 3 values for --gpus 2: give one value for every device, or one per device \(2, comma-separated\)" run --gpus 2 --gpu gtx1080ti,v100,a100 -- "$probe"
+expect 2 "--gpu v100,h100 \(UVMEMU_GPU\) lists 2 values for --gpus 1" env UVMEMU_GPU=v100,h100 LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
+expect 2 "--gpu \(device 1\)='v200': accepted values are gtx1080ti\|v100\|a100\|h100\|h200" run --gpus 2 --gpu gtx1080ti,v200 -- "$probe"
+expect 2 "--sms \(device 1\)='x': expected a whole number between 0 and 1024" run --gpus 3 --sms 2,x,3 -- "$probe"
+expect 2 "--sms \(device 2\)='': expected a whole number between 0 and 1024" run --gpus 3 --sms 2,3, -- "$probe"
+expect 2 "--device-mem \(device 1\)='1M': device memory must be at least one 2 MB vablock" run --gpus 2 --device-mem 64M,1M -- "$probe"
+expect 2 "--oversub \(device 0\)='abc': expected a number" run --gpus 2 --oversub abc,1.5 -- "$probe"
+expect 2 "--oversub 2,1,1 \(UVMEMU_OVERSUB\) lists 3 values for --gpus 2" run --gpus 2 --oversub 2,1,1 -- "$probe"
+expect 2 "given twice: choose --device-mem" run --gpus 2 --device-mem 64M,0 --oversub 0,1.5 -- "$probe"
 expect 2 "option '--oversub' needs a value" run --oversub
 expect 2 "no program given" run --oversub 1.5
 expect 127 "cannot run '/nonexistent/prog': No such file or directory" run -- /nonexistent/prog
@@ -77,6 +88,12 @@ if ! out=$(run --gpus 4 --peer-link nvlink4 --evict-to peer -- "$probe" 2>&1); t
 	echo "FAIL: --gpus 4 --peer-link nvlink4 --evict-to peer refused:"; echo "$out"; fails=$((fails + 1))
 else
 	echo "ok: --gpus 4 --peer-link nvlink4 --evict-to peer accepted"
+fi
+# A list per device, or one value for all, is accepted.
+if ! out=$(run --gpus 2 --gpu gtx1080ti,v100 --sms 0,40 --device-mem 64M,128M -- "$probe" 2>&1); then
+	echo "FAIL: per-device lists refused:"; echo "$out"; fails=$((fails + 1))
+else
+	echo "ok: --gpus 2 --gpu gtx1080ti,v100 --sms 0,40 --device-mem 64M,128M accepted"
 fi
 
 # userfaultfd unavailable (seccomp ENOSYS, and /dev/userfaultfd refused).

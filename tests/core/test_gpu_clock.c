@@ -166,7 +166,7 @@ struct faulting {
 static void *faulting_worker(void *arg)
 {
 	struct faulting *f = arg;
-	const struct uvmemu_slot *slot = uvm_gpu_register(f->r->gpu, f->idx);
+	const struct uvmemu_slot *slot = uvm_gpu_register(f->r->gpu, 0, f->idx);
 
 	assert_non_null(slot);
 	uvm_gpu_run_begin(f->r->gpu, 1);
@@ -242,7 +242,7 @@ static void test_batches_form_in_modelled_time(void **state)
 	rig_up_latency(&r, "1", "5ms");
 	sem_init(&to_driver, 0, 0);
 	/* Four slots on four cores at D = 1: a worker's CPU time is its slot's. */
-	uvm_gpu_kernel_begin(r.gpu, NWORKERS, NWORKERS, NWORKERS, 0);
+	uvm_gpu_kernel_begin(r.gpu, 0, NWORKERS, NWORKERS, NWORKERS, 0);
 	for (unsigned i = 0; i < NWORKERS; i++) {
 		/* Each reaches its fault 30 ms of real time after the one
 		 * before: a batch cut by real time would hold one fault. */
@@ -253,7 +253,7 @@ static void test_batches_form_in_modelled_time(void **state)
 	drive(&r, w, &to_driver, msg, &msg_lock);
 	for (unsigned i = 0; i < NWORKERS; i++)
 		pthread_join(th[i], NULL);
-	uvm_gpu_kernel_end(r.gpu, &begin, &end);
+	uvm_gpu_kernel_end(r.gpu, 0, &begin, &end);
 	real = uvm_now_ns() - t0;
 	uvm_gpu_figures(r.gpu, &fig);
 	printf("4 faults, 30 ms apart in real time (%.1f ms in all): %llu batches, the fullest "
@@ -281,13 +281,14 @@ static void test_batches_form_in_modelled_time(void **state)
 struct computing {
 	struct rig *r;
 	uint64_t ncta, cpu_ns, blocked_ns;
+	unsigned dev; /* the GPU it is a worker of */
 };
 
 static void *computing_worker(void *arg)
 {
 	struct computing *c = arg;
 
-	assert_non_null(uvm_gpu_register(c->r->gpu, 0));
+	assert_non_null(uvm_gpu_register(c->r->gpu, c->dev, 0));
 	uvm_gpu_run_begin(c->r->gpu, c->ncta);
 	burn(c->cpu_ns);
 	sleep_ns(c->blocked_ns);
@@ -300,10 +301,10 @@ static uint64_t one_kernel(struct rig *r, struct computing *c, unsigned slots, u
 	pthread_t th;
 	uint64_t begin, end;
 
-	uvm_gpu_kernel_begin(r->gpu, c->ncta, slots, cores, 0);
+	uvm_gpu_kernel_begin(r->gpu, 0, c->ncta, slots, cores, 0);
 	assert_int_equal(pthread_create(&th, NULL, computing_worker, c), 0);
 	pthread_join(th, NULL);
-	uvm_gpu_kernel_end(r->gpu, &begin, &end);
+	uvm_gpu_kernel_end(r->gpu, 0, &begin, &end);
 	return end - begin;
 }
 
@@ -317,7 +318,7 @@ static void test_compute_is_cpu_time_over_dilation(void **state)
 	rig_up(&r, "2");
 	/* One CTA on one slot of one core: 6 ms of CPU at D = 2 is 3 ms; the
 	 * 60 ms it then spends blocked are not the GPU's. */
-	c = (struct computing){&r, 1, 6 * MS, 60 * MS};
+	c = (struct computing){&r, 1, 6 * MS, 60 * MS, 0};
 	k = one_kernel(&r, &c, 1, 1);
 	printf("6 ms of CPU and 60 ms blocked at D = 2: kernel %.3f ms modelled\n",
 	       (double)k / 1e6);
@@ -336,12 +337,122 @@ static void test_unstalled_handout_spreads_over_free_slots(void **state)
 	rig_up(&r, "1");
 	/* 8 CTAs in one hand-out on a GPU of 4 slots, run on one core: 4 ms
 	 * of CPU is 16 ms of slot time, 2 ms per CTA, two rounds on 4 slots. */
-	c = (struct computing){&r, 8, 4 * MS, 0};
+	c = (struct computing){&r, 8, 4 * MS, 0, 0};
 	k = one_kernel(&r, &c, 4, 1);
 	printf("8 CTAs, 4 ms of CPU on one core, 4 slots: kernel %.3f ms modelled\n",
 	       (double)k / 1e6);
 	assert_true(k >= 3900 * US);
 	assert_true(k < 8 * MS);
+	rig_down(&r);
+}
+
+/*
+ * --gpus 2: each GPU has its own slots and stream. Two kernels of 4 ms of
+ * CPU each, one per GPU, launched at the same host time, both begin then and
+ * overlap in modelled time (one stream would have run them one after the
+ * other: 8 ms); a second kernel on GPU 0 begins after GPU 0's first only. A
+ * wait for GPU 1 joins the host with GPU 1's stream, not GPU 0's later one.
+ */
+static void test_gpus_run_kernels_side_by_side(void **state)
+{
+	struct rig r;
+	struct computing c[2];
+	struct uvm_gpu_figures fig;
+	pthread_t th[2];
+	uint64_t begin[3], end[3], host;
+	char err[256];
+
+	(void)state;
+	uvm_config_defaults(&r.cfg);
+	assert_int_equal(uvm_config_set(&r.cfg, "dilation", "1", "test", err, sizeof(err)), 0);
+	assert_int_equal(uvm_config_set(&r.cfg, "gpus", "2", "test", err, sizeof(err)), 0);
+	uvm_config_resolve(&r.cfg);
+	uvm_model_init(&r.model, &r.cfg);
+	assert_int_equal(uvm_gpu_create(&r.gpu, &r.model, &r.cfg, 64, err, sizeof(err)), 0);
+	uvm_gpu_set_costs(r.gpu, 0, 0);
+	for (unsigned g = 0; g < 2; g++) {
+		c[g] = (struct computing){&r, 1, 4 * MS, 0, g};
+		uvm_gpu_kernel_begin(r.gpu, g, 1, 1, 1, 1 * MS);
+	}
+	for (unsigned g = 0; g < 2; g++)
+		assert_int_equal(pthread_create(&th[g], NULL, computing_worker, &c[g]), 0);
+	for (unsigned g = 0; g < 2; g++)
+		pthread_join(th[g], NULL);
+	for (unsigned g = 0; g < 2; g++)
+		uvm_gpu_kernel_end(r.gpu, g, &begin[g], &end[g]);
+	/* GPU 0 again, 2 ms, launched at host time 1 ms: after its first. */
+	c[0].cpu_ns = 2 * MS;
+	uvm_gpu_kernel_begin(r.gpu, 0, 1, 1, 1, 1 * MS);
+	assert_int_equal(pthread_create(&th[0], NULL, computing_worker, &c[0]), 0);
+	pthread_join(th[0], NULL);
+	uvm_gpu_kernel_end(r.gpu, 0, &begin[2], &end[2]);
+	uvm_gpu_figures(r.gpu, &fig);
+	printf("two 4 ms kernels on two GPUs: [%.3f, %.3f] and [%.3f, %.3f] ms; GPU 0's next "
+	       "[%.3f, %.3f] ms\n",
+	       (double)begin[0] / 1e6, (double)end[0] / 1e6, (double)begin[1] / 1e6,
+	       (double)end[1] / 1e6, (double)begin[2] / 1e6, (double)end[2] / 1e6);
+	assert_int_equal(begin[0], 1 * MS);
+	assert_int_equal(begin[1], 1 * MS);
+	assert_true(end[0] >= 1 * MS + 3900 * US && end[1] >= 1 * MS + 3900 * US);
+	/* Overlapping: GPU 1's ends well before two kernels' time. */
+	assert_true(end[1] < begin[0] + 6 * MS);
+	assert_int_equal(begin[2], end[0]);
+	assert_int_equal(fig.ndev, 2);
+	assert_int_equal(fig.dev[0].kernels, 2);
+	assert_int_equal(fig.dev[1].kernels, 1);
+	assert_int_equal(fig.dev[0].stream_end_ns, end[2]);
+	assert_int_equal(fig.dev[1].stream_end_ns, end[1]);
+	assert_int_equal(fig.stream_end_ns, end[2] > end[1] ? end[2] : end[1]);
+	assert_int_equal(fig.kernels, 3);
+	/* The host waits for GPU 1 only: it goes on from GPU 1's end. */
+	uvm_gpu_host_pause(r.gpu);
+	uvm_gpu_join(r.gpu, 1);
+	host = uvm_gpu_host_now(r.gpu);
+	assert_true(host >= end[1]);
+	assert_true(host < end[2]);
+	uvm_gpu_join(r.gpu, -1);
+	assert_true(uvm_gpu_host_now(r.gpu) >= end[2]);
+	rig_down(&r);
+}
+
+/*
+ * --gpu gtx1080ti,v100: the dilation is GPU 0's; GPU 1's kernels run faster
+ * by the presets' DRAM bandwidths, 900 / 484 GB/s. The same 4 ms of CPU on
+ * one slot of one core at D = 1 takes 4 ms on GPU 0 and about 2.15 ms on 1.
+ */
+static void test_gpu_preset_per_device(void **state)
+{
+	struct rig r;
+	struct computing c;
+	uint64_t k[2];
+	char err[256];
+
+	(void)state;
+	uvm_config_defaults(&r.cfg);
+	assert_int_equal(uvm_config_set(&r.cfg, "dilation", "1", "test", err, sizeof(err)), 0);
+	assert_int_equal(uvm_config_set(&r.cfg, "gpus", "2", "test", err, sizeof(err)), 0);
+	assert_int_equal(uvm_config_set(&r.cfg, "gpu", "gtx1080ti,v100", "test", err, sizeof(err)),
+			 0);
+	uvm_config_resolve(&r.cfg);
+	assert_int_equal(uvm_config_check(&r.cfg, err, sizeof(err)), 0);
+	uvm_model_init(&r.model, &r.cfg);
+	assert_int_equal(uvm_gpu_create(&r.gpu, &r.model, &r.cfg, 64, err, sizeof(err)), 0);
+	uvm_gpu_set_costs(r.gpu, 0, 0);
+	for (unsigned g = 0; g < 2; g++) {
+		pthread_t th;
+		uint64_t begin, end;
+
+		c = (struct computing){&r, 1, 4 * MS, 0, g};
+		uvm_gpu_kernel_begin(r.gpu, g, 1, 1, 1, 0);
+		assert_int_equal(pthread_create(&th, NULL, computing_worker, &c), 0);
+		pthread_join(th, NULL);
+		uvm_gpu_kernel_end(r.gpu, g, &begin, &end);
+		k[g] = end - begin;
+	}
+	printf("4 ms of CPU: %.3f ms on a gtx1080ti, %.3f ms on a v100\n", (double)k[0] / 1e6,
+	       (double)k[1] / 1e6);
+	assert_true(k[0] >= 3900 * US && k[0] < 6 * MS);
+	assert_true(k[1] >= 2 * MS && k[1] < 3300 * US);
 	rig_down(&r);
 }
 
@@ -424,6 +535,8 @@ int main(void)
 	    cmocka_unit_test(test_batches_form_in_modelled_time),
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
 	    cmocka_unit_test(test_unstalled_handout_spreads_over_free_slots),
+	    cmocka_unit_test(test_gpus_run_kernels_side_by_side),
+	    cmocka_unit_test(test_gpu_preset_per_device),
 	    cmocka_unit_test(test_host_clock_skips_modelled_calls),
 	    cmocka_unit_test(test_remote_transactions_pay_latency),
 	};

@@ -385,9 +385,125 @@ int uvm_config_set(struct uvm_config *cfg, const char *name, const char *value, 
 	return rc ? rc : set_option(cfg, a->id, text, origin, false, err, errlen);
 }
 
+/* The per-device options, in the order of cfg->list. */
+static const enum uvm_opt_id dev_opts[UVM_DEV_OPTS] = {UVM_OPT_gpu, UVM_OPT_sms, UVM_OPT_device_mem,
+						       UVM_OPT_oversub};
+
+int uvm_dev_opt_slot(enum uvm_opt_id id)
+{
+	for (int k = 0; k < UVM_DEV_OPTS; k++)
+		if (dev_opts[k] == id)
+			return k;
+	return -1;
+}
+
+/* Device dev's element of option id's list, NULL when it has none. */
+static const struct uvm_devval *dev_val(const struct uvm_config *c, enum uvm_opt_id id,
+					unsigned dev)
+{
+	int k = uvm_dev_opt_slot(id);
+
+	return k >= 0 && c->list[k].n > 1 && dev < c->list[k].n ? &c->list[k].e[dev] : NULL;
+}
+
+long long uvm_cfg_dev_i(const struct uvm_config *c, enum uvm_opt_id id, unsigned dev)
+{
+	const struct uvm_devval *e = dev_val(c, id, dev);
+
+	return e ? e->i : c->v[id].i;
+}
+
+double uvm_cfg_dev_d(const struct uvm_config *c, enum uvm_opt_id id, unsigned dev)
+{
+	const struct uvm_devval *e = dev_val(c, id, dev);
+
+	return e ? e->d : c->v[id].d;
+}
+
+const char *uvm_cfg_dev_s(const struct uvm_config *c, enum uvm_opt_id id, unsigned dev)
+{
+	const struct uvm_devval *e = dev_val(c, id, dev);
+
+	return e ? e->s : c->v[id].s;
+}
+
+static int parse_checked(int id, const char *value, const char *origin, bool from_table,
+			 struct uvm_optval *v, char *err, size_t errlen);
+
+/*
+ * A per-device option given as a list, "a,b,...": each element is checked as
+ * a value of its own (a bad one names its device), v takes the first's
+ * value and the whole text, cfg->list[k] every element.
+ */
+static int set_list(struct uvm_config *cfg, int id, int k, const char *value, const char *origin,
+		    struct uvm_optval *v, char *err, size_t errlen)
+{
+	unsigned n = 0;
+
+	for (const char *p = value;; n++) {
+		size_t len = strcspn(p, ",");
+		struct uvm_optval e = {0};
+		char o[160], text[sizeof(e.s)];
+		int rc;
+
+		if (n == UVMEMU_MAX_DEVICES)
+			return fail(err, errlen,
+				    "%s='%s': at most %d values, one per device (or one for every "
+				    "device)",
+				    origin, value, UVMEMU_MAX_DEVICES);
+		snprintf(text, sizeof(text), "%.*s", (int)len, p);
+		snprintf(o, sizeof(o), "%s (device %u)", origin, n);
+		rc = parse_checked(id, text, o, false, &e, err, errlen);
+		if (rc)
+			return rc;
+		if (len >= sizeof(cfg->list[k].e[n].s))
+			return fail(err, errlen, "%s='%s': value longer than %zu characters", o,
+				    text, sizeof(cfg->list[k].e[n].s) - 1);
+		cfg->list[k].e[n] = (struct uvm_devval){e.i, e.d, ""};
+		strcpy(cfg->list[k].e[n].s, text);
+		if (n == 0) {
+			v->i = e.i;
+			v->d = e.d;
+		}
+		p += len;
+		if (!*p)
+			break;
+		p++;
+	}
+	cfg->list[k].n = n + 1;
+	return 0;
+}
+
 /* from_table: a default or a preset (uvmemu_options.def, presets.def). */
 static int set_option(struct uvm_config *cfg, int id, const char *value, const char *origin,
 		      bool from_table, char *err, size_t errlen)
+{
+	struct uvm_optval v = {0};
+	int k = uvm_dev_opt_slot((enum uvm_opt_id)id), rc;
+
+	if (k >= 0 && strchr(value, ',')) {
+		if (strlen(value) >= sizeof(v.s))
+			return fail(err, errlen, "%s: value longer than %zu characters", origin,
+				    sizeof(v.s) - 1);
+		rc = set_list(cfg, id, k, value, origin, &v, err, errlen);
+		if (rc)
+			return rc;
+		strcpy(v.s, value);
+	} else {
+		rc = parse_checked(id, value, origin, from_table, &v, err, errlen);
+		if (rc)
+			return rc;
+		if (k >= 0)
+			cfg->list[k].n = 0;
+	}
+	v.given = true;
+	cfg->v[id] = v;
+	return 0;
+}
+
+/* One value of option id, parsed and checked into v. */
+static int parse_checked(int id, const char *value, const char *origin, bool from_table,
+			 struct uvm_optval *vp, char *err, size_t errlen)
 {
 	const struct uvm_option_desc *d;
 	struct uvm_optval v = {0};
@@ -430,8 +546,7 @@ static int set_option(struct uvm_config *cfg, int id, const char *value, const c
 	rc = check_special(id, &v, origin, err, errlen);
 	if (rc)
 		return rc;
-	v.given = true;
-	cfg->v[id] = v;
+	*vp = v;
 	return 0;
 }
 
@@ -741,9 +856,42 @@ const char *uvm_preset_name(size_t i)
 	return presets[i].name;
 }
 
+/* Whether any device's value of option id is not 0. */
+static bool any_device_set(const struct uvm_config *cfg, enum uvm_opt_id id)
+{
+	for (unsigned g = 0; g < UVMEMU_MAX_DEVICES; g++)
+		if (uvm_cfg_dev_d(cfg, id, g) != 0)
+			return true;
+	return false;
+}
+
+/* A list of per-device values is as long as --gpus. */
+static int check_lists(const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	long long gpus = cfg->v[UVM_OPT_gpus].i;
+
+	for (int k = 0; k < UVM_DEV_OPTS; k++) {
+		enum uvm_opt_id id = dev_opts[k];
+		char env[64];
+
+		if (cfg->list[k].n <= 1 || (long long)cfg->list[k].n == gpus)
+			continue;
+		uvm_option_env_name(id, env, sizeof(env));
+		return fail(err, errlen,
+			    "--%s %s (%s) lists %u values for --gpus %lld: give one value for "
+			    "every device, or one per device (%lld, comma-separated)",
+			    uvm_options[id].name, cfg->v[id].s, env, cfg->list[k].n, gpus, gpus);
+	}
+	return 0;
+}
+
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 {
-	if (cfg->v[UVM_OPT_device_mem].i != 0 && cfg->v[UVM_OPT_oversub].d != 0)
+	int rc = check_lists(cfg, err, errlen);
+
+	if (rc)
+		return rc;
+	if (any_device_set(cfg, UVM_OPT_device_mem) && any_device_set(cfg, UVM_OPT_oversub))
 		return fail(err, errlen,
 			    "device memory is given twice: choose --device-mem (UVMEMU_DEVICE_MEM) "
 			    "or --oversub (UVMEMU_OVERSUB), not both");

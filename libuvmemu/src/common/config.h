@@ -71,8 +71,28 @@ struct uvm_optval {
 
 #define UVM_CONFIG_FILE_MAX 16384 /* bytes of a --config file */
 
+/*
+ * Options that take a value per device (--gpus N): --gpu, --sms,
+ * --device-mem and --oversub. A single value applies to every device; a
+ * comma-separated list gives one value per device (its length must be N,
+ * uvm_config_check). v[id] holds the whole text and device 0's value, so
+ * readers of one value read device 0's; uvm_cfg_dev_* read any device's.
+ */
+#define UVM_DEV_OPTS 4
+struct uvm_devval {
+	long long i;
+	double d;
+	char s[32]; /* the element's text */
+};
+
 struct uvm_config {
 	struct uvm_optval v[UVM_OPT_COUNT];
+	/* The lists of per-device options (n 0: a single value), in the order
+	 * of uvm_dev_opt_slot. */
+	struct {
+		unsigned n;
+		struct uvm_devval e[UVMEMU_MAX_DEVICES];
+	} list[UVM_DEV_OPTS];
 	char file_text[UVM_CONFIG_FILE_MAX]; /* the --config file as read ("" if none) */
 	char notes[1024]; /* warnings about the file, a line each (the first few) */
 };
@@ -152,5 +172,13 @@ static inline const char *uvm_cfg_s(const struct uvm_config *c, enum uvm_opt_id 
 {
 	return c->v[id].s;
 }
+
+/* Option id's place among the per-device options (-1: it takes one value). */
+int uvm_dev_opt_slot(enum uvm_opt_id id);
+/* Device dev's value of option id: its element of a list, else the one
+ * value (every option answers: one that takes one value gives it). */
+long long uvm_cfg_dev_i(const struct uvm_config *c, enum uvm_opt_id id, unsigned dev);
+double uvm_cfg_dev_d(const struct uvm_config *c, enum uvm_opt_id id, unsigned dev);
+const char *uvm_cfg_dev_s(const struct uvm_config *c, enum uvm_opt_id id, unsigned dev);
 
 #endif

@@ -61,7 +61,8 @@ static void cmd_prefetch(struct uvm_driver *d, struct uvm_cmd *c)
 		d->prefetch_end = d->bt.end;
 	/* The model clock: stream work, after what the stream had before it. */
 	if (d->dep.gpu) {
-		uvm_gpu_stream_transfers(d->dep.gpu, c->host_ns, d->bt.xfer_bytes, d->bt.xfers);
+		uvm_gpu_stream_transfers(d->dep.gpu, c->stream, c->host_ns, d->bt.xfer_bytes,
+					 d->bt.xfers);
 		d->bt.xfers[UVM_H2D] = d->bt.xfers[UVM_D2H] = 0;
 	}
 	/* Nobody waits on a prefetched range: wake-ups recorded for it (CPU
@@ -195,7 +196,7 @@ int uvm_driver_command(struct uvm_driver *d, enum uvm_cmd_kind kind, uint64_t of
 	return submit(d, &c);
 }
 
-int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu)
+int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu, unsigned stream)
 {
 	if (gpu >= (int)d->ngpus)
 		return -ENODEV;
@@ -208,6 +209,7 @@ int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gp
 			      .len = len,
 			      .to_device = gpu >= 0,
 			      .gpu = gpu >= 0 ? (unsigned)gpu : 0,
+			      .stream = stream,
 			      .async = true,
 			      .host_ns = d->dep.gpu ? uvm_gpu_host_now(d->dep.gpu) : 0};
 	return enqueue(d, c);

@@ -65,9 +65,11 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 void uvm_driver_stop(struct uvm_driver *d);
 
 /* Queues an explicit prefetch of [off, off + len) to GPU gpu, or the host
- * when gpu < 0 (cudaMemPrefetchAsync), and returns at once; -ENODEV for a
- * GPU the run does not have. */
-int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu);
+ * when gpu < 0 (cudaMemPrefetchAsync), on GPU stream's stream (the issuing
+ * thread's current device: the model clock orders it after that GPU's
+ * earlier work), and returns at once; -ENODEV for a GPU the run does not
+ * have. */
+int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu, unsigned stream);
 /* Waits until queued prefetches are done and their modelled time has passed. */
 void uvm_driver_sync(struct uvm_driver *d);
 /* Sets and clears advice bits (UVM_ADV_*) over [off, off + len) (waits). */

@@ -81,6 +81,7 @@ struct uvm_cmd {
 	void *arg;
 	bool to_device;	    /* UVM_CMD_PREFETCH */
 	unsigned gpu;	    /* UVM_CMD_PREFETCH to a device: which */
+	unsigned stream;    /* UVM_CMD_PREFETCH: the GPU whose stream it is on */
 	uint64_t host_ns;   /* UVM_CMD_PREFETCH: the host's modelled time it was issued */
 	uint8_t set, clear; /* UVM_CMD_ADVISE: advice bits */
 	bool async;	    /* the submitter does not wait; the driver frees it */

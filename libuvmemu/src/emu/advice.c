@@ -66,7 +66,8 @@ int uvm_emu_prefetch(struct uvm_emu *e, const void *p, size_t n, int device)
 
 	if (managed_range(e, p, n, &off))
 		return -EINVAL;
-	return uvm_driver_prefetch(e->driver, off, n, device == cudaCpuDeviceId ? -1 : device);
+	return uvm_driver_prefetch(e->driver, off, n, device == cudaCpuDeviceId ? -1 : device,
+				   uvm_emu_current_gpu(e));
 }
 
 int uvm_emu_synchronize(struct uvm_emu *e)

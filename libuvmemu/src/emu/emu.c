@@ -68,13 +68,13 @@ static uint64_t clock_host_time(void *ctx)
 	return uvm_gpu_host_now(ctx);
 }
 
-/* A wait for the device: the host's clock pauses, then joins the stream's. */
-static void clock_device_wait(void *ctx, bool begin)
+/* A wait for a device: the host's clock pauses, then joins its stream's. */
+static void clock_device_wait(void *ctx, bool begin, int device)
 {
 	if (begin)
 		uvm_gpu_host_pause(ctx);
 	else
-		uvm_gpu_join(ctx);
+		uvm_gpu_join(ctx, device);
 }
 
 static void progress_totals(void *ctx, struct uvm_stats *out)
@@ -202,7 +202,6 @@ static double map_touch_excess_us(const struct uvm_map_touch *m)
 int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_t errlen)
 {
 	const struct uvm_config *cfg = &s->cfg;
-	uint64_t dev_mem = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_device_mem);
 	struct uvm_res_observer obs[3];
 	struct uvm_emu *e;
 	int rc, nobs = 0;
@@ -221,9 +220,16 @@ int uvm_emu_create(struct uvm_emu **out, struct uvm_session *s, char *err, size_
 	uvm_mutex_init(&e->lock, UVM_LOCK_EMU);
 	uvm_ranges_init(&e->ranges);
 	uvm_model_init(&e->model, cfg);
-	e->oversub = uvm_cfg_d(cfg, UVM_OPT_oversub);
-	for (unsigned g = 0; g < UVM_MAX_GPUS; g++)
-		uvm_pool_init(&e->pool[g], uvm_blocks_of(dev_mem), e->oversub == 0);
+	/* Each GPU's device memory or ratio (a list gives one per device; a
+	 * GPU whose ratio is 0 has its --device-mem, resolved now). */
+	for (unsigned g = 0; g < UVM_MAX_GPUS; g++) {
+		uint64_t dev_mem = (uint64_t)uvm_cfg_dev_i(cfg, UVM_OPT_device_mem, g);
+
+		e->oversub_gpu[g] = uvm_cfg_dev_d(cfg, UVM_OPT_oversub, g);
+		if (e->oversub_gpu[g] > 0)
+			e->oversub = e->oversub_gpu[g];
+		uvm_pool_init(&e->pool[g], uvm_blocks_of(dev_mem), e->oversub_gpu[g] == 0);
+	}
 
 	rc = uvm_placement_init(&e->place, cfg, err, errlen);
 	if (rc)

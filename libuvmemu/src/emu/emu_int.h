@@ -95,14 +95,18 @@ struct uvm_emu {
 
 	struct uvm_mutex lock; /* guards what follows */
 	double oversub;	       /* 0 unless capacity waits for the first launch */
+	double oversub_gpu[UVM_MAX_GPUS]; /* each GPU's ratio (--oversub per device) */
 	char capacity_note[160];
+	/* The kernel running on each GPU: a GPU runs its kernels one at a
+	 * time, in order, and GPUs run theirs side by side (--gpus). */
 	struct {
+		bool running;
 		uint64_t index, begin_ns;
 		uint64_t model_begin, model_end; /* modelled (the model clock) */
 		struct uvmemu_launch launch;
 		char name[48];
 		struct uvm_trace_objs objs; /* the allocations it uses */
-	} kernel; /* the kernel running (kernels run one at a time, in order) */
+	} kernel[UVM_MAX_GPUS];
 	struct uvm_reuse_run reuse_run; /* the run's data reuse so far */
 	struct uvm_alloc_info *alloc_info;
 	size_t nalloc_info;

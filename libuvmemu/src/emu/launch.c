@@ -8,6 +8,7 @@
 #include "emu_int.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -50,38 +51,71 @@ static void flush_launch(struct uvm_emu *e)
 	}
 }
 
+/*
+ * --oversub at the first launch: each GPU with a ratio gets the managed
+ * footprint over it (a list gives each GPU its own; the note names every
+ * GPU's when they differ). e->lock held.
+ */
+static int resolve_oversub(struct uvm_emu *e)
+{
+	uint64_t footprint = atomic_load(&e->session->managed_bytes);
+	/* One ratio for every GPU: its capacity is said once. */
+	bool each = strchr(uvm_cfg_s(&e->session->cfg, UVM_OPT_oversub), ',') != NULL;
+	size_t len;
+	char a[32];
+	int rc = 0;
+
+	len = (size_t)snprintf(e->capacity_note, sizeof(e->capacity_note),
+			       "--oversub %s of a %s managed footprint at the first launch gives",
+			       uvm_cfg_s(&e->session->cfg, UVM_OPT_oversub),
+			       uvm_fmt_size(a, sizeof(a), footprint));
+	for (unsigned g = 0; g < e->arena.ngpus; g++) {
+		double ratio = e->oversub_gpu[g];
+		uint64_t blocks =
+		    ratio > 0 ? (uint64_t)((double)footprint / ratio) >> UVM_BLOCK_SHIFT : 0;
+		char b[32];
+
+		if (ratio <= 0)
+			continue;
+		if (len < sizeof(e->capacity_note) && (each || g == 0))
+			len += (size_t)snprintf(
+			    e->capacity_note + len, sizeof(e->capacity_note) - len, "%s %s",
+			    g ? "," : "", uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
+		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
+			snprintf(e->launch_error, sizeof(e->launch_error),
+				 "%s, less than one 2 MB vablock of device memory%s; use a smaller "
+				 "ratio or a larger footprint",
+				 e->capacity_note, each ? " on a GPU" : "");
+			rc = -EINVAL;
+			break;
+		}
+		uvm_pool_set_capacity(&e->pool[g], blocks);
+	}
+	e->oversub = 0;
+	return rc;
+}
+
+/* The record of GPU `device`'s kernel (device 0's for a bad number). */
+static unsigned kernel_gpu(const struct uvm_emu *e, int device)
+{
+	return device >= 0 && (unsigned)device < e->arena.ngpus ? (unsigned)device : 0;
+}
+
 int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_launch *launch)
 {
+	unsigned gpu = kernel_gpu(e, launch->device);
+	__typeof__(e->kernel[0]) *k = &e->kernel[gpu];
 	int rc = 0;
 
 	uvm_mutex_lock(&e->lock);
-	e->kernel.index = index;
-	e->kernel.begin_ns = uvm_now_ns();
-	e->kernel.launch = *launch;
-	snprintf(e->kernel.name, sizeof(e->kernel.name), "%s",
-		 launch->kernel ? launch->kernel : "");
-	e->kernel.launch.kernel = e->kernel.name;
-	if (e->oversub > 0) {
-		uint64_t footprint = atomic_load(&e->session->managed_bytes);
-		uint64_t blocks = (uint64_t)((double)footprint / e->oversub) >> UVM_BLOCK_SHIFT;
-		char a[32], b[32];
-
-		snprintf(e->capacity_note, sizeof(e->capacity_note),
-			 "--oversub %g of a %s managed footprint at the first launch gives %s",
-			 e->oversub, uvm_fmt_size(a, sizeof(a), footprint),
-			 uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
-		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
-			snprintf(e->launch_error, sizeof(e->launch_error),
-				 "%s, less than one 2 MB vablock of device memory; use a smaller "
-				 "ratio or a larger footprint",
-				 e->capacity_note);
-			rc = -EINVAL;
-		} else {
-			for (unsigned g = 0; g < e->arena.ngpus; g++)
-				uvm_pool_set_capacity(&e->pool[g], blocks);
-		}
-		e->oversub = 0;
-	}
+	k->running = true;
+	k->index = index;
+	k->begin_ns = uvm_now_ns();
+	k->launch = *launch;
+	snprintf(k->name, sizeof(k->name), "%s", launch->kernel ? launch->kernel : "");
+	k->launch.kernel = k->name;
+	if (e->oversub > 0)
+		rc = resolve_oversub(e);
 	uvm_mutex_unlock(&e->lock);
 	if (rc)
 		return rc;
@@ -91,16 +125,16 @@ int uvm_emu_kernel_begin(struct uvm_emu *e, uint64_t index, const struct uvmemu_
 			break;
 		}
 	uvm_driver_launch(e->driver, index);
-	/* Kernels run one at a time: the record is the running launch's. */
-	uvm_objuse_args(e, launch, &e->kernel.objs);
+	/* A GPU runs one kernel at a time: the record is its running launch's. */
+	uvm_objuse_args(e, launch, &k->objs);
 	if (uvm_cfg_i(&e->session->cfg, UVM_OPT_flush_launches) == UVM_FLUSH_LAUNCHES_ON)
 		flush_launch(e);
 	for (size_t i = 0; i < e->nsubs && !rc; i++)
-		rc = e->subs[i].begin(e->subs[i].p, index, e->kernel.name, e->launch_error,
+		rc = e->subs[i].begin(e->subs[i].p, index, k->name, e->launch_error,
 				      sizeof(e->launch_error));
-	/* After the stream's work before it (the subscribers' prefetches). */
+	/* After its stream's work before it (the subscribers' prefetches). */
 	if (!rc && e->gpu)
-		uvm_gpu_kernel_begin(e->gpu,
+		uvm_gpu_kernel_begin(e->gpu, gpu,
 				     (uint64_t)launch->grid.x * launch->grid.y * launch->grid.z,
 				     launch->slots, launch->cores,
 				     launch->host_ns ? launch->host_ns : uvm_gpu_host_now(e->gpu));
@@ -150,30 +184,53 @@ static void end_reuse(void *arg)
 	uvm_reuse_end(a->reuse, a->out);
 }
 
+/* The GPU whose running kernel is launch `index`. */
+static unsigned running_gpu(struct uvm_emu *e, uint64_t index)
+{
+	unsigned gpu = 0;
+
+	uvm_mutex_lock(&e->lock);
+	for (unsigned g = 0; g < e->arena.ngpus && g < UVM_MAX_GPUS; g++)
+		if (e->kernel[g].running && e->kernel[g].index == index)
+			gpu = g;
+	uvm_mutex_unlock(&e->lock);
+	return gpu;
+}
+
+/*
+ * With several GPUs running kernels at once, the reuse measurement and the
+ * accesses a launch made (both since the latest launch's begin, or the last
+ * launch's end) cover the other GPUs' kernels that overlapped it too.
+ */
 void uvm_emu_kernel_end(struct uvm_emu *e, uint64_t index)
 {
 	struct access_scan a = {e, index, NULL, !uvm_emu_counts_faults(e)};
+	unsigned gpu = running_gpu(e, index);
+	__typeof__(e->kernel[0]) *k = &e->kernel[gpu];
 	struct uvm_reuse_launch reuse;
 	struct uvmemu_launch l;
-	uint64_t begin, end = uvm_now_ns();
+	uint64_t begin, end = uvm_now_ns(), model_begin = 0, model_end = 0;
 
-	uvm_objuse_reached(e, &e->kernel.objs);
+	uvm_objuse_reached(e, &k->objs);
 	uvm_driver_call(e->driver, end_reuse, &(struct reuse_end){&e->reuse, &reuse});
 	if (e->gpu)
-		uvm_gpu_kernel_end(e->gpu, &e->kernel.model_begin, &e->kernel.model_end);
+		uvm_gpu_kernel_end(e->gpu, gpu, &model_begin, &model_end);
 	uvm_mutex_lock(&e->lock);
+	k->model_begin = model_begin;
+	k->model_end = model_end;
 	uvm_reuse_run_add(&e->reuse_run, &reuse);
 	if (e->trace) {
-		struct uvm_trace_span model = {e->kernel.model_begin, e->kernel.model_end};
+		struct uvm_trace_span model = {k->model_begin, k->model_end};
 
-		l = e->kernel.launch;
-		begin = e->kernel.begin_ns;
-		a.kernel = e->kernel.name;
+		l = k->launch;
+		begin = k->begin_ns;
+		a.kernel = k->name;
 		if (uvm_trace_wants_accesses(e->trace))
 			uvm_ranges_each(&e->ranges, UVM_PTR_MANAGED, scan_allocation, &a);
 		uvm_trace_kernel(e->trace, index, &l, begin, end, e->gpu ? &model : NULL, &reuse,
-				 &e->kernel.objs);
+				 &k->objs);
 	}
+	k->running = false;
 	uvm_mutex_unlock(&e->lock);
 }
 
@@ -196,10 +253,11 @@ void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, 
 	uvm_trace_cta(e->trace, tid, sm, launch, cta, begin, uvm_now_ns());
 }
 
+/* The worker's GPU is its thread's current device (uvmemu.h). */
 const struct uvmemu_slot *uvm_emu_worker_register(struct uvm_emu *e, unsigned sm)
 {
 	uvm_tidmap_add(&e->workers, (uint32_t)syscall(SYS_gettid), sm);
-	return e->gpu ? uvm_gpu_register(e->gpu, sm) : NULL;
+	return e->gpu ? uvm_gpu_register(e->gpu, uvm_emu_current_gpu(e), sm) : NULL;
 }
 
 void uvm_emu_run(struct uvm_emu *e, uint64_t ncta, bool begin)

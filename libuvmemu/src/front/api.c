@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calibration.h"
+#include "device.h"
 #include "rt.h"
 #include "uvmemu.h"
 #include "uvmemu_options.h"
@@ -34,7 +35,7 @@ int uvmemu_free(void *ptr)
 
 	if (forked())
 		return -ENODEV;
-	e = uvm_session_device_idle(s);
+	e = uvm_session_device_idle(s, -1);
 	if (e == cudaErrorNotSupported)
 		return -EDEADLK; /* from inside a kernel: the wait would wait for itself */
 	uvm_session_set_error(s, e);
@@ -156,10 +157,11 @@ void uvmemu_executor_overhead(bool begin)
 {
 	struct uvm_session *s = uvm_rt_session();
 
-	/* A wait for the device's own work: the host's clock pauses, and
-	 * goes on from where it was (nothing is in the stream yet). */
+	/* A wait for the device's own work (the launching thread's device's
+	 * workers start): the host's clock pauses, and goes on from where it
+	 * was (nothing is in that device's stream yet). */
 	if (s->clock)
-		s->clock->device_wait(s->clock->ctx, begin);
+		s->clock->device_wait(s->clock->ctx, begin, uvm_front_device());
 }
 
 void uvmemu_set_kernel_error(cudaError_t error)
@@ -253,7 +255,9 @@ static double saved_bandwidth(struct uvm_session *s, const char *build, char *so
 		return 0;
 	}
 	rc = uvm_calib_read(path, build, &c, why, sizeof(why));
-	target = gpu_bytes_per_s(uvm_cfg_s(&s->cfg, UVM_OPT_gpu));
+	/* The dilation is against device 0's preset (each other device's
+	 * kernels scale by its own, model/gpu.c). */
+	target = gpu_bytes_per_s(uvm_cfg_dev_s(&s->cfg, UVM_OPT_gpu, 0));
 	if (rc == 0 && target / c.bytes_per_s > dil->max) {
 		snprintf(why, sizeof(why),
 			 "%.300s: bytes_per_s = %g makes the dilation %g, above --dilation's %.15g",
@@ -328,6 +332,21 @@ double uvmemu_opt_double(enum uvmemu_option id)
 const char *uvmemu_opt_str(enum uvmemu_option id)
 {
 	return uvm_rt_session()->cfg.v[id].s;
+}
+
+long long uvmemu_opt_dev_int(enum uvmemu_option id, unsigned dev)
+{
+	return uvm_cfg_dev_i(&uvm_rt_session()->cfg, (enum uvm_opt_id)id, dev);
+}
+
+double uvmemu_opt_dev_double(enum uvmemu_option id, unsigned dev)
+{
+	return uvm_cfg_dev_d(&uvm_rt_session()->cfg, (enum uvm_opt_id)id, dev);
+}
+
+const char *uvmemu_opt_dev_str(enum uvmemu_option id, unsigned dev)
+{
+	return uvm_cfg_dev_s(&uvm_rt_session()->cfg, (enum uvm_opt_id)id, dev);
 }
 
 void uvmemu_set_verify(enum uvmemu_verify verdict)

@@ -111,14 +111,16 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 /*
  * CUDA frees memory only once the device is idle, so a kernel still running
- * on it finishes first. The memory goes even when such a kernel failed; the
- * call then returns the kernel's error, as CUDA's frees may return errors of
- * earlier asynchronous launches. From inside a kernel the wait would wait for
- * itself: that is refused and nothing is freed.
+ * on it finishes first. Every device's: a managed allocation may be in use
+ * by a kernel of any GPU, and its frames go with it. The memory goes even
+ * when such a kernel failed; the call then returns the kernel's error, as
+ * CUDA's frees may return errors of earlier asynchronous launches. From
+ * inside a kernel the wait would wait for itself: that is refused and
+ * nothing is freed.
  */
 static cudaError_t free_when_idle(enum uvm_ptr_kind kind, void *p)
 {
-	cudaError_t e = uvm_session_device_idle(uvm_rt_session());
+	cudaError_t e = uvm_session_device_idle(uvm_rt_session(), -1);
 	cudaError_t f;
 
 	if (e == cudaErrorNotSupported)
@@ -218,8 +220,10 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 		return record(cudaErrorInvalidValue);
 	if (span(dst, count, &r) == -EINVAL || span(src, count, &r) == -EINVAL)
 		return record(cudaErrorInvalidValue);
-	/* On the default stream: after the kernels launched before it. */
-	uvm_session_set_error(uvm_rt_session(), uvm_session_device_idle(uvm_rt_session()));
+	/* On the current device's default stream: after the kernels launched
+	 * on it before. */
+	uvm_session_set_error(uvm_rt_session(),
+			      uvm_session_device_idle(uvm_rt_session(), uvm_front_device()));
 	return from_errno(uvm_rt_memcpy(dst, src, count, kind));
 }
 
@@ -307,7 +311,8 @@ cudaError_t cudaDeviceSynchronize(void)
 	int rc;
 
 	REFUSE_IN_CHILD();
-	e = uvm_session_device_idle(uvm_rt_session());
+	/* The current device's stream only, as CUDA's does. */
+	e = uvm_session_device_idle(uvm_rt_session(), uvm_front_device());
 	rc = uvm_rt_synchronize();
 	if (e != cudaSuccess)
 		return record(e);

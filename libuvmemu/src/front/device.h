@@ -11,9 +11,11 @@
 
 #include <stdbool.h>
 
+#include "uvmemu.h"
+
 /* The most GPUs a run models: --gpus's bound (uvmemu_options.def), and the
  * side of the session's table of peer access (session.h). */
-#define UVM_GPUS_MAX 8
+#define UVM_GPUS_MAX UVMEMU_MAX_DEVICES
 
 /* The calling thread's current device (0 until it calls cudaSetDevice). */
 int uvm_front_device(void);

@@ -118,7 +118,7 @@ void uvm_session_roi_end(struct uvm_session *s)
 	/* The kernels launched in the region end in it: the model's clock
 	 * knows their end once they have run. */
 	if (s->clock) {
-		uvm_session_device_idle(s);
+		uvm_session_device_idle(s, -1);
 		gpu = s->clock->host_time(s->clock->ctx);
 	}
 	uvm_mutex_lock(&s->lock);
@@ -199,16 +199,16 @@ int uvm_session_charge_host(struct uvm_session *s, int64_t bytes)
 	return 0;
 }
 
-cudaError_t uvm_session_device_idle(struct uvm_session *s)
+cudaError_t uvm_session_device_idle(struct uvm_session *s, int device)
 {
 	const struct uvmemu_executor *ex = atomic_load(&s->executor);
 	cudaError_t e;
 
 	if (s->clock)
-		s->clock->device_wait(s->clock->ctx, true);
-	e = ex ? ex->synchronize() : cudaSuccess;
+		s->clock->device_wait(s->clock->ctx, true, device);
+	e = ex ? ex->synchronize(device) : cudaSuccess;
 	if (s->clock)
-		s->clock->device_wait(s->clock->ctx, false);
+		s->clock->device_wait(s->clock->ctx, false, device);
 	return e;
 }
 

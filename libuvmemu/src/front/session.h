@@ -29,12 +29,12 @@
 enum uvm_roi_clock { UVM_ROI_WALL, UVM_ROI_CPU, UVM_ROI_CLOCKS };
 
 /* What the session asks of a model clock: the host's modelled time, and
- * whether a wait for the device begins (the host's clock pauses) or ended
- * (it goes on from the stream's end). */
+ * whether a wait for a device (-1: every device) begins (the host's clock
+ * pauses) or ended (it goes on from that device's stream's end). */
 struct uvm_session_clock {
 	void *ctx;
 	uint64_t (*host_time)(void *ctx);
-	void (*device_wait)(void *ctx, bool begin);
+	void (*device_wait)(void *ctx, bool begin, int device);
 };
 
 struct uvm_session {
@@ -109,11 +109,12 @@ void uvm_session_add_managed(struct uvm_session *s, int64_t delta);
  * refuse the same allocations.
  */
 int uvm_session_charge_host(struct uvm_session *s, int64_t bytes);
-/* Waits until the attached executor is idle (cudaDeviceSynchronize's wait,
- * which CUDA's frees and copies also do); returns the executor's pending
- * kernel error. Under the model clock the wait's real time is not the
- * host's: its clock goes on from the stream's end. */
-cudaError_t uvm_session_device_idle(struct uvm_session *s);
+/* Waits until the attached executor's stream of `device` is idle
+ * (cudaDeviceSynchronize's wait, which CUDA's copies also do), or every
+ * device's when it is -1 (frees, the end of a region of interest); returns
+ * the executor's pending kernel error. Under the model clock the wait's
+ * real time is not the host's: its clock goes on from the stream's end. */
+cudaError_t uvm_session_device_idle(struct uvm_session *s, int device);
 /* Tells the attached executor that CTAs are stalled on far faults (the
  * driver fetched GPU faults); does nothing without an executor. */
 void uvm_session_gpu_stalled(struct uvm_session *s);

@@ -94,7 +94,7 @@ struct uvm_block {
 };
 
 /* The GPUs a run models at most (--gpus): a block's dups is a byte. */
-#define UVM_MAX_GPUS 8
+#define UVM_MAX_GPUS UVMEMU_MAX_DEVICES
 
 /* Whether blocks a and b are in the same state with their copies on the
  * same GPUs: a run one operation can move. */

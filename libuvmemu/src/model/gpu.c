@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * gpu.c - the GPU's clock under --clock model (gpu.h): workers' slot
- * clocks, the modelled CTA slots, the fault buffer's batches, the host's
- * and the stream's clocks.
+ * gpu.c - the GPUs' clocks under --clock model (gpu.h): workers' slot
+ * clocks, each GPU's modelled CTA slots, stream and fault buffer, the
+ * driver's batches, the host's clock.
  */
 #include "gpu.h"
 
@@ -42,7 +42,7 @@ enum wstate {
 struct worker {
 	struct uvmemu_slot pub; /* the word the executor tests at warp ends */
 	clockid_t cpu;		/* the thread's CPU clock */
-	unsigned sm;
+	unsigned dev, sm;	/* its GPU (an executor's pool per GPU), its SM there */
 	enum wstate state;
 	int held;	       /* the modelled CTA slot its hand-out runs on */
 	uint64_t t, cpu0;      /* its clock was t when the thread's CPU time read cpu0 */
@@ -67,6 +67,28 @@ struct ledger {
 	uint64_t ready; /* when its data is there, modelled (PENDING: not charged) */
 };
 
+/*
+ * One GPU: its modelled CTA slots for the kernel it runs, its stream and its
+ * fault buffer. GPUs run their kernels side by side in modelled time; the
+ * one driver's batches, one GPU's buffer at a time, order them only through
+ * the faults they wait for (and the links they share).
+ */
+struct dev {
+	struct uvm_batcher buf;
+	/* The modelled CTA slots of the running kernel. */
+	uint64_t *free_t;
+	bool *held;
+	unsigned nslots;
+	double per_cpu_ns; /* modelled ns per ns of a worker's CPU time */
+	double speed;	   /* its preset's DRAM bandwidth over GPU 0's (D is GPU 0's) */
+	struct {
+		bool running;
+		uint64_t begin, end; /* modelled; end: the latest CTA's end so far */
+		uint64_t ncta, begun;
+	} k;
+	uint64_t stream_end;
+};
+
 struct uvm_gpu {
 	struct uvm_model *model;
 	struct uvm_mutex lock; /* guards everything below */
@@ -74,27 +96,19 @@ struct uvm_gpu {
 	bool waiting;	       /* the driver waits for a slot's clock */
 	bool per_fault;	       /* --fault-path uvmmu: each fault alone, no batches */
 	uint64_t latency_ns;   /* a batch's far-fault latency (UVMMU: a fault's) */
-	struct uvm_batcher buf;
-	struct uvm_mfault *taken; /* a batch's faults (buf.max of them) */
+	unsigned batch_max;    /* faults a batch holds at most */
+	struct uvm_mfault *taken; /* a batch's faults (batch_max of them) */
+	unsigned ndev;
+	struct dev dev[UVMEMU_MAX_DEVICES];
 
 	struct uvm_tidmap tids; /* thread id -> worker */
 	struct worker **w;
 	size_t nw; /* w holds UVM_TIDMAP_SLOTS, never moved: a worker reads its
 		    * own record without the lock */
 
-	/* The modelled CTA slots of the running kernel. */
-	uint64_t *free_t;
-	bool *held;
-	unsigned nslots;
-	double per_cpu_ns; /* modelled ns per ns of a worker's CPU time */
 	/* What of a worker's CPU time is the emulator's: a fault's trap and
 	 * wake-up, a read of its CPU clock (uvm_gpu_set_costs). */
 	uint64_t fault_cpu_ns, read_cpu_ns;
-	struct {
-		bool running;
-		uint64_t begin, end; /* modelled; end: the latest CTA's end so far */
-		uint64_t ncta, begun;
-	} k;
 
 	/* The host's clock: anchor_h when the CPU clock of the thread that last
 	 * synchronised with the runtime (host_clk) read anchor_r, then that
@@ -104,7 +118,6 @@ struct uvm_gpu {
 	uint64_t anchor_h, anchor_r;
 	clockid_t host_clk;
 	uint64_t paused_h; /* uvm_gpu_host_pause's time */
-	uint64_t stream_end;
 
 	struct ledger *ledger;
 	size_t nblocks;
@@ -119,9 +132,10 @@ static uint64_t thread_cpu(void)
 	return uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-static uint64_t modelled(const struct uvm_gpu *g, uint64_t cpu_ns)
+/* What cpu_ns of worker w's CPU time is on its GPU. */
+static uint64_t modelled(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu_ns)
 {
-	return (uint64_t)((double)cpu_ns * g->per_cpu_ns);
+	return (uint64_t)((double)cpu_ns * g->dev[w->dev].per_cpu_ns);
 }
 
 /* The kernel's share of w's CPU time from cpu0 to cpu: what its faults
@@ -137,7 +151,7 @@ static uint64_t compute_cpu(const struct uvm_gpu *g, const struct worker *w, uin
 /* Worker w's clock when its thread's CPU time reads cpu. */
 static uint64_t clock_at(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu)
 {
-	return w->t + modelled(g, compute_cpu(g, w, cpu));
+	return w->t + modelled(g, w, compute_cpu(g, w, cpu));
 }
 
 /* The host thread's CPU time (anchor_r if it is gone: the clock waits for
@@ -189,6 +203,41 @@ static void futex_wake(_Atomic uint32_t *word)
 
 /* ---------------------------------------------------------- life */
 
+/* A --gpu preset's DRAM bandwidth (uvmemu_gpus.def; 0 for a name it lacks). */
+static double preset_bytes_per_s(const char *name)
+{
+	static const struct {
+		const char *name;
+		double bytes_per_s;
+	} presets[] = {
+#define UVMEMU_GPU(name, sms, bytes_per_s) {name, bytes_per_s},
+#include "uvmemu_gpus.def"
+#undef UVMEMU_GPU
+	};
+
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (strcmp(presets[i].name, name) == 0)
+			return presets[i].bytes_per_s;
+	return 0;
+}
+
+/*
+ * The dilation D is against GPU 0's preset (it is the run's: calibrated, or
+ * given); a GPU of another preset (--gpu a,b) runs the same kernel code
+ * faster or slower by the ratio of their DRAM bandwidths, the figure D
+ * itself is measured on.
+ */
+static void set_speeds(struct uvm_gpu *g, const struct uvm_config *cfg)
+{
+	double base = preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, 0));
+
+	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++) {
+		double bw = preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, d));
+
+		g->dev[d].speed = base > 0 && bw > 0 ? bw / base : 1;
+	}
+}
+
 int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_config *cfg,
 		   size_t nblocks, char *err, size_t errlen)
 {
@@ -200,9 +249,16 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 	uvm_mutex_init(&g->lock, UVM_LOCK_GPU_CLOCK);
 	g->per_fault = uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU;
 	g->latency_ns = g->per_fault ? m->uvmmu_latency_ns : m->fault_latency_ns;
-	uvm_batcher_init(&g->buf, g->per_fault ? 1u : (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch));
+	g->batch_max = g->per_fault ? 1u : (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch);
+	g->ndev = m->ngpus ? m->ngpus : 1;
+	if (g->ndev > UVMEMU_MAX_DEVICES)
+		g->ndev = UVMEMU_MAX_DEVICES;
+	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++)
+		uvm_batcher_init(&g->dev[d].buf, g->batch_max);
+	g->fig.ndev = g->ndev;
+	set_speeds(g, cfg);
 	g->w = calloc(UVM_TIDMAP_SLOTS, sizeof(*g->w));
-	g->taken = calloc(g->buf.max, sizeof(*g->taken));
+	g->taken = calloc(g->batch_max, sizeof(*g->taken));
 	g->doorbell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	g->nblocks = nblocks;
 	g->ledger = mmap(NULL, nblocks * sizeof(*g->ledger), PROT_READ | PROT_WRITE,
@@ -229,10 +285,12 @@ void uvm_gpu_destroy(struct uvm_gpu *g)
 	for (size_t i = 0; i < g->nw; i++)
 		free(g->w[i]);
 	free(g->w);
-	free(g->free_t);
-	free(g->held);
+	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++) {
+		free(g->dev[d].free_t);
+		free(g->dev[d].held);
+		uvm_batcher_destroy(&g->dev[d].buf);
+	}
 	free(g->taken);
-	uvm_batcher_destroy(&g->buf);
 	if (g->ledger)
 		munmap(g->ledger, g->nblocks * sizeof(*g->ledger));
 	if (g->doorbell >= 0)
@@ -269,13 +327,14 @@ void uvm_gpu_set_observer(struct uvm_gpu *g, const struct uvm_gpu_observer *o)
 }
 
 /* A batch just counted: its figures are the totals' growth since `was`. */
-static void tell_batch(struct uvm_gpu *g, const struct uvm_gpu_figures *was, uint64_t start,
-		       uint64_t end)
+static void tell_batch(struct uvm_gpu *g, const struct uvm_gpu_figures *was, unsigned dev,
+		       uint64_t start, uint64_t end)
 {
 	if (!g->obs.batch)
 		return;
 	g->obs.batch(g->obs.ctx, &(struct uvm_gpu_batch){
 				     .seq = g->fig.batches,
+				     .gpu = dev,
 				     .start_ns = start,
 				     .end_ns = end,
 				     .faults = (uint32_t)(g->fig.faults - was->faults),
@@ -288,7 +347,7 @@ static void tell_batch(struct uvm_gpu *g, const struct uvm_gpu_figures *was, uin
 
 /* ------------------------------------------------------------ workers */
 
-const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned sm)
+const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned dev, unsigned sm)
 {
 	struct worker *w = calloc(1, sizeof(*w));
 	const struct uvmemu_slot *slot = NULL;
@@ -297,6 +356,7 @@ const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned sm)
 		free(w);
 		return NULL; /* the worker runs unmodelled: its faults cost nothing */
 	}
+	w->dev = dev < g->ndev ? dev : 0;
 	w->sm = sm;
 	w->held = -1;
 	uvm_mutex_lock(&g->lock);
@@ -321,13 +381,13 @@ static struct worker *self(struct uvm_gpu *g)
 	return i >= 0 && i < UVM_TIDMAP_SLOTS ? g->w[i] : NULL;
 }
 
-/* The unheld modelled slot free earliest (-1: none). */
-static int earliest_free(const struct uvm_gpu *g)
+/* The unheld modelled slot of GPU d free earliest (-1: none). */
+static int earliest_free(const struct dev *d)
 {
 	int best = -1;
 
-	for (unsigned i = 0; i < g->nslots; i++)
-		if (!g->held[i] && (best < 0 || g->free_t[i] < g->free_t[best]))
+	for (unsigned i = 0; i < d->nslots; i++)
+		if (!d->held[i] && (best < 0 || d->free_t[i] < d->free_t[best]))
 			best = (int)i;
 	return best;
 }
@@ -336,15 +396,17 @@ void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
 {
 	uint64_t cpu = thread_cpu();
 	struct worker *w;
+	struct dev *d;
 	int s;
 
 	uvm_mutex_lock(&g->lock);
 	w = self(g);
-	s = w && g->k.running ? earliest_free(g) : -1;
+	d = w ? &g->dev[w->dev] : NULL;
+	s = d && d->k.running ? earliest_free(d) : -1;
 	if (s >= 0) {
-		g->held[s] = true;
+		d->held[s] = true;
 		w->held = s;
-		w->t = g->free_t[s];
+		w->t = d->free_t[s];
 		w->done_t = 0; /* completions of an earlier hand-out are past */
 		w->cpu0 = cpu;
 		w->faults = 0;
@@ -353,7 +415,7 @@ void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
 		w->state = W_RUN;
 		w->run_ncta = ncta;
 		w->run_faulted = false;
-		g->k.begun += ncta;
+		d->k.begun += ncta;
 	}
 	uvm_mutex_unlock(&g->lock);
 }
@@ -363,19 +425,19 @@ void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
  * worker, but on the GPU they would have gone to whichever slots were free
  * first: list scheduling, each CTA its share of the hand-out's compute.
  */
-static void spread(struct uvm_gpu *g, struct worker *w, uint64_t compute)
+static void spread(struct dev *d, struct worker *w, uint64_t compute)
 {
 	uint64_t each = compute / (w->run_ncta ? w->run_ncta : 1);
 
-	g->free_t[w->held] = w->t;
-	g->held[w->held] = false;
+	d->free_t[w->held] = w->t;
+	d->held[w->held] = false;
 	for (uint64_t c = 0; c < w->run_ncta; c++) {
-		int s = earliest_free(g);
-		uint64_t end = g->free_t[s] + each;
+		int s = earliest_free(d);
+		uint64_t end = d->free_t[s] + each;
 
-		g->free_t[s] = end;
-		if (end > g->k.end)
-			g->k.end = end;
+		d->free_t[s] = end;
+		if (end > d->k.end)
+			d->k.end = end;
 	}
 }
 
@@ -391,19 +453,20 @@ void uvm_gpu_run_end(struct uvm_gpu *g, uint64_t ran)
 	cpu = thread_cpu();
 	uvm_mutex_lock(&g->lock);
 	if (w && w->state == W_RUN) {
-		uint64_t compute = modelled(g, compute_cpu(g, w, cpu));
+		struct dev *d = &g->dev[w->dev];
+		uint64_t compute = modelled(g, w, compute_cpu(g, w, cpu));
 
 		g->fig.compute_ns += compute;
 		w->run_ncta = ran;
 		if (w->run_faulted || ran <= 1) {
 			uint64_t end = w->t + compute;
 
-			g->free_t[w->held] = end;
-			g->held[w->held] = false;
-			if (end > g->k.end)
-				g->k.end = end;
+			d->free_t[w->held] = end;
+			d->held[w->held] = false;
+			if (end > d->k.end)
+				d->k.end = end;
 		} else {
-			spread(g, w, compute);
+			spread(d, w, compute);
 		}
 		w->held = -1;
 		w->state = W_IDLE;
@@ -521,66 +584,90 @@ void uvm_gpu_abandon(struct uvm_gpu *g)
 
 /* ------------------------------------------------------------- kernels */
 
-static int size_slots(struct uvm_gpu *g, unsigned slots)
+static int size_slots(struct dev *d, unsigned slots)
 {
 	uint64_t *f;
 	bool *h;
 
-	if (slots == g->nslots)
+	if (slots == d->nslots)
 		return 0;
-	f = realloc(g->free_t, slots * sizeof(*f));
+	f = realloc(d->free_t, slots * sizeof(*f));
 	if (f)
-		g->free_t = f;
-	h = realloc(g->held, slots * sizeof(*h));
+		d->free_t = f;
+	h = realloc(d->held, slots * sizeof(*h));
 	if (h)
-		g->held = h;
+		d->held = h;
 	if (!f || !h)
 		return -ENOMEM;
-	g->nslots = slots;
+	d->nslots = slots;
 	return 0;
 }
 
-void uvm_gpu_kernel_begin(struct uvm_gpu *g, uint64_t ncta, unsigned slots, unsigned cores,
-			  uint64_t host_ns)
+static struct dev *dev_of(struct uvm_gpu *g, unsigned dev)
 {
-	double d = uvm_model_dilation(g->model);
+	return &g->dev[dev < g->ndev ? dev : 0];
+}
+
+void uvm_gpu_kernel_begin(struct uvm_gpu *g, unsigned dev, uint64_t ncta, unsigned slots,
+			  unsigned cores, uint64_t host_ns)
+{
+	double dil = uvm_model_dilation(g->model);
+	struct dev *d = dev_of(g, dev);
 	uint64_t start;
 
 	uvm_mutex_lock(&g->lock);
-	if (slots == 0 || cores == 0 || size_slots(g, slots)) {
-		g->k.running = false; /* unmodelled: its CTAs cost nothing */
+	if (slots == 0 || cores == 0 || size_slots(d, slots)) {
+		d->k.running = false; /* unmodelled: its CTAs cost nothing */
 		uvm_mutex_unlock(&g->lock);
 		return;
 	}
 	/* A slot's share of the machine: D measured the executor on `cores`
-	 * cores against the whole GPU, which has `slots` slots. */
-	g->per_cpu_ns = (double)slots / ((double)cores * (d > 0 ? d : 1));
-	start = host_ns > g->stream_end ? host_ns : g->stream_end;
+	 * cores against the whole GPU, which has `slots` slots (GPU 0's
+	 * preset: another's is D x its speed). */
+	d->per_cpu_ns = (double)slots / ((double)cores * (dil > 0 ? dil : 1) * d->speed);
+	/* After this GPU's earlier work only: another GPU's kernel runs
+	 * beside it. */
+	start = host_ns > d->stream_end ? host_ns : d->stream_end;
 	for (unsigned i = 0; i < slots; i++) {
-		g->free_t[i] = start;
-		g->held[i] = false;
+		d->free_t[i] = start;
+		d->held[i] = false;
 	}
-	g->k.running = true;
-	g->k.begin = g->k.end = start;
-	g->k.ncta = ncta;
-	g->k.begun = 0;
+	d->k.running = true;
+	d->k.begin = d->k.end = start;
+	d->k.ncta = ncta;
+	d->k.begun = 0;
 	uvm_mutex_unlock(&g->lock);
 }
 
-void uvm_gpu_kernel_end(struct uvm_gpu *g, uint64_t *begin, uint64_t *end)
+void uvm_gpu_kernel_end(struct uvm_gpu *g, unsigned dev, uint64_t *begin, uint64_t *end)
 {
+	struct dev *d = dev_of(g, dev);
+	struct uvm_gpu_dev_figures *f = &g->fig.dev[d - g->dev];
+
 	uvm_mutex_lock(&g->lock);
-	*begin = g->k.begin;
-	*end = g->k.running ? g->k.end : g->k.begin;
-	if (g->k.running) {
-		g->stream_end = g->k.end;
+	*begin = d->k.begin;
+	*end = d->k.running ? d->k.end : d->k.begin;
+	if (d->k.running) {
+		d->stream_end = d->k.end;
 		g->fig.kernels++;
-		g->fig.kernel_ns += g->k.end - g->k.begin;
+		g->fig.kernel_ns += d->k.end - d->k.begin;
+		f->kernels++;
+		f->kernel_ns += d->k.end - d->k.begin;
 	}
-	g->k.running = false;
-	g->k.ncta = g->k.begun = 0;
+	d->k.running = false;
+	d->k.ncta = d->k.begun = 0;
 	ring(g);
 	uvm_mutex_unlock(&g->lock);
+}
+
+/* The latest end of the GPUs' streams. */
+static uint64_t streams_end(const struct uvm_gpu *g)
+{
+	uint64_t t = 0;
+
+	for (unsigned i = 0; i < g->ndev; i++)
+		t = g->dev[i].stream_end > t ? g->dev[i].stream_end : t;
+	return t;
 }
 
 /* --------------------------------------------------------------- host */
@@ -612,10 +699,13 @@ void uvm_gpu_host_resume(struct uvm_gpu *g, uint64_t at)
 	uvm_mutex_unlock(&g->lock);
 }
 
-void uvm_gpu_join(struct uvm_gpu *g)
+void uvm_gpu_join(struct uvm_gpu *g, int dev)
 {
+	uint64_t end;
+
 	uvm_mutex_lock(&g->lock);
-	anchor_here(g, g->stream_end > g->paused_h ? g->stream_end : g->paused_h);
+	end = dev < 0 ? streams_end(g) : dev_of(g, (unsigned)dev)->stream_end;
+	anchor_here(g, end > g->paused_h ? end : g->paused_h);
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -637,15 +727,16 @@ static uint64_t book(struct uvm_gpu *g, uint64_t start, const uint64_t bytes[2],
 	return last;
 }
 
-void uvm_gpu_stream_transfers(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
+void uvm_gpu_stream_transfers(struct uvm_gpu *g, unsigned dev, uint64_t at, const uint64_t bytes[2],
 			      const uint32_t xfers[2])
 {
+	struct dev *d = dev_of(g, dev);
 	uint64_t end;
 
 	uvm_mutex_lock(&g->lock);
-	end = book(g, at > g->stream_end ? at : g->stream_end, bytes, xfers);
-	if (end > g->stream_end)
-		g->stream_end = end;
+	end = book(g, at > d->stream_end ? at : d->stream_end, bytes, xfers);
+	if (end > d->stream_end)
+		d->stream_end = end;
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -725,7 +816,7 @@ void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bo
 	}
 	if (not_before > w->done_t)
 		w->done_t = not_before;
-	if (uvm_batcher_add(&g->buf, w->warp_t, page, (uint32_t)s.slot) == 0) {
+	if (uvm_batcher_add(&g->dev[w->dev].buf, w->warp_t, page, (uint32_t)s.slot) == 0) {
 		w->pending++;
 		w->run_faulted = true;
 	}
@@ -779,11 +870,12 @@ static uint64_t lower_bound(struct uvm_gpu *g, struct worker *w, uint64_t now)
 }
 
 /*
- * The earliest modelled time a fault not yet in the buffer could carry: no
- * running worker can stamp one before its clock (or, faulted, before its
- * warp's issue time); a CTA not handed out yet starts no earlier than the
- * free slot it will take. A worker waiting at a warp's end goes on only
- * after its batch: it cannot stamp anything earlier.
+ * The earliest modelled time a fault not yet in any GPU's buffer could
+ * carry: no running worker can stamp one before its clock (or, faulted,
+ * before its warp's issue time); a CTA not handed out yet starts no earlier
+ * than the free slot it will take. A worker waiting at a warp's end goes on
+ * only after its batch: it cannot stamp anything earlier. Every GPU counts,
+ * as the one driver takes the earliest batch of any GPU next.
  */
 static uint64_t horizon(struct uvm_gpu *g, uint64_t need)
 {
@@ -807,11 +899,15 @@ static uint64_t horizon(struct uvm_gpu *g, uint64_t need)
 		if (lb < h)
 			h = lb;
 	}
-	if (g->k.running && g->k.begun < g->k.ncta) {
-		int s = earliest_free(g);
+	for (unsigned i = 0; i < g->ndev; i++) {
+		const struct dev *d = &g->dev[i];
+		int s;
 
-		if (s >= 0 && g->free_t[s] < h)
-			h = g->free_t[s];
+		if (!d->k.running || d->k.begun >= d->k.ncta)
+			continue;
+		s = earliest_free(d);
+		if (s >= 0 && d->free_t[s] < h)
+			h = d->free_t[s];
 	}
 	return h;
 }
@@ -871,7 +967,7 @@ static int cmp_page(const void *a, const void *b)
 }
 
 /* The batch's figures: its faults, distinct vablocks and pages. */
-static void count(struct uvm_gpu *g, struct uvm_mfault *f, size_t n)
+static void count(struct uvm_gpu *g, unsigned dev, struct uvm_mfault *f, size_t n)
 {
 	uint64_t vab = UINT64_MAX, page = UINT64_MAX;
 
@@ -886,6 +982,8 @@ static void count(struct uvm_gpu *g, struct uvm_mfault *f, size_t n)
 	}
 	g->fig.batches++;
 	g->fig.faults += n;
+	g->fig.dev[dev].batches++;
+	g->fig.dev[dev].faults += n;
 	if (n > g->fig.max_faults)
 		g->fig.max_faults = n;
 }
@@ -912,14 +1010,54 @@ static void complete(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, ui
 	}
 }
 
+/* The GPU whose next batch starts earliest (the lowest on a tie), and
+ * when; false when no buffer holds a fault. */
+static bool next_batch(const struct uvm_gpu *g, unsigned *dev, uint64_t *start)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < g->ndev; i++) {
+		uint64_t t;
+
+		if (uvm_batcher_next(&g->dev[i].buf, &t) && (!any || t < *start)) {
+			any = true;
+			*dev = i;
+			*start = t;
+		}
+	}
+	return any;
+}
+
+static size_t pending(const struct uvm_gpu *g)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < g->ndev; i++)
+		n += uvm_batcher_pending(&g->dev[i].buf);
+	return n;
+}
+
+/* The one driver is free from `end` whichever GPU's buffer it read. */
+static void driver_done(struct uvm_gpu *g, uint64_t end)
+{
+	for (unsigned i = 0; i < g->ndev; i++)
+		uvm_batcher_done(&g->dev[i].buf, end);
+}
+
+static uint64_t driver_free(const struct uvm_gpu *g)
+{
+	return g->dev[0].buf.free_at;
+}
+
 size_t uvm_gpu_step(struct uvm_gpu *g)
 {
-	uint64_t start;
+	uint64_t start = 0;
+	unsigned dev = 0;
 	size_t left;
 
 	uvm_mutex_lock(&g->lock);
 	g->waiting = false;
-	while (uvm_batcher_next(&g->buf, &start)) {
+	while (next_batch(g, &dev, &start)) {
 		uint64_t lat_end = start + g->latency_ns, end, h2d;
 		struct uvm_gpu_figures was = g->fig; /* tell_batch's reference */
 		size_t n;
@@ -929,7 +1067,7 @@ size_t uvm_gpu_step(struct uvm_gpu *g)
 			g->fig.horizon_waits++;
 			break;
 		}
-		n = uvm_batcher_take(&g->buf, start, g->taken);
+		n = uvm_batcher_take(&g->dev[dev].buf, start, g->taken);
 		/* UVMMU's hardware fetches after its latency, the faulting
 		 * page first; the driver's batch overlaps its latency with the
 		 * transfers it issues. */
@@ -939,17 +1077,26 @@ size_t uvm_gpu_step(struct uvm_gpu *g)
 		if (end < lat_end)
 			end = lat_end;
 		complete(g, g->taken, n, end);
-		count(g, g->taken, n);
+		count(g, dev, g->taken, n);
 		g->fig.batch_ns += end - start;
-		tell_batch(g, &was, start, end);
+		g->fig.dev[dev].batch_ns += end - start;
+		tell_batch(g, &was, dev, start, end);
 		/* The hardware path has no driver to be busy: faults overlap,
 		 * only the link orders their transfers. */
 		if (!g->per_fault)
-			uvm_batcher_done(&g->buf, end);
+			driver_done(g, end);
 	}
-	left = uvm_batcher_pending(&g->buf);
+	left = pending(g);
 	uvm_mutex_unlock(&g->lock);
 	return left;
+}
+
+/* The later of the driver's free time and the GPUs' streams' ends. */
+static uint64_t now_locked(const struct uvm_gpu *g)
+{
+	uint64_t f = driver_free(g), e = streams_end(g);
+
+	return f > e ? f : e;
 }
 
 uint64_t uvm_gpu_now(struct uvm_gpu *g)
@@ -957,7 +1104,7 @@ uint64_t uvm_gpu_now(struct uvm_gpu *g)
 	uint64_t t;
 
 	uvm_mutex_lock(&g->lock);
-	t = g->buf.free_at > g->stream_end ? g->buf.free_at : g->stream_end;
+	t = now_locked(g);
 	uvm_mutex_unlock(&g->lock);
 	return t;
 }
@@ -966,16 +1113,23 @@ uint64_t uvm_gpu_progress(struct uvm_gpu *g)
 {
 	uint64_t t, now = uvm_now_ns();
 
+	bool running = false;
+
 	uvm_mutex_lock(&g->lock);
-	t = g->buf.free_at > g->stream_end ? g->buf.free_at : g->stream_end;
-	if (!g->k.running) {
+	t = now_locked(g);
+	for (unsigned i = 0; i < g->ndev; i++) {
+		if (!g->dev[i].k.running)
+			continue;
+		running = true;
+		if (g->dev[i].k.end > t)
+			t = g->dev[i].k.end;
+	}
+	if (!running) {
 		uint64_t h = host_now_locked(g);
 
 		uvm_mutex_unlock(&g->lock);
 		return h > t ? h : t;
 	}
-	if (g->k.end > t)
-		t = g->k.end;
 	for (size_t i = 0; i < g->nw; i++) {
 		struct worker *w = g->w[i];
 		uint64_t lb;
@@ -993,13 +1147,15 @@ void uvm_gpu_figures(struct uvm_gpu *g, struct uvm_gpu_figures *out)
 {
 	uvm_mutex_lock(&g->lock);
 	*out = g->fig;
-	out->stream_end_ns = g->stream_end;
+	out->stream_end_ns = streams_end(g);
+	for (unsigned i = 0; i < g->ndev; i++)
+		out->dev[i].stream_end_ns = g->dev[i].stream_end;
 	uvm_mutex_unlock(&g->lock);
 }
 
 void uvm_gpu_background(struct uvm_gpu *g, const uint64_t bytes[2], const uint32_t xfers[2])
 {
 	uvm_mutex_lock(&g->lock);
-	book(g, g->buf.free_at > g->stream_end ? g->buf.free_at : g->stream_end, bytes, xfers);
+	book(g, now_locked(g), bytes, xfers);
 	uvm_mutex_unlock(&g->lock);
 }

@@ -3,13 +3,16 @@
  * gpu.h - the GPU's time under --clock model (docs/architecture.md, "Time
  * model"): computed, never waited for.
  *
- * The GPU has slots x CTAs per SM resident CTA slots, each with a modelled
- * clock. A hand-out of CTAs an executor worker runs takes the slot free
- * earliest; its CTAs advance that clock by the CPU time the worker spent in
- * kernel code, times the slots per core and divided by the dilation D (a
- * hand-out that never faulted is spread over the free slots, as the GPU
- * would have run its CTAs side by side). A far fault enters the modelled
- * fault buffer stamped with its warp's issue time; the warp's lanes go on
+ * Each GPU (--gpus N: devices 0..N-1) has SMs x CTAs per SM resident CTA
+ * slots, each with a modelled clock, and its own stream: a kernel begins
+ * after its own device's earlier work only, so kernels of two GPUs overlap
+ * in modelled time as they do on a machine with two GPUs. A hand-out of
+ * CTAs an executor worker runs takes its GPU's slot free earliest; its
+ * CTAs advance that clock by the CPU time the worker spent in kernel code,
+ * times the slots per core and divided by the dilation D (a hand-out that
+ * never faulted is spread over the free slots, as the GPU would have run
+ * its CTAs side by side). A far fault enters its GPU's modelled fault
+ * buffer stamped with its warp's issue time; the warp's lanes go on
  * at once (the real fault is resolved as it comes), so do the CTA's next
  * warps (a GPU interleaves them: one warp's stall hides behind the others'
  * compute), and the slot stalls only at the thread loop's end (a barrier,
@@ -21,9 +24,14 @@
  * the stream's.
  *
  * Synchronisation is conservative: a batch starting at t is closed only
- * when no slot can still deliver a fault stamped before t (each running
- * slot's clock has passed t, or it waits at a warp's end), so a batch holds
- * exactly what a GPU's buffer would have held. Nothing here sleeps for the
+ * when no slot of any GPU can still deliver a fault stamped before t (each
+ * running slot's clock has passed t, or it waits at a warp's end), so a
+ * batch holds exactly what a GPU's buffer would have held. Each GPU has its
+ * own fault buffer and a batch holds one GPU's faults (the real driver
+ * reads one GPU's buffer per batch); the one driver services the batches
+ * one after another, the one that can start earliest first, so the rule
+ * spans every GPU's slots: another GPU's earlier fault would have been the
+ * driver's next batch. Nothing here sleeps for the
  * model; a worker waits, in real time, only for a batch its fault is in to
  * be formed.
  *
@@ -45,7 +53,16 @@
 struct uvm_model;
 struct uvm_gpu;
 
-/* What the report shows of the modelled GPU. */
+/* One GPU's share of the figures below (--gpus N > 1 reports them). */
+struct uvm_gpu_dev_figures {
+	uint64_t kernels, kernel_ns; /* its launches and their modelled durations */
+	uint64_t batches, faults;    /* batches of its fault buffer, faults they held */
+	uint64_t batch_ns;	     /* their modelled time */
+	uint64_t stream_end_ns;	     /* when its stream's last work ended, modelled */
+};
+
+/* What the report shows of the modelled GPUs (sums over the GPUs; the
+ * stream's end is the latest GPU's). */
 struct uvm_gpu_figures {
 	uint64_t batches;	   /* modelled batches */
 	uint64_t faults;	   /* far faults they held */
@@ -71,6 +88,8 @@ struct uvm_gpu_figures {
 	/* Far faults of threads in no modelled hand-out (an executor that does
 	 * not register its workers, or code outside a kernel): in no batch. */
 	uint64_t unmodelled_faults;
+	unsigned ndev; /* GPUs, each with its figures in dev[] */
+	struct uvm_gpu_dev_figures dev[UVMEMU_MAX_DEVICES];
 };
 
 /* A real fault of a worker, stamped at the driver's read, committed once
@@ -92,9 +111,10 @@ void uvm_gpu_set_costs(struct uvm_gpu *g, double fault_cpu_us, double map_touch_
 
 /* --------------------------------------------------- executor's workers */
 
-/* The calling thread is worker `sm`.`slot`; the executor keeps the returned
- * word and calls uvm_gpu_warp_end when it is set at a warp's end. */
-const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned sm);
+/* The calling thread is a worker of GPU `dev`'s SM `sm`; the executor
+ * keeps the returned word and calls uvm_gpu_warp_end when it is set at a
+ * warp's end. */
+const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned dev, unsigned sm);
 /* The calling worker starts (ends) a hand-out of ncta CTAs of the running
  * kernel (ends after `ran` of them). */
 void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta);
@@ -120,13 +140,14 @@ void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_
 
 /* ------------------------------------------------------------- kernels */
 
-/* A kernel of ncta CTAs begins on `slots` CTA slots; the executor runs it
- * on `cores` cores (what D was measured with). host_ns: the host's modelled
- * time when the program launched it. */
-void uvm_gpu_kernel_begin(struct uvm_gpu *g, uint64_t ncta, unsigned slots, unsigned cores,
-			  uint64_t host_ns);
-/* It ended: returns its modelled begin and end. */
-void uvm_gpu_kernel_end(struct uvm_gpu *g, uint64_t *begin, uint64_t *end);
+/* A kernel of ncta CTAs begins on GPU `dev`'s `slots` CTA slots, after
+ * that GPU's earlier stream work; the executor runs it on `cores` cores
+ * (what D was measured with). host_ns: the host's modelled time when the
+ * program launched it. One kernel runs per GPU at a time. */
+void uvm_gpu_kernel_begin(struct uvm_gpu *g, unsigned dev, uint64_t ncta, unsigned slots,
+			  unsigned cores, uint64_t host_ns);
+/* GPU dev's kernel ended: returns its modelled begin and end. */
+void uvm_gpu_kernel_end(struct uvm_gpu *g, unsigned dev, uint64_t *begin, uint64_t *end);
 
 /* --------------------------------------------------------------- host */
 
@@ -138,13 +159,13 @@ uint64_t uvm_gpu_host_pause(struct uvm_gpu *g);
 /* It ended at modelled time `at`: the real time since the pause does not
  * count, the host goes on from `at`. */
 void uvm_gpu_host_resume(struct uvm_gpu *g, uint64_t at);
-/* After a wait for the device: the host goes on from the later of its own
- * time and the stream's end. */
-void uvm_gpu_join(struct uvm_gpu *g);
-/* Stream work that is no kernel (a prefetch), issued by the host at its
- * modelled time `at`: transfers per direction (bytes[dir] in xfers[dir]),
- * after the stream's earlier work. */
-void uvm_gpu_stream_transfers(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
+/* After a wait for GPU dev (-1: every GPU): the host goes on from the
+ * later of its own time and that stream's end (the latest of them). */
+void uvm_gpu_join(struct uvm_gpu *g, int dev);
+/* Stream work that is no kernel (a prefetch) on GPU dev's stream, issued
+ * by the host at its modelled time `at`: transfers per direction
+ * (bytes[dir] in xfers[dir]), after that stream's earlier work. */
+void uvm_gpu_stream_transfers(struct uvm_gpu *g, unsigned dev, uint64_t at, const uint64_t bytes[2],
 			      const uint32_t xfers[2]);
 
 /* A batch of the host's faults, read at the host's modelled time `at`, was
@@ -199,6 +220,7 @@ void uvm_gpu_figures(struct uvm_gpu *g, struct uvm_gpu_figures *out);
 /* A modelled batch as it formed (times modelled, ns). */
 struct uvm_gpu_batch {
 	uint64_t seq; /* its number, from 1 (the report's gpu.batches counts them) */
+	unsigned gpu; /* whose fault buffer it read */
 	uint64_t start_ns, end_ns;
 	uint32_t faults, vablocks, pages; /* distinct vablocks and pages */
 	uint64_t h2d_bytes, d2h_bytes;	  /* the transfers charged to it */
@@ -213,7 +235,7 @@ struct uvm_gpu_batch {
 struct uvm_gpu_observer {
 	void *ctx;
 	void (*batch)(void *ctx, const struct uvm_gpu_batch *b);
-	/* Modelled CTA slot `slot` stalled on its far faults from `from` to
+	/* Modelled CTA slot `slot` (of its GPU) stalled on its far faults from `from` to
 	 * `to` (a thread loop's end waited for its warps' batches). */
 	void (*stall)(void *ctx, unsigned slot, uint64_t from, uint64_t to);
 };

@@ -218,16 +218,32 @@ static void text_gpu(const struct uvm_gpu_figures *g, FILE *f)
 		    uvm_fmt_size(a, sizeof(a), g->host_fault_bytes));
 }
 
-/* Several GPUs: each GPU's faults, copies and peak, each peer link's bytes
- * each way. */
+/* GPU g's share of the model clock's figures (NULL: none, the real clock). */
+static const struct uvm_gpu_dev_figures *modelled_gpu(const struct uvm_run_facts *f, unsigned g)
+{
+	return f->gpu && g < f->gpu->ndev ? &f->gpu->dev[g] : NULL;
+}
+
+/* Several GPUs: each GPU's faults, copies and peak (and under the model
+ * clock its kernels, batches and stream's end), each peer link's bytes each
+ * way. */
 static void json_gpus(const struct uvm_run_facts *f, struct uvm_json *j)
 {
 	uvm_json_array(j, "gpus");
 	for (unsigned g = 0; g < f->ngpus; g++) {
 		const struct uvm_report_gpu *r = &f->gpus[g];
+		const struct uvm_gpu_dev_figures *m = modelled_gpu(f, g);
 
 		uvm_json_object(j, NULL);
 		uvm_json_u64(j, "gpu", g);
+		if (m) {
+			uvm_json_u64(j, "kernels", m->kernels);
+			uvm_json_num(j, "kernel_s", (double)m->kernel_ns / 1e9);
+			uvm_json_u64(j, "batches", m->batches);
+			uvm_json_u64(j, "batch_faults", m->faults);
+			uvm_json_num(j, "batch_s", (double)m->batch_ns / 1e9);
+			uvm_json_num(j, "stream_end_s", (double)m->stream_end_ns / 1e9);
+		}
 		uvm_json_u64(j, "far_faults", r->c.far_faults);
 		uvm_json_u64(j, "blocks_in", r->c.blocks_in);
 		uvm_json_u64(j, "blocks_out", r->c.blocks_out);
@@ -254,10 +270,11 @@ static void json_gpus(const struct uvm_run_facts *f, struct uvm_json *j)
 
 static void text_gpus(const struct uvm_run_facts *f, FILE *out)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[32];
 
 	for (unsigned g = 0; g < f->ngpus; g++) {
 		const struct uvm_report_gpu *r = &f->gpus[g];
+		const struct uvm_gpu_dev_figures *m = modelled_gpu(f, g);
 
 		fprintf(
 		    out,
@@ -267,6 +284,15 @@ static void text_gpus(const struct uvm_run_facts *f, FILE *out)
 		    (unsigned long long)r->c.blocks_out, (unsigned long long)r->c.evicted_to_host,
 		    (unsigned long long)r->c.evicted_to_peer,
 		    uvm_fmt_size(a, sizeof(a), r->peak_device_bytes));
+		if (m)
+			fprintf(
+			    out,
+			    "  gpu %-3u %llu kernels, %s; %llu batches, %s; stream ends at %s\n", g,
+			    (unsigned long long)m->kernels,
+			    uvm_fmt_duration(a, sizeof(a), (double)m->kernel_ns / 1e9),
+			    (unsigned long long)m->batches,
+			    uvm_fmt_duration(b, sizeof(b), (double)m->batch_ns / 1e9),
+			    uvm_fmt_duration(c, sizeof(c), (double)m->stream_end_ns / 1e9));
 	}
 	for (size_t i = 0; i < f->npeers; i++) {
 		const struct uvm_report_peer *p = &f->peers[i];
