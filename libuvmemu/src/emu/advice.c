@@ -6,7 +6,8 @@
  * byte range touches, and acts at the next fault of a block (setting a
  * preferred location migrates nothing by itself, as in the real driver).
  * Accessed-by for the CPU changes nothing here: the CPU can always reach
- * managed memory. Prefetches are queued to the driver and run between batches;
+ * managed memory. A preferred GPU and accessed-by GPUs are kept per block
+ * (space.h): with several GPUs each names its own device. Prefetches are queued to the driver and run between batches;
  * cudaDeviceSynchronize waits for them and for their modelled transfer time.
  */
 #include <errno.h>
@@ -57,7 +58,7 @@ int uvm_emu_advise(struct uvm_emu *e, const void *p, size_t n, enum cudaMemoryAd
 	default:
 		return -EINVAL;
 	}
-	return uvm_driver_advise(e->driver, off, n, set, clear);
+	return uvm_driver_advise(e->driver, off, n, set, clear, gpu ? device : -1);
 }
 
 int uvm_emu_prefetch(struct uvm_emu *e, const void *p, size_t n, int device)

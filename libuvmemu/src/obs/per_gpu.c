@@ -80,6 +80,16 @@ static void on_released(void *ctx, size_t b)
 		add(&p->gpu[g].evicted_host);
 }
 
+static void on_peer_mapped(void *ctx, size_t b)
+{
+	struct uvm_per_gpu *p = ctx;
+	unsigned g = uvm_res_event_gpu(p->res);
+
+	(void)b;
+	if (g < p->ngpus)
+		add(&p->gpu[g].peer_mapped);
+}
+
 struct uvm_res_observer uvm_per_gpu_observer(struct uvm_per_gpu *p)
 {
 	return (struct uvm_res_observer){
@@ -87,6 +97,7 @@ struct uvm_res_observer uvm_per_gpu_observer(struct uvm_per_gpu *p)
 	    .resident = on_resident,
 	    .released = on_released,
 	    .fault = on_fault,
+	    .peer_mapped = on_peer_mapped,
 	    .res = &p->res,
 	};
 }
@@ -99,5 +110,6 @@ void uvm_per_gpu_counts(struct uvm_per_gpu *p, unsigned g, struct uvm_gpu_counts
 	    .blocks_out = get(&p->gpu[g].blocks_out),
 	    .evicted_to_host = get(&p->gpu[g].evicted_host),
 	    .evicted_to_peer = get(&p->gpu[g].evicted_peer),
+	    .peer_mapped = get(&p->gpu[g].peer_mapped),
 	};
 }

@@ -233,6 +233,7 @@ static void json_gpus(const struct uvm_run_facts *f, struct uvm_json *j)
 		uvm_json_u64(j, "blocks_out", r->c.blocks_out);
 		uvm_json_u64(j, "evicted_to_host", r->c.evicted_to_host);
 		uvm_json_u64(j, "evicted_to_peer", r->c.evicted_to_peer);
+		uvm_json_u64(j, "peer_mapped", r->c.peer_mapped);
 		uvm_json_u64(j, "peak_device_bytes", r->peak_device_bytes);
 		uvm_json_close(j, '}');
 	}
@@ -267,6 +268,9 @@ static void text_gpus(const struct uvm_run_facts *f, FILE *out)
 		    (unsigned long long)r->c.blocks_out, (unsigned long long)r->c.evicted_to_host,
 		    (unsigned long long)r->c.evicted_to_peer,
 		    uvm_fmt_size(a, sizeof(a), r->peak_device_bytes));
+		if (r->c.peer_mapped)
+			fprintf(out, "          %llu blocks mapped from a peer GPU\n",
+				(unsigned long long)r->c.peer_mapped);
 	}
 	for (size_t i = 0; i < f->npeers; i++) {
 		const struct uvm_report_peer *p = &f->peers[i];
