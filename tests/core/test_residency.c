@@ -28,8 +28,8 @@ struct fixture {
 	/* What the observer heard. */
 	unsigned resident, released, returned, migrated, launches;
 	unsigned evicted; /* released copies uvm_res_event_evicted said were evicted */
-	unsigned peer_maps;	      /* peer mappings made */
-	unsigned peer_maps_on[4];     /* of those, by the GPU that mapped */
+	unsigned peer_maps;	  /* peer mappings made */
+	unsigned peer_maps_on[4]; /* of those, by the GPU that mapped */
 	uint8_t last_trips;
 	const struct uvm_residency *heard; /* written by uvm_res_observe */
 };
@@ -356,13 +356,13 @@ static void test_peer_mappings(void **state)
 	f->r.peer_mapped--;
 	f->s.block[2].peers |= 1u << 1; /* its holder's own GPU */
 	expect_check_fails(f, "peer mappings on GPUs");
-	f->s.block[2].peers &= (uint8_t)~(1u << 1);
+	f->s.block[2].peers &= (uint8_t) ~(1u << 1);
 	f->s.block[2].peers |= 1u << 5; /* a GPU the run does not have */
 	expect_check_fails(f, "peer mappings on GPUs");
-	f->s.block[2].peers &= (uint8_t)~(1u << 5);
+	f->s.block[2].peers &= (uint8_t) ~(1u << 5);
 	f->s.block[0].peers_sampled |= 1u << 0; /* mapped and sampled at once */
 	expect_check_fails(f, "peer mappings on GPUs");
-	f->s.block[0].peers_sampled &= (uint8_t)~(1u << 0);
+	f->s.block[0].peers_sampled &= (uint8_t) ~(1u << 0);
 	uvm_res_move(&f->r, 8, 1, UVM_HOST, UVM_RES_MIGRATE);
 	f->s.block[8].peers = 1u << 2; /* a HOST block cannot be peer-mapped */
 	f->r.peer_mapped++;

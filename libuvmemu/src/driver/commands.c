@@ -93,8 +93,7 @@ static void advise_block(struct uvm_block *blk, const struct uvm_cmd *c)
 /* Accessed-by given to GPU c->gpu maps the range's data where it is now,
  * ahead of any access; withdrawn, its peer mappings go. Per vablock, as
  * operations act. */
-static void advise_mappings(struct uvm_driver *d, const struct uvm_cmd *c, size_t first,
-			    size_t end)
+static void advise_mappings(struct uvm_driver *d, const struct uvm_cmd *c, size_t first, size_t end)
 {
 	const struct uvm_space *s = d->dep.space;
 

@@ -59,7 +59,8 @@ void uvm_op_peer_map(struct uvm_driver *d, size_t first, size_t n, unsigned gpu,
 		d->backend.ops->peer_map(uvm_driver_backend_on(d, gpu), b, e - b);
 		uvm_res_peer_map(&d->res, b, e - b, gpu);
 		d->st.blocks_peer_mapped += e - b;
-		bytes = charge && uvm_driver_counts_faults(d) ? d->remote_sample_bytes * (e - b) : 0;
+		bytes =
+		    charge && uvm_driver_counts_faults(d) ? d->remote_sample_bytes * (e - b) : 0;
 		if (bytes) {
 			uvm_model_book_peer(d->dep.model, &d->bt, holder, gpu, bytes);
 			d->st.peer_remote_bytes += bytes;
@@ -87,6 +88,8 @@ void uvm_op_peer_unmap_all(struct uvm_driver *d, size_t first, size_t n)
 {
 	unsigned any = 0;
 
+	if (!d->res.peer_mapped) /* the common case: one GPU, or no such advice */
+		return;
 	for (size_t b = first; b < first + n; b++)
 		any |= d->dep.space->block[b].peers;
 	for (unsigned g = 0; any; g++, any >>= 1)

@@ -564,10 +564,11 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		uvm_driver_trace_fault(d, &row);
 	}
 	d->st.blocks_prefetched += uvm_vbmask_count(extra);
-	record_migrations(d, first,
-			  uvm_vbmask_or(uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
-					dec->mask[ACT_TO_PREFERRED]),
-			  UVM_SIDE_DEVICE);
+	record_migrations(
+	    d, first,
+	    uvm_vbmask_or(uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
+			  dec->mask[ACT_TO_PREFERRED]),
+	    UVM_SIDE_DEVICE);
 	uvm_vbmask_for_each(i, uvm_vbmask_andnot(faulted, dec->mask[ACT_THROTTLE]))
 		uvm_batch_add_wake(
 		    d, uvm_driver_dev_addr(d, d->target, (first + i) << UVM_BLOCK_SHIFT),

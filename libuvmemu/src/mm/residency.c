@@ -326,8 +326,7 @@ void uvm_res_peer_map(struct uvm_residency *r, size_t first, size_t n, unsigned 
 	}
 }
 
-void uvm_res_peer_unmap(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
-			bool sampled)
+void uvm_res_peer_unmap(struct uvm_residency *r, size_t first, size_t n, unsigned gpu, bool sampled)
 {
 	for (size_t b = first; b < first + n; b++) {
 		struct uvm_block *blk = &r->space->block[b];
@@ -504,10 +503,10 @@ static int check_block(const struct uvm_space *s, size_t b, unsigned ngpus, char
 	    (blk->peers | blk->peers_sampled) >> ngpus || (blk->peers & blk->peers_sampled))
 		FAIL("block %zu in state %s on GPU %u has peer mappings on GPUs %#x (sampled %#x) "
 		     "of %u",
-		     b, uvm_state_name(blk->state), blk->gpu, blk->peers, blk->peers_sampled, ngpus);
+		     b, uvm_state_name(blk->state), blk->gpu, blk->peers, blk->peers_sampled,
+		     ngpus);
 	if (((blk->advice & UVM_ADV_PREFER_DEVICE) && blk->prefer_gpu >= ngpus) ||
-	    blk->accessed_by >> ngpus ||
-	    !(blk->advice & UVM_ADV_ACCESSED_BY) != !blk->accessed_by)
+	    blk->accessed_by >> ngpus || !(blk->advice & UVM_ADV_ACCESSED_BY) != !blk->accessed_by)
 		FAIL("block %zu has advice %#x naming GPUs %u (preferred) and %#x (accessed-by) "
 		     "of %u",
 		     b, blk->advice, blk->prefer_gpu, blk->accessed_by, ngpus);
