@@ -6,7 +6,9 @@
  *              and 1 and by the host; data on GPU 1 that GPU 0 has
  *              accessed-by, written by both GPUs while prefetches move it
  *              (to the CPU, to GPU 1, to GPU 0); data preferring GPU 0 that
- *              GPU 1 has accessed-by; read-mostly data read on both GPUs,
+ *              GPU 1 has accessed-by; untouched data preferring the host,
+ *              half of it accessed by GPU 0, first touched by GPU 1;
+ *              read-mostly data read on both GPUs,
  *              written on GPU 1, read on both again. Then the host reads it
  *              all.
  *   prefer     data written first by a kernel on GPU 1, then read and
@@ -90,6 +92,18 @@ static void buf_init(struct buf *b, uint64_t n, uint32_t seed)
 		b->a[i] = b->ref[i] = (uint32_t)(i * 2654435761u) ^ seed;
 }
 
+/* A buffer no one has touched yet (resident nowhere): zeros. */
+static void buf_fresh(struct buf *b, uint64_t n)
+{
+	b->n = n;
+	b->ref = calloc(n, 4);
+	if (!b->ref) {
+		fprintf(stderr, "multi-gpu-advice: out of memory\n");
+		exit(1);
+	}
+	must(cudaMallocManaged((void **)&b->a, n * 4, cudaMemAttachGlobal), "cudaMallocManaged");
+}
+
 /* A kernel on device `dev` over all of b, waited for. */
 static void step_on(int dev, struct buf *b, uint32_t mul, uint32_t add)
 {
@@ -158,7 +172,7 @@ static int read_on(int dev, const struct buf *b, uint32_t *out)
 
 static int integrity(uint64_t n)
 {
-	struct buf p, q, r, m;
+	struct buf p, q, r, m, h;
 	uint32_t *out;
 	int bad = 0;
 
@@ -199,6 +213,17 @@ static int integrity(uint64_t n)
 	host_touch(&r);
 	step_on(1, &r, 25, 10);
 	bad |= check("data preferring GPU 0 accessed by GPU 1", &r);
+
+	/* Untouched data preferring the host, its first half accessed by GPU
+	 * 0: GPU 1's first touch fills the host and maps it there (GPU 0's
+	 * half mapped on GPU 0's view ahead, then taken over by GPU 1). */
+	buf_fresh(&h, n);
+	advise(&h, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId);
+	must(cudaMemAdvise(h.a, h.n * 2, cudaMemAdviseSetAccessedBy, 0), "cudaMemAdvise");
+	step_on(1, &h, 29, 12);
+	step_on(0, &h, 31, 13);
+	step_on(1, &h, 33, 14);
+	bad |= check("fresh data preferring the host", &h);
 
 	/* Read-mostly: a copy on each GPU that reads; GPU 1's write collapses
 	 * them all, so GPU 0 then reads the new data, not its old copy. */

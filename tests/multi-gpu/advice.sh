@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Description: advice that names a device over two GPUs (issue 33), with
-# --check 1 (the residency invariants and every view's page tables after
-# every batch):
+# Description: advice that names a device over two GPUs (issue 33), under
+# the given backend, clock and page size, with --check 1 (the residency
+# invariants and every view's page tables after every batch):
 #   - integrity: preferred location and accessed-by on data both GPUs and
 #     the host read and write, 8 MiB buffers over 6 MiB per GPU (evictions
 #     zap peer mappings), and read-mostly data read on both GPUs, written on
@@ -13,9 +13,9 @@
 #     copy (no coherent peer mapping) it migrates either way;
 #   - accessed: GPU 0 given accessed-by on data on GPU 1 and on the host
 #     takes no far fault (remap), its mappings following the data.
-# usage: advice.sh BUILD_DIR SOURCE_DIR BACKEND
+# usage: advice.sh BUILD_DIR SOURCE_DIR BACKEND CLOCK PAGE_SIZE
 set -u
-build=$1 backend=$3
+build=$1 backend=$3 clock=$4 page=$5
 uvmemu=$build/bin/uvmemu
 prog=$build/bin/multi-gpu-advice
 "$uvmemu" info >/dev/null 2>&1 || { echo "SKIP: userfaultfd is not usable here (uvmemu info)"; exit 77; }
@@ -29,8 +29,9 @@ run() { # NAME UVMEMU_OPTIONS... -- PROGRAM_ARGUMENTS...
 	shift
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done
 	shift
-	"$uvmemu" run --gpus 2 --backend "$backend" --check 1 "${opts[@]}" \
-		--report "$dir/$name.json" --summary off -- "$prog" "$@" >"$dir/$name.out" 2>&1 ||
+	"$uvmemu" run --gpus 2 --backend "$backend" --clock "$clock" --page-size "$page" \
+		--check 1 "${opts[@]}" --report "$dir/$name.json" --summary off -- \
+		"$prog" "$@" >"$dir/$name.out" 2>&1 ||
 		{ echo "FAIL: the run $name failed:"; cat "$dir/$name.out"; exit 1; }
 	jq -e '.verify == "pass"' "$dir/$name.json" >/dev/null ||
 		fail "$name: the report does not say verify pass"

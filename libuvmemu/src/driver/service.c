@@ -351,17 +351,6 @@ static void migrate_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 		uvm_op_remote_to_device(d, b, n);
 }
 
-static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
-{
-	if (st == UVM_EMPTY)
-		uvm_op_host_fill(d, b, n); /* resident nowhere: the host is preferred */
-	/* Mapped on another GPU's view: it moves to this one's. */
-	if (st == UVM_REMOTE && (d->dep.space->block[b].flags & UVM_BF_DEV_MAPPED) &&
-	    d->dep.space->block[b].gpu != d->target)
-		uvm_op_remote_unmap(d, b, n);
-	uvm_op_map_remote(d, b, n);
-}
-
 /* Blocks of one run share their state, their GPU (DEVICE: where it is;
  * REMOTE: which view maps it), their copies (DUPLICATED) and, REMOTE,
  * whether a device view maps them. */
@@ -371,6 +360,30 @@ static unsigned run_key(const struct uvm_space *s, size_t b)
 
 	return (unsigned)blk->state << 24 | (unsigned)blk->dups << 16 | (unsigned)blk->gpu << 8 |
 	       (blk->flags & UVM_BF_DEV_MAPPED);
+}
+
+static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
+{
+	const struct uvm_space *s = d->dep.space;
+
+	if (st == UVM_EMPTY) {
+		/* Resident nowhere: the host is preferred. Accessed-by GPUs may
+		 * have mapped some of it ahead: each run as it is now. */
+		uvm_op_host_fill(d, b, n);
+		for (size_t i = b, j; i < b + n; i = j) {
+			for (j = i + 1; j < b + n && run_key(s, j) == run_key(s, i); j++)
+				;
+			remote_run(d, i, j - i, s->block[i].state);
+		}
+		return;
+	}
+	if (st == UVM_REMOTE && (s->block[b].flags & UVM_BF_DEV_MAPPED)) {
+		if (s->block[b].gpu == d->target)
+			return; /* mapped here ahead (accessed-by) */
+		/* Mapped on another GPU's view: it moves to this one's. */
+		uvm_op_remote_unmap(d, b, n);
+	}
+	uvm_op_map_remote(d, b, n);
 }
 
 static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n, uint8_t st)
