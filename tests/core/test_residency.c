@@ -2,9 +2,9 @@
 /*
  * Description: the residency module is the one writer of block states and
  * their counts. Moves update each vablock's resident count, the pool, the
- * REMOTE and mapped counts, the gmmu bits and the thrashing books exactly,
- * and tell the observers; the checker passes on the books it keeps and fails
- * on each kind of deliberately corrupted count. No threads, no userfaultfd.
+ * REMOTE, mapped and peer-mapped counts, the gmmu bits and the thrashing
+ * books exactly, and tell the observers; the checker passes on the books it
+ * keeps and fails on each kind of deliberately corrupted count. No threads, no userfaultfd.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +28,8 @@ struct fixture {
 	/* What the observer heard. */
 	unsigned resident, released, returned, migrated, launches;
 	unsigned evicted; /* released copies uvm_res_event_evicted said were evicted */
+	unsigned peer_maps;	  /* peer mappings made */
+	unsigned peer_maps_on[4]; /* of those, by the GPU that mapped */
 	uint8_t last_trips;
 	const struct uvm_residency *heard; /* written by uvm_res_observe */
 };
@@ -64,6 +66,15 @@ static void on_migrated(void *p, size_t b, enum uvm_side to)
 	((struct fixture *)p)->migrated++;
 }
 
+static void on_peer_mapped(void *p, size_t b)
+{
+	struct fixture *f = p;
+
+	(void)b;
+	f->peer_maps++;
+	f->peer_maps_on[uvm_res_event_gpu(f->heard)]++;
+}
+
 static void on_launch(void *p, uint64_t index)
 {
 	(void)index;
@@ -84,6 +95,7 @@ static int setup(void **state)
 							  .returned = on_returned,
 							  .migrated = on_migrated,
 							  .launch = on_launch,
+							  .peer_mapped = on_peer_mapped,
 							  .res = &f->heard});
 	assert_ptr_equal(f->heard, &f->r);
 	/* 3 MB: one full vablock and one of 16 blocks. */
@@ -305,12 +317,92 @@ static void test_several_gpus(void **state)
 	assert_books_hold(f);
 }
 
+/* Peer mappings (--gpus, remap): a DEVICE block mapped on other GPUs'
+ * views too. The count follows each mapping made and gone, sampling marks
+ * what it unmapped, a free forgets them; the check fails a corrupted count,
+ * a mapping on the holder's own GPU, on a GPU the run lacks or of a block
+ * not DEVICE, and advice naming a GPU the run lacks. */
+static void test_peer_mappings(void **state)
+{
+	struct fixture *f = *state;
+
+	uvm_res_set_gpus(&f->r, 3);
+	uvm_res_move_gpu(&f->r, 0, 4, UVM_DEVICE, UVM_RES_MIGRATE, 1);
+	uvm_res_peer_map(&f->r, 0, 4, 0);
+	uvm_res_peer_map(&f->r, 0, 2, 2);
+	uvm_res_peer_map(&f->r, 0, 4, 0); /* mapped already: nothing new */
+	assert_int_equal(f->r.peer_mapped, 6);
+	assert_int_equal(f->peer_maps, 6);
+	assert_int_equal(f->peer_maps_on[0], 4);
+	assert_int_equal(f->peer_maps_on[2], 2);
+	assert_int_equal(f->s.block[0].peers, 1u << 0 | 1u << 2);
+	assert_int_equal(gpu_used(f, 0), 0); /* a mapping is not a copy */
+	assert_int_equal(gpu_used(f, 1), 4);
+	assert_books_hold(f);
+
+	/* Sampling unmaps GPU 2's: marked, until mapped again. */
+	uvm_res_peer_unmap(&f->r, 0, 2, 2, true);
+	assert_int_equal(f->r.peer_mapped, 4);
+	assert_int_equal(f->s.block[1].peers_sampled, 1u << 2);
+	assert_books_hold(f);
+	uvm_res_peer_map(&f->r, 1, 1, 2);
+	assert_int_equal(f->s.block[1].peers_sampled, 0);
+	assert_int_equal(f->s.block[0].peers_sampled, 1u << 2);
+	assert_books_hold(f);
+
+	/* Corruptions the check must name. */
+	f->r.peer_mapped++;
+	expect_check_fails(f, "peer mappings counted");
+	f->r.peer_mapped--;
+	f->s.block[2].peers |= 1u << 1; /* its holder's own GPU */
+	expect_check_fails(f, "peer mappings on GPUs");
+	f->s.block[2].peers &= (uint8_t) ~(1u << 1);
+	f->s.block[2].peers |= 1u << 5; /* a GPU the run does not have */
+	expect_check_fails(f, "peer mappings on GPUs");
+	f->s.block[2].peers &= (uint8_t) ~(1u << 5);
+	f->s.block[0].peers_sampled |= 1u << 0; /* mapped and sampled at once */
+	expect_check_fails(f, "peer mappings on GPUs");
+	f->s.block[0].peers_sampled &= (uint8_t) ~(1u << 0);
+	uvm_res_move(&f->r, 8, 1, UVM_HOST, UVM_RES_MIGRATE);
+	f->s.block[8].peers = 1u << 2; /* a HOST block cannot be peer-mapped */
+	f->r.peer_mapped++;
+	expect_check_fails(f, "in state HOST on GPU");
+	f->s.block[8].peers = 0;
+	f->r.peer_mapped--;
+	f->s.block[9].accessed_by = 1u << 1; /* without the accessed-by flag */
+	expect_check_fails(f, "advice");
+	f->s.block[9].advice = UVM_ADV_ACCESSED_BY;
+	assert_books_hold(f);
+	f->s.block[9].advice |= UVM_ADV_PREFER_DEVICE;
+	f->s.block[9].prefer_gpu = 3; /* a GPU the run does not have */
+	expect_check_fails(f, "advice");
+	f->s.block[9].prefer_gpu = 2;
+	assert_books_hold(f);
+
+	/* Every peer mapping gone, the block may leave its GPU. */
+	for (unsigned g = 0; g < 3; g++)
+		uvm_res_peer_unmap(&f->r, 0, 4, g, false);
+	assert_int_equal(f->r.peer_mapped, 0);
+	uvm_res_peer(&f->r, 0, 2, 2, UVM_RES_MIGRATE);
+	uvm_res_move(&f->r, 2, 2, UVM_HOST, UVM_RES_MIGRATE);
+	assert_int_equal(f->s.block[0].peers_sampled, 0); /* a new GPU: nothing sampled */
+	assert_books_hold(f);
+
+	/* A free forgets the mappings with the views. */
+	uvm_res_peer_map(&f->r, 0, 2, 1);
+	assert_int_equal(f->r.peer_mapped, 2);
+	uvm_res_free(&f->r, 0, 3u << 20);
+	assert_int_equal(f->r.peer_mapped, 0);
+	assert_books_hold(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_moves_keep_every_count, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_check_fails_corrupted_counts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_several_gpus, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_peer_mappings, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,48 @@ static void cmd_prefetch(struct uvm_driver *d, struct uvm_cmd *c)
 	c->result = 0;
 }
 
+/* Block blk's advice after c: the bits, and the GPUs preferred location
+ * and accessed-by name (accessed-by is a bit per GPU: its flag says any). */
+static void advise_block(struct uvm_block *blk, const struct uvm_cmd *c)
+{
+	uint8_t by = UVM_ADV_ACCESSED_BY;
+
+	if (c->clear & UVM_ADV_PREFER_DEVICE)
+		blk->prefer_gpu = 0;
+	if (c->set & UVM_ADV_PREFER_DEVICE)
+		blk->prefer_gpu = (uint8_t)c->gpu;
+	if (c->clear & by)
+		blk->accessed_by &= (uint8_t) ~(1u << c->gpu);
+	if (c->set & by)
+		blk->accessed_by |= (uint8_t)(1u << c->gpu);
+	blk->advice = (uint8_t)(((blk->advice & ~c->clear) | c->set) & ~by);
+	if (blk->accessed_by)
+		blk->advice |= by;
+}
+
+/* Accessed-by given to GPU c->gpu maps the range's data where it is now,
+ * ahead of any access; withdrawn, its peer mappings go. Per vablock, as
+ * operations act. */
+static void advise_mappings(struct uvm_driver *d, const struct uvm_cmd *c, size_t first, size_t end)
+{
+	const struct uvm_space *s = d->dep.space;
+
+	if (!((c->set | c->clear) & UVM_ADV_ACCESSED_BY))
+		return;
+	for (size_t v = uvm_vablock_of(first); v <= uvm_vablock_of(end - 1); v++) {
+		size_t lo = uvm_vablock_first(v), hi = lo + s->vablock[v].nvalid;
+
+		lo = lo < first ? first : lo;
+		hi = hi > end ? end : hi;
+		if (lo >= hi)
+			continue;
+		if (c->set & UVM_ADV_ACCESSED_BY)
+			uvm_op_follow_accessed_by(d, lo, hi - lo);
+		else
+			uvm_op_peer_unmap(d, lo, hi - lo, c->gpu, false);
+	}
+}
+
 static void cmd_advise(struct uvm_driver *d, struct uvm_cmd *c)
 {
 	struct uvm_space *s = d->dep.space;
@@ -80,7 +122,7 @@ static void cmd_advise(struct uvm_driver *d, struct uvm_cmd *c)
 
 	d->seq++;
 	for (size_t b = first; b < end; b++) {
-		s->block[b].advice = (uint8_t)((s->block[b].advice & ~c->clear) | c->set);
+		advise_block(&s->block[b], c);
 		/* Read-mostly withdrawn: a duplicated block keeps its device
 		 * copy, now the only one. */
 		if ((c->clear & UVM_ADV_READ_MOSTLY) && s->block[b].state == UVM_DUPLICATED) {
@@ -89,6 +131,7 @@ static void cmd_advise(struct uvm_driver *d, struct uvm_cmd *c)
 			uvm_op_dup_to_device(d, b, 1);
 		}
 	}
+	advise_mappings(d, c, first, end);
 	uvm_driver_wake_all(d);
 	uvm_driver_publish(d, UVM_BATCH_OTHER, uvm_now_ns());
 	c->result = 0;
@@ -235,11 +278,20 @@ void uvm_driver_sync(struct uvm_driver *d)
 		uvm_model_wait_until(end);
 }
 
-int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear)
+int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear,
+		      int gpu)
 {
-	struct uvm_cmd c = {
-	    .kind = UVM_CMD_ADVISE, .off = off, .len = len, .set = set, .clear = clear};
+	struct uvm_cmd c = {.kind = UVM_CMD_ADVISE,
+			    .off = off,
+			    .len = len,
+			    .set = set,
+			    .clear = clear,
+			    .gpu = gpu < 0 ? 0 : (unsigned)gpu};
 
+	bool names_gpu = ((set | clear) & UVM_ADV_ACCESSED_BY) || (set & UVM_ADV_PREFER_DEVICE);
+
+	if (gpu >= (int)d->ngpus || (gpu < 0 && names_gpu))
+		return -ENODEV;
 	return submit(d, &c);
 }
 

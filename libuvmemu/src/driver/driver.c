@@ -121,7 +121,8 @@ static uint64_t counter_scan_due(const struct uvm_driver *d)
 /* Without GMMU accessors, remote accesses are seen by sampling. */
 static uint64_t sample_due(const struct uvm_driver *d)
 {
-	if (!atomic_load_explicit(&d->res.remote_mapped, memory_order_relaxed) ||
+	if ((!atomic_load_explicit(&d->res.remote_mapped, memory_order_relaxed) &&
+	     !d->res.peer_mapped) ||
 	    !uvm_driver_counts_faults(d))
 		return UINT64_MAX;
 	return d->next_sample;

@@ -72,8 +72,12 @@ void uvm_driver_stop(struct uvm_driver *d);
 int uvm_driver_prefetch(struct uvm_driver *d, uint64_t off, uint64_t len, int gpu, unsigned stream);
 /* Waits until queued prefetches are done and their modelled time has passed. */
 void uvm_driver_sync(struct uvm_driver *d);
-/* Sets and clears advice bits (UVM_ADV_*) over [off, off + len) (waits). */
-int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear);
+/* Sets and clears advice bits (UVM_ADV_*) over [off, off + len) (waits).
+ * gpu: the GPU a preferred device location or accessed-by names (-1: none,
+ * the CPU); -ENODEV for a GPU the run does not have, or none where the
+ * advice needs one. */
+int uvm_driver_advise(struct uvm_driver *d, uint64_t off, uint64_t len, uint8_t set, uint8_t clear,
+		      int gpu);
 /* Forgets a managed range before its views are torn down (waits). */
 int uvm_driver_free_range(struct uvm_driver *d, uint64_t off, uint64_t len);
 /* Evicts until device memory is within the pool's limit again (waits). */

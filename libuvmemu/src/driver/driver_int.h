@@ -269,6 +269,21 @@ void uvm_op_to_host_mask(struct uvm_driver *d, size_t first, struct uvm_vbmask m
 
 /* HOST, or REMOTE not mapped on the device: map it there (zero-copy). */
 void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n);
+/* The same on GPU gpu's view; charge: a fault's mapping, whose traffic the
+ * link is charged (a mapping ahead of any access charges nothing). */
+void uvm_op_map_remote_on(struct uvm_driver *d, size_t first, size_t n, unsigned gpu, bool charge);
+
+/* ops_peer.c - peer mappings (remap only) and accessed-by's mappings. */
+/* DEVICE blocks on one other GPU: mapped on GPU gpu's view too, those not
+ * mapped there yet (charge: as uvm_op_map_remote_on). */
+void uvm_op_peer_map(struct uvm_driver *d, size_t first, size_t n, unsigned gpu, bool charge);
+/* GPU gpu's peer mappings of the blocks go (sampled: by sampling). */
+void uvm_op_peer_unmap(struct uvm_driver *d, size_t first, size_t n, unsigned gpu, bool sampled);
+/* Every GPU's: before the blocks leave their GPU. */
+void uvm_op_peer_unmap_all(struct uvm_driver *d, size_t first, size_t n);
+/* After the blocks moved (or were advised): each accessed-by GPU maps them
+ * where they are now, ahead of any access (--gpus > 1, remap). */
+void uvm_op_follow_accessed_by(struct uvm_driver *d, size_t first, size_t n);
 /* REMOTE mapped on the device: unmap it there (sampling). */
 void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n);

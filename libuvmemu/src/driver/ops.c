@@ -20,6 +20,7 @@ void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
 	d->backend.ops->zero_fill(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.blocks_zero_filled += n;
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
@@ -31,12 +32,14 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.bytes_h2d += len;
 	d->st.blocks_h2d += n;
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 {
 	uint64_t len = uvm_be_off(n);
 
+	uvm_op_peer_unmap_all(d, first, n);
 	/* A CPU fault's own migration maps the host pages for the waiting
 	 * thread; an eviction's map at the CPU's next touch. */
 	d->backend.ops->to_host(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n, !evicting);
@@ -44,6 +47,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
 	d->st.bytes_d2h += len;
 	d->st.blocks_d2h += n;
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
@@ -52,6 +56,7 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	uvm_res_move(&d->res, first, n, UVM_HOST, UVM_RES_MIGRATE);
 	d->st.host_fill_bytes += uvm_be_off(n);
 	d->st.host_fills++;
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
@@ -78,11 +83,13 @@ void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n, enum uvm_res_how 
 	unsigned from = d->dep.space->block[first].gpu;
 	uint64_t len = uvm_be_off(n);
 
+	uvm_op_peer_unmap_all(d, first, n);
 	d->backend.ops->peer(uvm_driver_backend_on(d, d->target), first, n, from);
 	uvm_model_book_peer(d->dep.model, &d->bt, from, d->target, len);
 	uvm_res_peer(&d->res, first, n, d->target, how);
 	d->st.bytes_p2p += len;
 	d->st.blocks_p2p += n;
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 /* Each run's own operation to the host, the device views unmapped first in

@@ -28,24 +28,30 @@ static bool all_mapped(const struct uvm_driver *d, size_t first, size_t n, bool 
 	return true;
 }
 
-void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
+void uvm_op_map_remote_on(struct uvm_driver *d, size_t first, size_t n, unsigned gpu, bool charge)
 {
 	uint64_t bytes = uvm_be_off(n);
 
-	/* Shared frames: the estimate, unless the accessors charge exactly. */
+	/* Shared frames: the estimate, unless the accessors charge exactly. A
+	 * mapping ahead of any access (accessed-by) charges nothing there. */
 	if (d->backend.ops->shared_frames)
-		bytes = uvm_driver_counts_faults(d) ? d->remote_sample_bytes * n : 0;
+		bytes = charge && uvm_driver_counts_faults(d) ? d->remote_sample_bytes * n : 0;
 
-	d->backend.ops->map_remote(uvm_driver_backend_on(d, d->target), first, n);
+	d->backend.ops->map_remote(uvm_driver_backend_on(d, gpu), first, n);
 	if (bytes)
 		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, bytes);
 	if (d->dep.space->block[first].state != UVM_REMOTE)
-		uvm_res_move_gpu(&d->res, first, n, UVM_REMOTE, UVM_RES_MIGRATE, d->target);
-	uvm_res_remote_map_on(&d->res, first, n, d->target);
+		uvm_res_move_gpu(&d->res, first, n, UVM_REMOTE, UVM_RES_MIGRATE, gpu);
+	uvm_res_remote_map_on(&d->res, first, n, gpu);
 	d->st.remote_bytes += bytes;
 	/* Booked as one transfer per mapping: one latency for the run. */
 	d->st.remote_xacts += bytes ? 1 : 0;
 	d->st.blocks_remote += n;
+}
+
+void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
+{
+	uvm_op_map_remote_on(d, first, n, d->target, true);
 }
 
 void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n)
@@ -78,6 +84,7 @@ void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)
 	}
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.blocks_h2d += n;
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n, bool map_host)
@@ -88,6 +95,7 @@ void uvm_op_remote_to_host(struct uvm_driver *d, size_t first, size_t n, bool ma
 	uvm_res_move(&d->res, first, n, UVM_HOST, UVM_RES_MIGRATE);
 	if (map_host)
 		uvm_be_host_map(&d->backend, first, n, 0);
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_duplicate(struct uvm_driver *d, size_t first, size_t n)
@@ -137,6 +145,7 @@ void uvm_op_dup_to_device(struct uvm_driver *d, size_t first, size_t n)
 	drop_copies(d, first, n, d->target);
 	d->backend.ops->dup_to_device(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
+	uvm_op_follow_accessed_by(d, first, n);
 }
 
 void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
@@ -148,4 +157,5 @@ void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evict
 	drop_copies(d, first, n, last);
 	d->backend.ops->dup_to_host(uvm_driver_backend_on(d, last), first, n);
 	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
+	uvm_op_follow_accessed_by(d, first, n);
 }

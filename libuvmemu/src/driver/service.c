@@ -30,6 +30,8 @@ enum action {
 	ACT_DUPLICATE,	  /* read-only copy on the device too */
 	ACT_DUP_COLLAPSE, /* a GPU write to a duplicated block */
 	ACT_DUP_ADD,	  /* a read of a duplicated block another GPU holds */
+	ACT_PEER_MAP,	  /* on another GPU: map it from there (peer mapping) */
+	ACT_TO_PREFERRED, /* to its preferred GPU, another one, then ACT_PEER_MAP */
 	ACT_THROTTLE,	  /* thrashing: the fault waits */
 	ACT_N
 };
@@ -40,6 +42,7 @@ struct decisions {
 	struct uvm_vbmask probed;  /* resident blocks a reuse probe had unmapped: mapped again */
 	struct uvm_vbmask counted; /* sampled REMOTE blocks that migrate: counter migrations */
 	struct uvm_vbmask below; /* far faults mapped REMOTE: their count is below the threshold */
+	struct uvm_vbmask peer_sampled; /* peer mappings sampling had unmapped: mapped again */
 	/* Throttled blocks: when they may go. Written for every faulted block
 	 * (decide_gpu), read for throttled ones: never cleared (4 KB of a
 	 * vablock at the 4 KB unit, per vablock serviced). */
@@ -153,28 +156,68 @@ static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
 }
 
-/*
- * A block on another GPU: two GPUs taking it in turns thrash as a GPU and
- * the host do, and are throttled alike. A block pinned on a peer still
- * migrates: no GPU here maps a peer's memory.
- */
-static enum action peer_or_throttle(struct uvm_driver *d, size_t b, uint64_t *until)
+/* Whether a GPU can map data another GPU holds (a peer mapping): every
+ * pair of GPUs has a peer link, but only shared frames are coherent. The
+ * copy backend honours preferred location and accessed-by by migration. */
+static bool peer_ok(const struct uvm_driver *d)
 {
-	uint8_t pinned_on = 0;
-	bool newly_pinned;
+	return d->backend.ops->peer_map != NULL;
+}
 
-	switch (uvm_thrash_check(&d->thrash, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target),
-				 uvm_driver_thrash_now(d), d->dep.model, until, &pinned_on,
-				 &newly_pinned)) {
-	case UVM_THRASH_THROTTLE:
+/* Whether block blk's preferred location is GPU g. */
+static bool prefers(const struct uvm_block *blk, unsigned g)
+{
+	return (blk->advice & UVM_ADV_PREFER_DEVICE) && blk->prefer_gpu == g;
+}
+
+/* Thrashing detection's word on moving block b to the faulting GPU, counted
+ * in the statistics; *pinned_on: the processor a pinned block stays on. */
+static enum uvm_thrash_verdict thrash_verdict(struct uvm_driver *d, size_t b, uint64_t *until,
+					      uint8_t *pinned_on)
+{
+	bool newly_pinned;
+	enum uvm_thrash_verdict v = uvm_thrash_check(
+	    &d->thrash, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target), uvm_driver_thrash_now(d),
+	    d->dep.model, until, pinned_on, &newly_pinned);
+
+	if (v == UVM_THRASH_THROTTLE)
 		d->st.thrashing_throttles++;
+	else if (v == UVM_THRASH_PIN)
+		d->st.thrashing_pins += newly_pinned;
+	return v;
+}
+
+/*
+ * A fault on a block DEVICE on another GPU, in the real driver's order:
+ * the faulting GPU is the preferred location: migrate; it is given
+ * accessed-by: map it where it is; a preferred GPU elsewhere: the data
+ * goes (or stays) there and the faulting GPU maps it; otherwise migrate
+ * GPU to GPU, the host orchestrating. Thrashing mitigation comes first,
+ * as in decide_gpu: two GPUs taking a block in turns thrash as a GPU and
+ * the host do, are throttled alike, and once the block is pinned on its
+ * GPU the other maps it where a peer mapping can be (remap).
+ */
+static enum action on_other_gpu(struct uvm_driver *d, size_t b, uint64_t *until)
+{
+	const struct uvm_block *blk = &d->dep.space->block[b];
+	uint8_t pinned_on = 0;
+
+	switch (thrash_verdict(d, b, until, &pinned_on)) {
+	case UVM_THRASH_THROTTLE:
 		return ACT_THROTTLE;
 	case UVM_THRASH_PIN:
-		d->st.thrashing_pins += newly_pinned;
+		if (peer_ok(d) && pinned_on == uvm_thrash_proc(UVM_SIDE_DEVICE, blk->gpu))
+			return ACT_PEER_MAP;
 		break;
 	case UVM_THRASH_NONE:
 		break;
 	}
+	if (!peer_ok(d) || prefers(blk, d->target))
+		return ACT_MIGRATE;
+	if (blk->accessed_by >> d->target & 1)
+		return ACT_PEER_MAP;
+	if (blk->advice & UVM_ADV_PREFER_DEVICE)
+		return prefers(blk, blk->gpu) ? ACT_PEER_MAP : ACT_TO_PREFERRED;
 	return ACT_MIGRATE;
 }
 
@@ -183,13 +226,14 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 {
 	const struct uvm_block *blk = &d->dep.space->block[b];
 	uint8_t pinned_on = 0;
-	bool newly_pinned;
 
 	*until = 0;
 	switch (blk->state) {
 	case UVM_DEVICE:
-		/* On another GPU: a GPU-GPU migration, the host orchestrating. */
-		return blk->gpu == d->target ? ACT_NONE : peer_or_throttle(d, b, until);
+		/* Here, or mapped here since the fault was queued. */
+		if (blk->gpu == d->target || (blk->peers >> d->target & 1))
+			return ACT_NONE;
+		return on_other_gpu(d, b, until);
 	case UVM_DUPLICATED:
 		if (write)
 			return ACT_DUP_COLLAPSE;
@@ -203,14 +247,10 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	default:
 		break;
 	}
-	switch (uvm_thrash_check(&d->thrash, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target),
-				 uvm_driver_thrash_now(d), d->dep.model, until, &pinned_on,
-				 &newly_pinned)) {
+	switch (thrash_verdict(d, b, until, &pinned_on)) {
 	case UVM_THRASH_THROTTLE:
-		d->st.thrashing_throttles++;
 		return ACT_THROTTLE;
 	case UVM_THRASH_PIN:
-		d->st.thrashing_pins += newly_pinned;
 		if (pinned_on == UVM_THRASH_HOST && remote_ok(d, write) && blk->state != UVM_EMPTY)
 			return ACT_REMOTE;
 		break;
@@ -227,12 +267,23 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		return ACT_REMOTE;
 	if ((blk->advice & UVM_ADV_READ_MOSTLY) && !write && blk->state == UVM_HOST)
 		return ACT_DUPLICATE;
-	if (blk->advice & UVM_ADV_PREFER_DEVICE)
-		return ACT_MIGRATE;
+	/* A preferred GPU: the faulting one, or one it cannot map from (copy):
+	 * migrate here. Another: host data the faulting GPU has accessed-by
+	 * is mapped where it is; otherwise (resident nowhere included) the
+	 * data goes to its preferred GPU and the faulting GPU maps it there. */
+	if (blk->advice & UVM_ADV_PREFER_DEVICE) {
+		if (prefers(blk, d->target) || !peer_ok(d))
+			return ACT_MIGRATE;
+		if (blk->state != UVM_EMPTY && (blk->accessed_by >> d->target & 1) &&
+		    remote_ok(d, write))
+			return ACT_REMOTE;
+		return ACT_TO_PREFERRED;
+	}
 	if (blk->state == UVM_EMPTY)
 		return (blk->advice & UVM_ADV_PREFER_HOST) && remote_ok(d, write) ? ACT_REMOTE
 										  : ACT_MIGRATE;
-	if (remote_ok(d, write) && (blk->advice & (UVM_ADV_ACCESSED_BY | UVM_ADV_PREFER_HOST)))
+	if (remote_ok(d, write) &&
+	    ((blk->accessed_by >> d->target & 1) || (blk->advice & UVM_ADV_PREFER_HOST)))
 		return ACT_REMOTE;
 	*below = migrate_or_remote(d, b, write) == ACT_REMOTE;
 	return *below ? ACT_REMOTE : ACT_MIGRATE;
@@ -331,17 +382,6 @@ static void migrate_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 		uvm_op_remote_to_device(d, b, n);
 }
 
-static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
-{
-	if (st == UVM_EMPTY)
-		uvm_op_host_fill(d, b, n); /* resident nowhere: the host is preferred */
-	/* Mapped on another GPU's view: it moves to this one's. */
-	if (st == UVM_REMOTE && (d->dep.space->block[b].flags & UVM_BF_DEV_MAPPED) &&
-	    d->dep.space->block[b].gpu != d->target)
-		uvm_op_remote_unmap(d, b, n);
-	uvm_op_map_remote(d, b, n);
-}
-
 /* Blocks of one run share their state, their GPU (DEVICE: where it is;
  * REMOTE: which view maps it), their copies (DUPLICATED) and, REMOTE,
  * whether a device view maps them. */
@@ -351,6 +391,30 @@ static unsigned run_key(const struct uvm_space *s, size_t b)
 
 	return (unsigned)blk->state << 24 | (unsigned)blk->dups << 16 | (unsigned)blk->gpu << 8 |
 	       (blk->flags & UVM_BF_DEV_MAPPED);
+}
+
+static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
+{
+	const struct uvm_space *s = d->dep.space;
+
+	if (st == UVM_EMPTY) {
+		/* Resident nowhere: the host is preferred. Accessed-by GPUs may
+		 * have mapped some of it ahead: each run as it is now. */
+		uvm_op_host_fill(d, b, n);
+		for (size_t i = b, j; i < b + n; i = j) {
+			for (j = i + 1; j < b + n && run_key(s, j) == run_key(s, i); j++)
+				;
+			remote_run(d, i, j - i, s->block[i].state);
+		}
+		return;
+	}
+	if (st == UVM_REMOTE && (s->block[b].flags & UVM_BF_DEV_MAPPED)) {
+		if (s->block[b].gpu == d->target)
+			return; /* mapped here ahead (accessed-by) */
+		/* Mapped on another GPU's view: it moves to this one's. */
+		uvm_op_remote_unmap(d, b, n);
+	}
+	uvm_op_map_remote(d, b, n);
 }
 
 static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n, uint8_t st)
@@ -370,6 +434,12 @@ static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n
 		break;
 	case ACT_DUP_ADD:
 		uvm_op_dup_add(d, b, n);
+		break;
+	case ACT_PEER_MAP:
+		/* Still on another GPU (an eviction to make room may have taken
+		 * it: then the access faults again). */
+		if (st == UVM_DEVICE && d->dep.space->block[b].gpu != d->target)
+			uvm_op_peer_map(d, b, n, d->target, true);
 		break;
 	default:
 		break;
@@ -392,6 +462,37 @@ static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mas
 	}
 	if (zapped)
 		d->backend.zapped = 0;
+}
+
+/*
+ * The blocks of `mask` go to their preferred GPU (each block's own; another
+ * GPU than d->target), which makes room for them, before d->target maps
+ * them there. With no room to be made there, they come here instead.
+ */
+static void to_preferred(struct uvm_driver *d, size_t vab, struct uvm_vbmask mask)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t first = uvm_vablock_first(vab);
+	unsigned target = d->target;
+
+	for (unsigned g = 0; g < d->ngpus && !uvm_vbmask_empty(mask); g++) {
+		struct uvm_vbmask on = uvm_vbmask_zero();
+
+		uvm_vbmask_for_each(i, mask)
+			if (s->block[first + i].prefer_gpu == g)
+				uvm_vbmask_set(&on, i);
+		if (uvm_vbmask_empty(on))
+			continue;
+		mask = uvm_vbmask_andnot(mask, on);
+		d->target = g;
+		if (uvm_service_make_room(d, uvm_vbmask_count(on), vab)) {
+			d->target = target;
+			if (uvm_service_make_room(d, uvm_vbmask_count(on), vab))
+				uvm_bug("no device memory for one vablock's faults", first, ENOSPC);
+		}
+		run_action(d, first, on, ACT_MIGRATE);
+		d->target = target;
+	}
 }
 
 static void record_migrations(struct uvm_driver *d, size_t first, struct uvm_vbmask mask,
@@ -429,7 +530,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	struct uvm_vbmask valid = uvm_vbmask_run(0, nvalid);
 	struct uvm_vbmask resident = uvm_res_gpu_mask(&d->res, vab, d->target);
 	struct uvm_vbmask extra = uvm_vbmask_zero();
-	struct uvm_vbmask room, remote_extra;
+	struct uvm_vbmask room, remote_extra, peer;
 	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
 	uint64_t t = uvm_now_ns();
 
@@ -441,6 +542,8 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		    decide_gpu(d, first + i, uvm_vbmask_test(written, i), &dec->until[i], &below);
 
 		uvm_vbmask_set(&dec->mask[act], i);
+		if (act == ACT_PEER_MAP && (s->block[first + i].peers_sampled >> d->target & 1))
+			uvm_vbmask_set(&dec->peer_sampled, i);
 		/* A sampled fault counts a block the GPU already reaches. */
 		if (below && s->block[first + i].state != UVM_REMOTE)
 			uvm_vbmask_set(&dec->below, i);
@@ -488,8 +591,12 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	run_action(d, first, dec->mask[ACT_DUPLICATE], ACT_DUPLICATE);
 	run_action(d, first, dec->mask[ACT_DUP_ADD], ACT_DUP_ADD);
 	run_action(d, first, dec->mask[ACT_DUP_COLLAPSE], ACT_DUP_COLLAPSE);
-	uvm_vbmask_for_each(i, uvm_vbmask_and(dec->mask[ACT_MIGRATE], written))
-		uvm_res_written(&d->res, first + i);
+	to_preferred(d, vab, dec->mask[ACT_TO_PREFERRED]);
+	peer = uvm_vbmask_or(dec->mask[ACT_PEER_MAP], dec->mask[ACT_TO_PREFERRED]);
+	run_action(d, first, peer, ACT_PEER_MAP);
+	uvm_vbmask_for_each(i, uvm_vbmask_and(uvm_vbmask_or(dec->mask[ACT_MIGRATE], peer), written))
+		if (s->block[first + i].state == UVM_DEVICE)
+			uvm_res_written(&d->res, first + i);
 	uvm_vbmask_for_each(i, extra) {
 		/* A row per prefetched block, so traces show what came unasked. */
 		struct uvm_fault row = {.page = (first + i) << UVM_BLOCK_SHIFT,
@@ -501,9 +608,11 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		uvm_driver_trace_fault(d, &row);
 	}
 	d->st.blocks_prefetched += uvm_vbmask_count(extra);
-	record_migrations(d, first,
-			  uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
-			  UVM_SIDE_DEVICE);
+	record_migrations(
+	    d, first,
+	    uvm_vbmask_or(uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
+			  dec->mask[ACT_TO_PREFERRED]),
+	    UVM_SIDE_DEVICE);
 	uvm_vbmask_for_each(i, uvm_vbmask_andnot(faulted, dec->mask[ACT_THROTTLE]))
 		uvm_batch_add_wake(
 		    d, uvm_driver_dev_addr(d, d->target, (first + i) << UVM_BLOCK_SHIFT),
@@ -678,6 +787,10 @@ static enum uvm_fault_outcome gpu_outcome(const struct decisions *dec, unsigned 
 		return UVM_OUT_STALE;
 	if (uvm_vbmask_test(dec->mask[ACT_REMOTE], i) || uvm_vbmask_test(dec->counted, i))
 		return state_before == UVM_REMOTE ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
+	/* Mapped from the GPU holding it: a remote mapping too. */
+	if (uvm_vbmask_test(dec->mask[ACT_PEER_MAP], i) ||
+	    uvm_vbmask_test(dec->mask[ACT_TO_PREFERRED], i))
+		return uvm_vbmask_test(dec->peer_sampled, i) ? UVM_OUT_SAMPLED : UVM_OUT_REMOTE;
 	if (uvm_vbmask_test(dec->mask[ACT_DUPLICATE], i) ||
 	    uvm_vbmask_test(dec->mask[ACT_DUP_ADD], i))
 		return UVM_OUT_READ_DUP;
@@ -866,6 +979,31 @@ void uvm_service_batch(struct uvm_driver *d)
 
 /* ----------------------------------------------------- explicit moves */
 
+/* Sampling's part for peer mappings: GPU g's runs of them in [b, end),
+ * up to `budget` blocks; returns how many it unmapped. */
+static size_t sample_peers(struct uvm_driver *d, size_t b, size_t end, unsigned g, size_t budget)
+{
+	const struct uvm_space *s = d->dep.space;
+	size_t done = 0;
+
+	while (b < end && done < budget) {
+		size_t run = 0;
+
+		while (b + run < end && done + run < budget && (s->block[b + run].peers >> g & 1))
+			run++;
+		if (run)
+			uvm_op_peer_unmap(d, b, run, g, true);
+		done += run;
+		b += run ? run : 1;
+	}
+	return done;
+}
+
+static bool sampled_anything(const struct uvm_driver *d)
+{
+	return atomic_load(&d->res.remote_mapped) || d->res.peer_mapped;
+}
+
 size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 {
 	struct uvm_space *s = d->dep.space;
@@ -873,11 +1011,14 @@ size_t uvm_service_sample_remote(struct uvm_driver *d, size_t budget)
 
 	/* Round robin over vablocks from where the last scan stopped, as NUMA
 	 * balancing's scanner resumes at its offset; a run of mapped REMOTE
-	 * blocks unmaps in one call. */
-	for (size_t looked = 0;
-	     looked < s->used_vablocks && done < budget && atomic_load(&d->res.remote_mapped);
+	 * blocks unmaps in one call, and so does a GPU's run of peer
+	 * mappings. */
+	for (size_t looked = 0; looked < s->used_vablocks && done < budget && sampled_anything(d);
 	     looked++, v = (v + 1) % s->used_vablocks) {
 		size_t first = uvm_vablock_first(v), end = first + s->vablock[v].nvalid;
+
+		for (unsigned g = 0; d->res.peer_mapped && g < d->ngpus && done < budget; g++)
+			done += sample_peers(d, first, end, g, budget - done);
 
 		for (size_t b = first; b < end && done < budget;) {
 			size_t run = 0;

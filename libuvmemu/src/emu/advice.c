@@ -4,10 +4,13 @@
  *
  * Advice is per 64 KB block (the unit of residency), over every block the
  * byte range touches, and acts at the next fault of a block (setting a
- * preferred location migrates nothing by itself, as in the real driver).
- * Accessed-by for the CPU changes nothing here: the CPU can always reach
- * managed memory. Prefetches are queued to the driver and run between batches;
- * cudaDeviceSynchronize waits for them and for their modelled transfer time.
+ * preferred location migrates nothing by itself, as in the real driver;
+ * accessed-by with several GPUs maps the data where it is at once:
+ * driver/ops_peer.c). Accessed-by for the CPU changes nothing here: the CPU
+ * can always reach managed memory. A preferred GPU and accessed-by GPUs are
+ * kept per block (space.h): each names its own device. Prefetches are
+ * queued to the driver and run between batches; cudaDeviceSynchronize waits
+ * for them and for their modelled transfer time.
  */
 #include <errno.h>
 
@@ -30,6 +33,7 @@ int uvm_emu_advise(struct uvm_emu *e, const void *p, size_t n, enum cudaMemoryAd
 {
 	bool gpu = device != cudaCpuDeviceId;
 	uint8_t set = 0, clear = 0;
+	int names = -1; /* the GPU the advice names (read-mostly names none) */
 	uint64_t off;
 
 	if (managed_range(e, p, n, &off))
@@ -42,6 +46,7 @@ int uvm_emu_advise(struct uvm_emu *e, const void *p, size_t n, enum cudaMemoryAd
 		clear = UVM_ADV_READ_MOSTLY;
 		break;
 	case cudaMemAdviseSetPreferredLocation:
+		names = gpu ? device : -1;
 		set = gpu ? UVM_ADV_PREFER_DEVICE : UVM_ADV_PREFER_HOST;
 		clear = gpu ? UVM_ADV_PREFER_HOST : UVM_ADV_PREFER_DEVICE;
 		break;
@@ -49,15 +54,17 @@ int uvm_emu_advise(struct uvm_emu *e, const void *p, size_t n, enum cudaMemoryAd
 		clear = UVM_ADV_PREFER_HOST | UVM_ADV_PREFER_DEVICE;
 		break;
 	case cudaMemAdviseSetAccessedBy:
+		names = gpu ? device : -1;
 		set = gpu ? UVM_ADV_ACCESSED_BY : 0;
 		break;
 	case cudaMemAdviseUnsetAccessedBy:
+		names = gpu ? device : -1;
 		clear = gpu ? UVM_ADV_ACCESSED_BY : 0;
 		break;
 	default:
 		return -EINVAL;
 	}
-	return uvm_driver_advise(e->driver, off, n, set, clear);
+	return uvm_driver_advise(e->driver, off, n, set, clear, names);
 }
 
 int uvm_emu_prefetch(struct uvm_emu *e, const void *p, size_t n, int device)

@@ -77,6 +77,12 @@ struct uvm_backend_ops {
 	 * unmapped (on a GPU, its own unmap and TLB shootdown, not the host's),
 	 * the data mapped in the destination's. */
 	void (*peer)(struct uvm_backend *be, size_t first, size_t n, unsigned from);
+	/* DEVICE on another GPU: be->gpu's device view maps the holder's frames
+	 * (a peer mapping over the peer link), or its mapping goes. NULL where
+	 * device frames are private (copy): a second view of them could not
+	 * be coherent, so the driver migrates instead. */
+	void (*peer_map)(struct uvm_backend *be, size_t first, size_t n);
+	void (*peer_unmap)(struct uvm_backend *be, size_t first, size_t n);
 	/*
 	 * A GPU fault on a page the state says the device view maps (a stale
 	 * fault). Shared frames can lose their mapping behind the driver's back

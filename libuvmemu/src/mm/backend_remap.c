@@ -20,6 +20,9 @@
  *                    host data at memory speed.
  *   DUPLICATED       both views map the frames write-protected; the first
  *                    write from either side collapses it.
+ *   peer mapping     a DEVICE block's frames mapped on another GPU's view
+ *                    too (--gpus: preferred location, accessed-by): its
+ *                    loads and stores reach them over the peer link.
  *
  * A page can lose its mapping behind the driver's back: reclaim unmaps
  * shared memory it cannot free (DAMON's pageout on a machine without swap),
@@ -160,6 +163,22 @@ static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 	map_device(be, first, n, 0, "mapping blocks on the destination GPU");
 }
 
+/* The holder's frames are the memfd's, as every view's: mapping them on
+ * another GPU's view shares them, coherent, with nothing copied. */
+static void peer_map(struct uvm_backend *be, size_t first, size_t n)
+{
+	map_device(be, first, n, 0, "mapping blocks on a peer GPU's view");
+}
+
+static void peer_unmap(struct uvm_backend *be, size_t first, size_t n)
+{
+	int rc;
+
+	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_zap(be->uffd, dev(be, first), uvm_be_off(n)));
+	if (rc)
+		uvm_bug("unmapping blocks from a peer GPU's view", first, rc);
+}
+
 static bool refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
 {
 	int rc;
@@ -207,6 +226,8 @@ const struct uvm_backend_ops uvm_backend_remap = {
     .dup_add = dup_add,
     .dup_drop = dup_drop,
     .peer = peer,
+    .peer_map = peer_map,
+    .peer_unmap = peer_unmap,
     .refresh = refresh,
     .probe = probe,
     .unprobe = unprobe,

@@ -182,6 +182,9 @@ void uvm_res_move_gpu(struct uvm_residency *r, size_t first, size_t n, enum uvm_
 		uint8_t from = blk->state;
 		unsigned was = copies_of(from, blk->gpu, blk->dups);
 
+		if (blk->peers)
+			uvm_bug("a block left its GPU with peer mappings left", b, EINVAL);
+		blk->peers_sampled = 0;
 		uvm_block_move(s, b, to);
 		if (from == UVM_REMOTE)
 			left_remote(r, b);
@@ -217,6 +220,9 @@ void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
 
 		if (blk->state != UVM_DEVICE || was == gpu || gpu >= r->ngpus)
 			uvm_bug("a peer migration of a block not on another GPU", b, EINVAL);
+		if (blk->peers)
+			uvm_bug("a block left its GPU with peer mappings left", b, EINVAL);
+		blk->peers_sampled = 0;
 		/* Prefetched, written and probed are what happened on the GPU it
 		 * leaves. */
 		blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
@@ -299,6 +305,39 @@ void uvm_res_remote_map_on(struct uvm_residency *r, size_t first, size_t n, unsi
 	for (size_t b = first; b < first + n; b++)
 		r->space->block[b].gpu = (uint8_t)gpu;
 	uvm_res_remote_mapped(r, first, n, true);
+}
+
+void uvm_res_peer_map(struct uvm_residency *r, size_t first, size_t n, unsigned gpu)
+{
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &r->space->block[b];
+
+		if (blk->state != UVM_DEVICE || blk->gpu == gpu || gpu >= r->ngpus)
+			uvm_bug("a peer mapping of a block not DEVICE on another GPU", b, EINVAL);
+		blk->peers_sampled &= (uint8_t) ~(1u << gpu);
+		if (blk->peers >> gpu & 1)
+			continue;
+		blk->peers |= (uint8_t)(1u << gpu);
+		r->peer_mapped++;
+		r->event_gpu = gpu;
+		EACH_OBSERVER(r, o)
+		if (o->peer_mapped)
+			o->peer_mapped(o->p, b);
+	}
+}
+
+void uvm_res_peer_unmap(struct uvm_residency *r, size_t first, size_t n, unsigned gpu, bool sampled)
+{
+	for (size_t b = first; b < first + n; b++) {
+		struct uvm_block *blk = &r->space->block[b];
+
+		if (!(blk->peers >> gpu & 1))
+			continue;
+		blk->peers &= (uint8_t) ~(1u << gpu);
+		r->peer_mapped--;
+		if (sampled)
+			blk->peers_sampled |= (uint8_t)(1u << gpu);
+	}
 }
 
 void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed)
@@ -405,6 +444,8 @@ void uvm_res_free(struct uvm_residency *r, uint64_t off, uint64_t len)
 
 		if (st == UVM_REMOTE)
 			left_remote(r, b);
+		/* The views go with the allocation, peer mappings included. */
+		r->peer_mapped -= (unsigned)__builtin_popcount(blk->peers);
 		if (!uvm_state_on_device(st))
 			continue;
 		/* The frames go with the views; only the books change here. */
@@ -455,6 +496,20 @@ static int check_block(const struct uvm_space *s, size_t b, unsigned ngpus, char
 		     uvm_state_name(blk->state), blk->dups, ngpus);
 	if ((blk->flags & UVM_BF_DEV_MAPPED) && blk->gpu >= ngpus)
 		FAIL("block %zu is mapped remotely on GPU %u of %u", b, blk->gpu, ngpus);
+	/* Peer mappings: only of a DEVICE block, on GPUs the run has, never
+	 * its own; sampled ones are not mapped. */
+	if (((blk->peers | blk->peers_sampled) && blk->state != UVM_DEVICE) ||
+	    ((blk->peers | blk->peers_sampled) >> blk->gpu & 1) ||
+	    (blk->peers | blk->peers_sampled) >> ngpus || (blk->peers & blk->peers_sampled))
+		FAIL("block %zu in state %s on GPU %u has peer mappings on GPUs %#x (sampled %#x) "
+		     "of %u",
+		     b, uvm_state_name(blk->state), blk->gpu, blk->peers, blk->peers_sampled,
+		     ngpus);
+	if (((blk->advice & UVM_ADV_PREFER_DEVICE) && blk->prefer_gpu >= ngpus) ||
+	    blk->accessed_by >> ngpus || !(blk->advice & UVM_ADV_ACCESSED_BY) != !blk->accessed_by)
+		FAIL("block %zu has advice %#x naming GPUs %u (preferred) and %#x (accessed-by) "
+		     "of %u",
+		     b, blk->advice, blk->prefer_gpu, blk->accessed_by, ngpus);
 	/* UVMEMU_GMMU_WRITTEN is not checked: an accessor that passed its
 	 * fault may set it just after an eviction cleared it. */
 	return 0;
@@ -463,7 +518,7 @@ static int check_block(const struct uvm_space *s, size_t b, unsigned ngpus, char
 int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 {
 	const struct uvm_space *s = r->space;
-	uint64_t remote = 0, mapped = 0, copies[UVM_MAX_GPUS] = {0};
+	uint64_t remote = 0, mapped = 0, peer = 0, copies[UVM_MAX_GPUS] = {0};
 	struct uvm_pool p;
 
 	for (size_t v = 0; v < s->used_vablocks; v++) {
@@ -484,6 +539,7 @@ int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 				copies[g] += uvm_block_on_gpu(blk, g);
 			remote += s->block[b].state == UVM_REMOTE;
 			mapped += (s->block[b].flags & UVM_BF_DEV_MAPPED) != 0;
+			peer += (unsigned)__builtin_popcount(blk->peers);
 		}
 		for (size_t b = first + va->nvalid; b < first + UVM_BLOCKS_PER_VABLOCK; b++)
 			if (s->block[b].state != UVM_UNALLOCATED)
@@ -506,6 +562,9 @@ int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen)
 		FAIL("%llu REMOTE blocks counted mapped on the device, %llu are",
 		     (unsigned long long)atomic_load(&r->remote_mapped),
 		     (unsigned long long)mapped);
+	if (r->peer_mapped != peer)
+		FAIL("%llu peer mappings counted, %llu blocks' are",
+		     (unsigned long long)r->peer_mapped, (unsigned long long)peer);
 	/* Last: a block's copy corrupted is the pool's complaint first. */
 	for (size_t v = 0; v < s->used_vablocks; v++)
 		for (unsigned g = 0; g < r->ngpus; g++)

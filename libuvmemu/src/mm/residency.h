@@ -67,6 +67,9 @@ struct uvm_res_observer {
 	 * can_probe: the backend can unmap resident blocks. One observer
 	 * answers. */
 	size_t (*probe)(void *p, bool gmmu, bool can_probe, struct uvm_res_run *runs);
+	/* GPU uvm_res_event_gpu mapped block b, DEVICE on another GPU, over
+	 * the peer link (a peer mapping). */
+	void (*peer_mapped)(void *p, size_t b);
 	/* Optional: where uvm_res_observe writes the residency it joins, for
 	 * an observer given to another part (the driver's) that reads
 	 * uvm_res_event_gpu or uvm_res_event_evicted in its callbacks. */
@@ -99,6 +102,9 @@ struct uvm_residency {
 	_Atomic uint64_t remote_mapped; /* REMOTE blocks the device view maps
 					 * (read by launching threads) */
 	bool halve_trips;		/* a round-trip field saturated: halve all */
+	/* Peer mappings: (block, GPU) pairs, the bits of every DEVICE block's
+	 * `peers` (driver thread only). */
+	uint64_t peer_mapped;
 };
 
 void uvm_res_init(struct uvm_residency *r, struct uvm_space *space, struct uvm_pool *pool,
@@ -157,6 +163,15 @@ static inline struct uvm_vbmask uvm_res_gpu_mask(const struct uvm_residency *r, 
 void uvm_res_remote_mapped(struct uvm_residency *r, size_t first, size_t n, bool mapped);
 /* REMOTE blocks [first, first + n) mapped now on GPU gpu's device view. */
 void uvm_res_remote_map_on(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
+/* DEVICE blocks [first, first + n), on GPUs other than gpu, mapped now on
+ * GPU gpu's device view over the peer link (the same frames, remap). */
+void uvm_res_peer_map(struct uvm_residency *r, size_t first, size_t n, unsigned gpu);
+/* Their mapping on GPU gpu's view went (where it was one); sampled: by
+ * sampling, so that the GPU's next fault on them counts an access. A block
+ * with a peer mapping may not leave its GPU (uvm_res_move_gpu, uvm_res_peer
+ * stop the process): the caller unmaps every peer first. */
+void uvm_res_peer_unmap(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
+			bool sampled);
 /* DEVICE blocks [first, first + n): whether a reuse probe unmapped them. */
 void uvm_res_probed(struct uvm_residency *r, size_t first, size_t n, bool probed);
 /* A device-resident block was accessed (a stale fault or a counted access). */
@@ -180,7 +195,8 @@ void uvm_res_free(struct uvm_residency *r, uint64_t off, uint64_t len);
 
 /*
  * Walks every invariant: each vablock's resident count, the pool's use, the
- * REMOTE and mapped counts, the flags and gmmu bits each state allows.
+ * REMOTE and mapped counts, the peer mappings and their count, the flags and
+ * gmmu bits each state allows, the advice's GPUs.
  * Returns 0, or -EINVAL with the first violation described in err.
  */
 int uvm_res_check(const struct uvm_residency *r, char *err, size_t errlen);

@@ -74,7 +74,7 @@ enum uvm_side { UVM_SIDE_NONE = 0, UVM_SIDE_DEVICE, UVM_SIDE_HOST };
 /* Advice (cudaMemAdvise, zero-copy memory), per block. */
 #define UVM_ADV_PREFER_HOST   0x01
 #define UVM_ADV_PREFER_DEVICE 0x02
-#define UVM_ADV_ACCESSED_BY   0x04 /* the GPU maps it where it is rather than move it */
+#define UVM_ADV_ACCESSED_BY   0x04 /* some GPU maps it where it is rather than move it */
 #define UVM_ADV_READ_MOSTLY   0x08 /* reads duplicate, a write collapses */
 #define UVM_ADV_PIN_HOST      0x10 /* zero-copy host memory: never migrates */
 
@@ -90,6 +90,17 @@ struct uvm_block {
 	 * was. */
 	uint8_t gpu;
 	uint8_t dups; /* DUPLICATED: a bit per GPU holding a read-only copy; else 0 */
+	/* DEVICE: a bit per other GPU whose device view maps the block over
+	 * the peer link (a peer mapping: remap only, the same frames); else 0.
+	 * Every peer mapping goes before the block moves. */
+	uint8_t peers;
+	/* DEVICE: the GPUs whose peer mapping sampling unmapped, so that their
+	 * next fault counts an access rather than a far fault; else 0. */
+	uint8_t peers_sampled;
+	/* Advice that names a device: the GPU of UVM_ADV_PREFER_DEVICE, and a
+	 * bit per GPU given accessed-by (UVM_ADV_ACCESSED_BY: any bit). */
+	uint8_t prefer_gpu;
+	uint8_t accessed_by;
 	uint8_t spare;
 };
 

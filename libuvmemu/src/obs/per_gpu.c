@@ -24,7 +24,8 @@ static uint64_t get(_Atomic uint64_t *c)
 }
 
 /* Whether a fault event is a far fault's last word: not a duplicate (its
- * survivor carries it), not deferred or throttled (it is told again when
+ * survivor carries it in its count: a duplicate of a sampled fault is no
+ * far fault either), not deferred or throttled (it is told again when
  * serviced), not a prefetched block's row, nor one of the emulator's own
  * faults (sampling, probes, refreshes), which gpu_faults leaves out too. */
 static bool counts_as_far_fault(const struct uvm_fault_event *f)
@@ -32,6 +33,7 @@ static bool counts_as_far_fault(const struct uvm_fault_event *f)
 	if (!f->gpu)
 		return false;
 	switch ((enum uvm_fault_outcome)f->outcome) {
+	case UVM_OUT_DUPLICATE:
 	case UVM_OUT_DEFERRED:
 	case UVM_OUT_THROTTLED:
 	case UVM_OUT_PREFETCHED:
@@ -48,8 +50,11 @@ static void on_fault(void *ctx, const struct uvm_fault_event *f)
 {
 	struct uvm_per_gpu *p = ctx;
 
+	/* Its count: the messages merged into it, duplicates included, as
+	 * gpu_faults counts them. */
 	if (counts_as_far_fault(f) && f->dev < p->ngpus)
-		add(&p->gpu[f->dev].far_faults);
+		atomic_fetch_add_explicit(&p->gpu[f->dev].far_faults, f->count,
+					  memory_order_relaxed);
 }
 
 static void on_resident(void *ctx, size_t b)
@@ -80,6 +85,16 @@ static void on_released(void *ctx, size_t b)
 		add(&p->gpu[g].evicted_host);
 }
 
+static void on_peer_mapped(void *ctx, size_t b)
+{
+	struct uvm_per_gpu *p = ctx;
+	unsigned g = uvm_res_event_gpu(p->res);
+
+	(void)b;
+	if (g < p->ngpus)
+		add(&p->gpu[g].peer_mapped);
+}
+
 struct uvm_res_observer uvm_per_gpu_observer(struct uvm_per_gpu *p)
 {
 	return (struct uvm_res_observer){
@@ -87,6 +102,7 @@ struct uvm_res_observer uvm_per_gpu_observer(struct uvm_per_gpu *p)
 	    .resident = on_resident,
 	    .released = on_released,
 	    .fault = on_fault,
+	    .peer_mapped = on_peer_mapped,
 	    .res = &p->res,
 	};
 }
@@ -99,5 +115,6 @@ void uvm_per_gpu_counts(struct uvm_per_gpu *p, unsigned g, struct uvm_gpu_counts
 	    .blocks_out = get(&p->gpu[g].blocks_out),
 	    .evicted_to_host = get(&p->gpu[g].evicted_host),
 	    .evicted_to_peer = get(&p->gpu[g].evicted_peer),
+	    .peer_mapped = get(&p->gpu[g].peer_mapped),
 	};
 }

@@ -32,13 +32,17 @@ struct uvm_gpu_counts {
 	 * being valid, counts here). Summed over the GPUs: blocks_evicted
 	 * and blocks_evicted_peer. */
 	uint64_t evicted_to_host, evicted_to_peer;
+	/* Times this GPU mapped a block another GPU holds over the peer link
+	 * (summed over the GPUs: blocks_peer_mapped). */
+	uint64_t peer_mapped;
 };
 
 struct uvm_per_gpu {
 	unsigned ngpus;
 	const struct uvm_residency *res; /* the driver's, written when it registers us */
 	struct {
-		_Atomic uint64_t far_faults, blocks_in, blocks_out, evicted_host, evicted_peer;
+		_Atomic uint64_t far_faults, blocks_in, blocks_out, evicted_host, evicted_peer,
+		    peer_mapped;
 	} gpu[UVM_MAX_GPUS];
 };
 

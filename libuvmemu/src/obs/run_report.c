@@ -249,6 +249,7 @@ static void json_gpus(const struct uvm_run_facts *f, struct uvm_json *j)
 		uvm_json_u64(j, "blocks_out", r->c.blocks_out);
 		uvm_json_u64(j, "evicted_to_host", r->c.evicted_to_host);
 		uvm_json_u64(j, "evicted_to_peer", r->c.evicted_to_peer);
+		uvm_json_u64(j, "peer_mapped", r->c.peer_mapped);
 		uvm_json_u64(j, "peak_device_bytes", r->peak_device_bytes);
 		uvm_json_close(j, '}');
 	}
@@ -293,6 +294,9 @@ static void text_gpus(const struct uvm_run_facts *f, FILE *out)
 			    (unsigned long long)m->batches,
 			    uvm_fmt_duration(b, sizeof(b), (double)m->batch_ns / 1e9),
 			    uvm_fmt_duration(c, sizeof(c), (double)m->stream_end_ns / 1e9));
+		if (r->c.peer_mapped)
+			fprintf(out, "  gpu %-3u %llu blocks mapped from a peer GPU\n", g,
+				(unsigned long long)r->c.peer_mapped);
 	}
 	for (size_t i = 0; i < f->npeers; i++) {
 		const struct uvm_report_peer *p = &f->peers[i];
