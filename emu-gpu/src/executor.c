@@ -130,7 +130,12 @@ static void start_pool(struct eg_device *d)
 	unsigned started = 0;
 	int err;
 
-	eg.gmmu = uvmemu_gmmu_get();
+	/* Once, before the first pool's workers start: later pools' starts
+	 * must not write what running workers read. */
+	if (!eg.gmmu_known) {
+		eg.gmmu = uvmemu_gmmu_get();
+		eg.gmmu_known = true;
+	}
 	d->slots = aligned_alloc(EG_CACHELINE, sizeof(*d->slots) * EG_QUEUE_DEPTH);
 	d->workers = calloc(dc->workers, sizeof(*d->workers));
 	err = -ENOMEM;
