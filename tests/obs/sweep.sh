@@ -3,7 +3,8 @@
 # policies), runs it with GNU parallel, and leaves 2 JSON reports and a
 # merged results.csv with a header and 2 rows whose verify column says pass,
 # plus the compare figure; alternatives may name config files (relative to
-# the matrix) that reach their runs; a matrix with a failing run keeps that run in the
+# the matrix) that reach their runs; a page line gives each page size its
+# runs, named by it (a bad size is refused, exit 2); a matrix with a failing run keeps that run in the
 # CSV with its status and makes the sweep exit non-zero naming it; a bad
 # matrix is refused with exit status 2.
 set -u
@@ -74,6 +75,20 @@ printf 'workloads: vecadd\nconfig: missing.conf\n' >"$dir/exp/missing.matrix"
 "$sweep" "$dir/exp/missing.matrix" --build "$build" --out "$dir/missing" >/dev/null 2>"$dir/missingerr"
 [ $? -eq 2 ] && grep -q "missing.matrix:2: config 'missing.conf': cannot read" "$dir/missingerr" ||
 	fail "a missing config file: $(cat "$dir/missingerr")"
+
+# A page line: one run per page size, named by it, with --page-size.
+printf 'workloads: ra\npage: 64k 4k\nargs: --footprint 4M --updates 4000 --quiet\n' >"$dir/page.matrix"
+"$sweep" "$dir/page.matrix" --build "$build" --out "$dir/page" --dry-run >"$dir/pagecmds" 2>&1 ||
+	fail "the page matrix failed: $(cat "$dir/pagecmds")"
+for pg in 64k 4k; do
+	[ "$(grep -c -- "--page-size $pg " "$dir/pagecmds")" = 1 ] || fail "not one run with --page-size $pg: $(cat "$dir/pagecmds")"
+	[ "$(jq -r .page "$dir/page/runs/ra_pg${pg}_pcie3_default_r1.params.json" 2>&1)" = "$pg" ] ||
+		fail "no run ra_pg${pg}_pcie3_default_r1 with page $pg in its parameters"
+done
+printf 'workloads: ra\npage: 8k\n' >"$dir/badpage.matrix"
+"$sweep" "$dir/badpage.matrix" --build "$build" --out "$dir/badpage" >/dev/null 2>"$dir/badpageerr"
+[ $? -eq 2 ] && grep -q "page '8k': 4k, 64k or off" "$dir/badpageerr" ||
+	fail "page 8k: $(cat "$dir/badpageerr")"
 
 # A bad matrix is refused before anything runs.
 printf 'workloads: ra\npolicies: --migrate always\n' >"$dir/typo.matrix"
