@@ -49,6 +49,18 @@ tl=$dir/two/timeline.json
 head -1 "$dir/two/faults.csv" | grep -q ',gpu_id$' || fail "faults.csv has no gpu_id column last"
 awk -F, 'NR > 1 && $2 == "gpu" && $11 !~ /^[01]$/ { bad++ } END { exit bad > 0 }' "$dir/two/faults.csv" ||
 	fail "a far fault's gpu_id is not 0 or 1"
+# The modelled batches say whose fault buffer they read: gpu_batches.csv's
+# last column and the timeline's batch slices, as many per GPU as its
+# gpus[].batches.
+gb=$dir/two/gpu_batches.csv
+head -1 "$gb" | grep -q ',gpu$' || fail "gpu_batches.csv has no gpu column last"
+for g in 0 1; do
+	rows=$(awk -F, -v g=$g 'NR > 1 && $NF == g' "$gb" | wc -l)
+	[ "$rows" = "$(q two ".gpus[$g].batches")" ] ||
+		fail "gpu_batches.csv has $rows rows of GPU $g, the report $(q two ".gpus[$g].batches") batches"
+	slices=$(jq --argjson g $g '[.traceEvents[] | select(.pid == 2 and .name == "batch" and .args.gpu == $g)] | length' "$tl")
+	[ "$slices" = "$rows" ] || fail "the timeline has $slices modelled batch slices of GPU $g, gpu_batches.csv $rows"
+done
 
 run evict --gpus 2 --device-mem 12M --evict-to peer
 [ "$(q evict '.blocks_evicted_peer')" -gt 0 ] || fail "nothing was evicted to a peer"

@@ -734,10 +734,11 @@ static void model_batches(struct out *o, const struct uvm_timeline *tl,
 
 		event(o, 'X', lane_tid(s->track), "driver", "batch", s->start, s->end, true);
 		fprintf(o->f,
-			",\"args\":{\"seq\":%" PRIu64 ",\"faults\":%" PRIu32
+			",\"args\":{\"seq\":%" PRIu64 ",\"gpu\":%u,\"faults\":%" PRIu32
 			",\"vablocks\":%" PRIu32 ",\"pages\":%" PRIu32 ",\"h2d_bytes\":%" PRIu64
 			",\"d2h_bytes\":%" PRIu64 "}}",
-			b->seq, b->faults, b->vablocks, b->pages, b->h2d_bytes, b->d2h_bytes);
+			b->seq, b->gpu, b->faults, b->vablocks, b->pages, b->h2d_bytes,
+			b->d2h_bytes);
 		counter(o, "faults per batch", "faults", s->start, b->faults);
 	}
 }

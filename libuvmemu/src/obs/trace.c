@@ -172,9 +172,9 @@ static void write_gpu_batch(FILE *f, const struct uvm_gpu_batch *b)
 {
 	fprintf(f,
 		"%" PRIu64 ",%.9f,%.9f,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64
-		"\n",
+		",%u\n",
 		b->seq, secs(b->start_ns), secs(b->end_ns), b->faults, b->vablocks, b->pages,
-		b->h2d_bytes, b->d2h_bytes);
+		b->h2d_bytes, b->d2h_bytes, b->gpu);
 }
 
 /* One id list of kernels.csv: space-separated, "+N" for ids left out. */
@@ -553,7 +553,7 @@ static int open_gpu_csvs(struct uvm_trace *t, const char *dir, char *err, size_t
 {
 	if (!(t->file[F_GPU_BATCHES] =
 		  open_csv(dir, "gpu_batches.csv",
-			   "batch,start_s,end_s,faults,vablocks,pages,h2d_bytes,d2h_bytes\n", err,
+			   "batch,start_s,end_s,faults,vablocks,pages,h2d_bytes,d2h_bytes,gpu\n", err,
 			   errlen)) ||
 	    !(t->file[F_GPU_TRANSFERS] =
 		  open_csv(dir, "gpu_transfers.csv", "dir,start_s,end_s,bytes\n", err, errlen)) ||
