@@ -244,8 +244,9 @@ static void test_model_clock_process(void **state)
 	assert_event(json, 2, 1, "100.000", "batch", "45.000");
 	assert_event(json, 2, 1, "145.000", "batch", "55.000");
 	assert_event(json, 2, (1 << 20) + 1, "150.000", "batch", "20.000"); /* the second lane */
-	assert_non_null(strstr(json, "\"args\":{\"seq\":1,\"gpu\":0,\"faults\":3,\"vablocks\":1,\"pages\":3,"
-				     "\"h2d_bytes\":196608,\"d2h_bytes\":0}"));
+	assert_non_null(
+	    strstr(json, "\"args\":{\"seq\":1,\"gpu\":0,\"faults\":3,\"vablocks\":1,\"pages\":3,"
+			 "\"h2d_bytes\":196608,\"d2h_bytes\":0}"));
 	assert_non_null(strstr(json, "overlapping (lane 2)"));
 	assert_event(json, 2, 2, "100.000", "host to device", "4.096");
 	assert_event(json, 2, 3, "146.000", "device to host", "4.096");

@@ -553,8 +553,8 @@ static int open_gpu_csvs(struct uvm_trace *t, const char *dir, char *err, size_t
 {
 	if (!(t->file[F_GPU_BATCHES] =
 		  open_csv(dir, "gpu_batches.csv",
-			   "batch,start_s,end_s,faults,vablocks,pages,h2d_bytes,d2h_bytes,gpu\n", err,
-			   errlen)) ||
+			   "batch,start_s,end_s,faults,vablocks,pages,h2d_bytes,d2h_bytes,gpu\n",
+			   err, errlen)) ||
 	    !(t->file[F_GPU_TRANSFERS] =
 		  open_csv(dir, "gpu_transfers.csv", "dir,start_s,end_s,bytes\n", err, errlen)) ||
 	    !(t->file[F_GPU_STALLS] =
