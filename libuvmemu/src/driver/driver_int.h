@@ -245,6 +245,12 @@ static inline struct uvm_backend *uvm_driver_backend_on(struct uvm_driver *d, un
 	d->backend.gpu = g;
 	return &d->backend;
 }
+/* The backend on the device view of the GPU block b's copy (or mapping)
+ * is on. */
+static inline struct uvm_backend *uvm_driver_backend_of(struct uvm_driver *d, size_t b)
+{
+	return uvm_driver_backend_on(d, d->dep.space->block[b].gpu);
+}
 /* The pool of GPU g. */
 static inline struct uvm_pool *uvm_driver_pool(const struct uvm_driver *d, unsigned g)
 {

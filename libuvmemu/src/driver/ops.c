@@ -42,7 +42,7 @@ void uvm_op_to_host(struct uvm_driver *d, size_t first, size_t n, bool evicting)
 	uvm_op_peer_unmap_all(d, first, n);
 	/* A CPU fault's own migration maps the host pages for the waiting
 	 * thread; an eviction's map at the CPU's next touch. */
-	d->backend.ops->to_host(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n, !evicting);
+	d->backend.ops->to_host(uvm_driver_backend_of(d, first), first, n, !evicting);
 	uvm_model_book(d->dep.model, &d->bt, UVM_D2H, len);
 	uvm_res_move(&d->res, first, n, UVM_HOST, evicting ? UVM_RES_EVICT : UVM_RES_MIGRATE);
 	d->st.bytes_d2h += len;
@@ -61,13 +61,13 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
 {
-	d->backend.ops->probe(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n);
+	d->backend.ops->probe(uvm_driver_backend_of(d, first), first, n);
 	uvm_res_probed(&d->res, first, n, true);
 }
 
 void uvm_op_unprobe(struct uvm_driver *d, size_t first, size_t n)
 {
-	d->backend.ops->unprobe(uvm_driver_backend_on(d, d->dep.space->block[first].gpu), first, n);
+	d->backend.ops->unprobe(uvm_driver_backend_of(d, first), first, n);
 	uvm_res_probed(&d->res, first, n, false);
 }
 

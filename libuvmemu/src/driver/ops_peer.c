@@ -48,11 +48,11 @@ void uvm_op_peer_map(struct uvm_driver *d, size_t first, size_t n, unsigned gpu,
 	for (size_t b = first, e; b < first + n; b = e) {
 		uint64_t bytes;
 
-		for (e = b; e < first + n && (s->block[e].peers >> gpu & 1); e++)
-			;
-		if (e > b) /* mapped already: the run of those is passed over */
+		if (uvm_block_peer_mapped(&s->block[b], gpu)) { /* mapped already */
+			e = b + 1;
 			continue;
-		for (e = b + 1; e < first + n && !(s->block[e].peers >> gpu & 1); e++)
+		}
+		for (e = b + 1; e < first + n && !uvm_block_peer_mapped(&s->block[e], gpu); e++)
 			;
 		if (s->block[b].state != UVM_DEVICE || s->block[e - 1].gpu != holder)
 			uvm_bug("a peer mapping of a run not on one GPU", b, EINVAL);
@@ -73,11 +73,11 @@ void uvm_op_peer_unmap(struct uvm_driver *d, size_t first, size_t n, unsigned gp
 	const struct uvm_space *s = d->dep.space;
 
 	for (size_t b = first, e; b < first + n; b = e) {
-		if (!(s->block[b].peers >> gpu & 1)) {
+		if (!uvm_block_peer_mapped(&s->block[b], gpu)) {
 			e = b + 1;
 			continue;
 		}
-		for (e = b + 1; e < first + n && (s->block[e].peers >> gpu & 1); e++)
+		for (e = b + 1; e < first + n && uvm_block_peer_mapped(&s->block[e], gpu); e++)
 			;
 		d->backend.ops->peer_unmap(uvm_driver_backend_on(d, gpu), b, e - b);
 		uvm_res_peer_unmap(&d->res, b, e - b, gpu, sampled);
@@ -103,10 +103,10 @@ void uvm_op_peer_unmap_all(struct uvm_driver *d, size_t first, size_t n)
  * one view). */
 static bool wants(const struct uvm_block *blk, unsigned g)
 {
-	if (!(blk->accessed_by >> g & 1))
+	if (!uvm_block_accessed_by(blk, g))
 		return false;
 	if (blk->state == UVM_DEVICE)
-		return blk->gpu != g && !(blk->peers >> g & 1);
+		return blk->gpu != g && !uvm_block_peer_mapped(blk, g);
 	return blk->state == UVM_HOST && (unsigned)__builtin_ctz(blk->accessed_by) == g;
 }
 

@@ -214,7 +214,7 @@ static enum action on_other_gpu(struct uvm_driver *d, size_t b, uint64_t *until)
 	}
 	if (!peer_ok(d) || prefers(blk, d->target))
 		return ACT_MIGRATE;
-	if (blk->accessed_by >> d->target & 1)
+	if (uvm_block_accessed_by(blk, d->target))
 		return ACT_PEER_MAP;
 	if (blk->advice & UVM_ADV_PREFER_DEVICE)
 		return prefers(blk, blk->gpu) ? ACT_PEER_MAP : ACT_TO_PREFERRED;
@@ -231,7 +231,7 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	switch (blk->state) {
 	case UVM_DEVICE:
 		/* Here, or mapped here since the fault was queued. */
-		if (blk->gpu == d->target || (blk->peers >> d->target & 1))
+		if (blk->gpu == d->target || uvm_block_peer_mapped(blk, d->target))
 			return ACT_NONE;
 		return on_other_gpu(d, b, until);
 	case UVM_DUPLICATED:
@@ -274,7 +274,7 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	if (blk->advice & UVM_ADV_PREFER_DEVICE) {
 		if (prefers(blk, d->target) || !peer_ok(d))
 			return ACT_MIGRATE;
-		if (blk->state != UVM_EMPTY && (blk->accessed_by >> d->target & 1) &&
+		if (blk->state != UVM_EMPTY && uvm_block_accessed_by(blk, d->target) &&
 		    remote_ok(d, write))
 			return ACT_REMOTE;
 		return ACT_TO_PREFERRED;
@@ -283,7 +283,7 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		return (blk->advice & UVM_ADV_PREFER_HOST) && remote_ok(d, write) ? ACT_REMOTE
 										  : ACT_MIGRATE;
 	if (remote_ok(d, write) &&
-	    ((blk->accessed_by >> d->target & 1) || (blk->advice & UVM_ADV_PREFER_HOST)))
+	    (uvm_block_accessed_by(blk, d->target) || (blk->advice & UVM_ADV_PREFER_HOST)))
 		return ACT_REMOTE;
 	*below = migrate_or_remote(d, b, write) == ACT_REMOTE;
 	return *below ? ACT_REMOTE : ACT_MIGRATE;
@@ -393,6 +393,8 @@ static unsigned run_key(const struct uvm_space *s, size_t b)
 	       (blk->flags & UVM_BF_DEV_MAPPED);
 }
 
+static void act_on_runs(struct uvm_driver *d, enum action act, size_t b, size_t end);
+
 static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 {
 	const struct uvm_space *s = d->dep.space;
@@ -401,11 +403,7 @@ static void remote_run(struct uvm_driver *d, size_t b, size_t n, uint8_t st)
 		/* Resident nowhere: the host is preferred. Accessed-by GPUs may
 		 * have mapped some of it ahead: each run as it is now. */
 		uvm_op_host_fill(d, b, n);
-		for (size_t i = b, j; i < b + n; i = j) {
-			for (j = i + 1; j < b + n && run_key(s, j) == run_key(s, i); j++)
-				;
-			remote_run(d, i, j - i, s->block[i].state);
-		}
+		act_on_runs(d, ACT_REMOTE, b, b + n);
 		return;
 	}
 	if (st == UVM_REMOTE && (s->block[b].flags & UVM_BF_DEV_MAPPED)) {
@@ -447,19 +445,24 @@ static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n
 }
 
 /* Runs the action on each run of blocks of `mask` that share a state. */
-static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
+/* act on the blocks [b, end), a run of like blocks (run_key) at a time. */
+static void act_on_runs(struct uvm_driver *d, enum action act, size_t b, size_t end)
 {
 	const struct uvm_space *s = d->dep.space;
+
+	for (size_t i = b, j; i < end; i = j) {
+		for (j = i + 1; j < end && run_key(s, j) == run_key(s, i); j++)
+			;
+		act_on_run(d, act, i, j - i, s->block[i].state);
+	}
+}
+
+static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
+{
 	bool zapped = act == ACT_MIGRATE && uvm_op_zap_host_first(d, first, mask);
 
-	uvm_vbmask_for_each_run(lo, hi, mask) {
-		for (unsigned i = lo, j; i < hi; i = j) {
-			for (j = i + 1; j < hi && run_key(s, first + j) == run_key(s, first + i);
-			     j++)
-				;
-			act_on_run(d, act, first + i, j - i, s->block[first + i].state);
-		}
-	}
+	uvm_vbmask_for_each_run(lo, hi, mask)
+		act_on_runs(d, act, first + lo, first + hi);
 	if (zapped)
 		d->backend.zapped = 0;
 }
@@ -989,7 +992,7 @@ static size_t sample_peers(struct uvm_driver *d, size_t b, size_t end, unsigned 
 	while (b < end && done < budget) {
 		size_t run = 0;
 
-		while (b + run < end && done + run < budget && (s->block[b + run].peers >> g & 1))
+		while (b + run < end && done + run < budget && uvm_block_peer_mapped(&s->block[b + run], g))
 			run++;
 		if (run)
 			uvm_op_peer_unmap(d, b, run, g, true);

@@ -315,7 +315,7 @@ void uvm_res_peer_map(struct uvm_residency *r, size_t first, size_t n, unsigned 
 		if (blk->state != UVM_DEVICE || blk->gpu == gpu || gpu >= r->ngpus)
 			uvm_bug("a peer mapping of a block not DEVICE on another GPU", b, EINVAL);
 		blk->peers_sampled &= (uint8_t) ~(1u << gpu);
-		if (blk->peers >> gpu & 1)
+		if (uvm_block_peer_mapped(blk, gpu))
 			continue;
 		blk->peers |= (uint8_t)(1u << gpu);
 		r->peer_mapped++;
@@ -331,7 +331,7 @@ void uvm_res_peer_unmap(struct uvm_residency *r, size_t first, size_t n, unsigne
 	for (size_t b = first; b < first + n; b++) {
 		struct uvm_block *blk = &r->space->block[b];
 
-		if (!(blk->peers >> gpu & 1))
+		if (!uvm_block_peer_mapped(blk, gpu))
 			continue;
 		blk->peers &= (uint8_t) ~(1u << gpu);
 		r->peer_mapped--;

@@ -121,6 +121,18 @@ static inline bool uvm_block_on_gpu(const struct uvm_block *blk, unsigned g)
 	       (blk->state == UVM_DUPLICATED && (blk->dups >> g & 1));
 }
 
+/* Whether GPU g's view maps blk, which another GPU holds (a peer mapping). */
+static inline bool uvm_block_peer_mapped(const struct uvm_block *blk, unsigned g)
+{
+	return blk->peers >> g & 1;
+}
+
+/* Whether blk's advice names GPU g accessed-by. */
+static inline bool uvm_block_accessed_by(const struct uvm_block *blk, unsigned g)
+{
+	return blk->accessed_by >> g & 1;
+}
+
 struct uvm_vablock {
 	uint16_t nvalid;   /* blocks of this vablock inside its allocation */
 	uint16_t resident; /* blocks with a device copy */

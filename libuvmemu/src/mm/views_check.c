@@ -75,7 +75,7 @@ static int check_gpu(int fd, const struct uvm_arena *a, const struct uvm_space *
 		/* Another GPU's copy (unless this GPU maps it over the peer
 		 * link), or a remote mapping on another GPU's view. */
 		if ((blk->state == UVM_DEVICE || blk->state == UVM_DUPLICATED) &&
-		    !uvm_block_on_gpu(blk, g) && !(blk->peers >> g & 1))
+		    !uvm_block_on_gpu(blk, g) && !uvm_block_peer_mapped(blk, g))
 			no_dev = true;
 		if (blk->state == UVM_REMOTE && blk->gpu != g)
 			no_dev = true;
