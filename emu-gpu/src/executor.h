@@ -172,7 +172,7 @@ struct eg_executor {
 	pthread_once_t cfg_once;
 	struct eg_config cfg;
 	const struct uvmemu_gmmu *gmmu;
-	bool gmmu_known; /* gmmu was read (the first pool's start, start_lock) */
+	bool gmmu_known;	    /* gmmu was read (the first pool's start, start_lock) */
 	pthread_mutex_t start_lock; /* a device's pool starts */
 	bool calibrated;	    /* under start_lock: the first pool calibrated */
 	_Atomic bool shutdown;

@@ -145,8 +145,7 @@ static void gpu_touch(int t, void *arg)
 /* The sequential touch with --proactive-evict RESERVE on GPU `gpu` of
  * gpu + 1: the blocks the device evicted and, of those, the blocks evicted
  * ahead of need. */
-static void proactive_run(const char *reserve, unsigned gpu, uint64_t *evicted,
-			  uint64_t *proactive)
+static void proactive_run(const char *reserve, unsigned gpu, uint64_t *evicted, uint64_t *proactive)
 {
 	char opt[64], gpus[32];
 	const char *opts[] = {"device-mem=8M",	"prefetch=none",   "evict=lru2m", opt,

@@ -103,7 +103,8 @@ static void runs_to_host(struct uvm_driver *d, const struct run_list *l, bool ev
 	 * the lot where the kernel batches them. With several GPUs the runs'
 	 * copies may be on different views: each run zaps its own. */
 	if (be->ops->shared_frames && l->count > 1 && d->ngpus == 1) {
-		uvm_be_zap_runs(uvm_driver_backend_on(d, 0), UVM_VIEW_DEVICE, l->first, l->n, l->count);
+		uvm_be_zap_runs(uvm_driver_backend_on(d, 0), UVM_VIEW_DEVICE, l->first, l->n,
+				l->count);
 		be->zapped = UVM_VIEW_DEVICE;
 	}
 	for (size_t i = 0; i < l->count; i++) {
@@ -211,7 +212,8 @@ static size_t collect_runs(const struct uvm_space *s, size_t first, struct uvm_v
 			const struct uvm_block *blk = &s->block[first + i];
 			uint8_t st = blk->state;
 
-			for (j = i + 1; j < hi && uvm_block_same_copies(&s->block[first + j], blk); j++)
+			for (j = i + 1; j < hi && uvm_block_same_copies(&s->block[first + j], blk);
+			     j++)
 				;
 			if (!(states & 1u << st)) {
 				left_out += j - i;

@@ -58,8 +58,7 @@ void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n)
 {
 	if (!all_mapped(d, first, n, true))
 		uvm_bug("unmapping remote blocks that are not mapped", first, EINVAL);
-	d->backend.ops->unmap_remote(uvm_driver_backend_of(d, first), first,
-				     n);
+	d->backend.ops->unmap_remote(uvm_driver_backend_of(d, first), first, n);
 	uvm_res_remote_mapped(&d->res, first, n, false);
 }
 

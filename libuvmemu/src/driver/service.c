@@ -992,7 +992,8 @@ static size_t sample_peers(struct uvm_driver *d, size_t b, size_t end, unsigned 
 	while (b < end && done < budget) {
 		size_t run = 0;
 
-		while (b + run < end && done + run < budget && uvm_block_peer_mapped(&s->block[b + run], g))
+		while (b + run < end && done + run < budget &&
+		       uvm_block_peer_mapped(&s->block[b + run], g))
 			run++;
 		if (run)
 			uvm_op_peer_unmap(d, b, run, g, true);
