@@ -58,6 +58,23 @@ static const char gpu_names[] = ""
     ;
 #undef UVMEMU_GPU
 
+double uvm_gpu_preset_bytes_per_s(const char *name)
+{
+	static const struct {
+		const char *name;
+		double bytes_per_s;
+	} gpus[] = {
+#define UVMEMU_GPU(name, sms, bytes_per_s) {name, bytes_per_s},
+#include "uvmemu_gpus.def"
+#undef UVMEMU_GPU
+	};
+
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+		if (strcmp(gpus[i].name, name) == 0)
+			return gpus[i].bytes_per_s;
+	return 0;
+}
+
 /* A NAME row is an ENUM whose choices come from a table. */
 #define UVM_T_NAME	    UVM_T_ENUM
 #define CHOICE(name, text)  "|" text

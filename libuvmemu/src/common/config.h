@@ -151,6 +151,9 @@ const char *uvm_choice_name(enum uvm_opt_id id, long long value);
 /* The presets of --policy (presets.def), for tests and help. */
 size_t uvm_preset_count(void);
 const char *uvm_preset_name(size_t i);
+/* A --gpu preset's peak DRAM bandwidth (uvmemu_gpus.def), 0 for a name it
+ * lacks. */
+double uvm_gpu_preset_bytes_per_s(const char *name);
 /* Index of an option by name (kebab or snake), or -1. */
 int uvm_option_find(const char *name);
 /* Whether name is an option or an alias of one (aliases.def). */

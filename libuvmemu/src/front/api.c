@@ -208,24 +208,6 @@ double uvmemu_dilation(void)
 	return uvm_rt_dilation();
 }
 
-/* The --gpu preset's bandwidth (uvmemu_gpus.def), 0 for none. */
-static double gpu_bytes_per_s(const char *name)
-{
-	static const struct {
-		const char *name;
-		double bytes_per_s;
-	} gpus[] = {
-#define UVMEMU_GPU(name, sms, bytes_per_s) {name, bytes_per_s},
-#include "uvmemu_gpus.def"
-#undef UVMEMU_GPU
-	};
-
-	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
-		if (strcmp(gpus[i].name, name) == 0)
-			return gpus[i].bytes_per_s;
-	return 0;
-}
-
 /*
  * The saved bandwidth, where it applies and gives a dilation --dilation
  * itself would accept; 0 otherwise, and `source` says why. A file that is
@@ -257,7 +239,7 @@ static double saved_bandwidth(struct uvm_session *s, const char *build, char *so
 	rc = uvm_calib_read(path, build, &c, why, sizeof(why));
 	/* The dilation is against device 0's preset (each other device's
 	 * kernels scale by its own, model/gpu.c). */
-	target = gpu_bytes_per_s(uvm_cfg_dev_s(&s->cfg, UVM_OPT_gpu, 0));
+	target = uvm_gpu_preset_bytes_per_s(uvm_cfg_dev_s(&s->cfg, UVM_OPT_gpu, 0));
 	if (rc == 0 && target / c.bytes_per_s > dil->max) {
 		snprintf(why, sizeof(why),
 			 "%.300s: bytes_per_s = %g makes the dilation %g, above --dilation's %.15g",

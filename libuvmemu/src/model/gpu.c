@@ -203,24 +203,6 @@ static void futex_wake(_Atomic uint32_t *word)
 
 /* ---------------------------------------------------------- life */
 
-/* A --gpu preset's DRAM bandwidth (uvmemu_gpus.def; 0 for a name it lacks). */
-static double preset_bytes_per_s(const char *name)
-{
-	static const struct {
-		const char *name;
-		double bytes_per_s;
-	} presets[] = {
-#define UVMEMU_GPU(name, sms, bytes_per_s) {name, bytes_per_s},
-#include "uvmemu_gpus.def"
-#undef UVMEMU_GPU
-	};
-
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		if (strcmp(presets[i].name, name) == 0)
-			return presets[i].bytes_per_s;
-	return 0;
-}
-
 /*
  * The dilation D is against GPU 0's preset (it is the run's: calibrated, or
  * given); a GPU of another preset (--gpu a,b) runs the same kernel code
@@ -229,10 +211,10 @@ static double preset_bytes_per_s(const char *name)
  */
 static void set_speeds(struct uvm_gpu *g, const struct uvm_config *cfg)
 {
-	double base = preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, 0));
+	double base = uvm_gpu_preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, 0));
 
 	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++) {
-		double bw = preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, d));
+		double bw = uvm_gpu_preset_bytes_per_s(uvm_cfg_dev_s(cfg, UVM_OPT_gpu, d));
 
 		g->dev[d].speed = base > 0 && bw > 0 ? bw / base : 1;
 	}
