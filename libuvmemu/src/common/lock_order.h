@@ -41,6 +41,7 @@
 	X(GPU_CLOCK, "GPU clock")	      /* model/gpu.c: slot clocks, the modelled buffer */  \
 	X(LINK, "link")			      /* link.h: the token buckets, the observer */        \
 	X(TRACE, "trace queue")		      /* trace.c: the record queue */                      \
+	X(TRACE_CTA, "trace CTA queue")	      /* trace.c: the workers' CTA records */              \
 	X(PROGRESS, "progress line")	      /* progress.h: its thread's stop flag */             \
 	X(EXECUTOR, "executor")		      /* emu-gpu's eg.lock: nests with nothing */
 
@@ -90,6 +91,26 @@ void uvm_thread_role_check(enum uvm_thread_role role, const char *what);
 static inline void uvm_mutex_init(struct uvm_mutex *mu, enum uvm_lock_order order)
 {
 	pthread_mutex_init(&mu->m, NULL);
+	mu->order = order;
+}
+
+/*
+ * A lock the real-time driver thread shares with a thread of normal
+ * priority that holds it for longer than a moment (the trace writer): with
+ * priority inheritance the holder runs at the driver's priority while the
+ * driver waits, instead of waiting itself behind the program's busy workers
+ * for a core, with the driver blocked behind it.
+ */
+static inline void uvm_mutex_init_pi(struct uvm_mutex *mu, enum uvm_lock_order order)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	/* Without it (no PI futexes), a plain mutex: only slower. */
+	if (pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) ||
+	    pthread_mutex_init(&mu->m, &a))
+		pthread_mutex_init(&mu->m, NULL);
+	pthread_mutexattr_destroy(&a);
 	mu->order = order;
 }
 

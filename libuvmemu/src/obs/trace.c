@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "lock_order.h"
 #include "space.h"
@@ -18,6 +19,21 @@
 /* Records held at most: about 10 MB; a writer formats far faster than a
  * driver produces, so the queue fills only when the disk stalls. */
 #define QUEUE_RECORDS 32768
+/*
+ * Producers do not wake the writer for each record: a wake-up is a system
+ * call and a context switch inside the driver's timed stages (the writer
+ * then contends for the lock and a core), which made traced batches slower
+ * than untraced ones by a fifth (experiment 13's service). The writer looks
+ * at the queue every WRITER_PERIOD_MS instead; a producer wakes it only once
+ * the queue is WAKE_AT full, long before records would be dropped.
+ */
+#define WRITER_PERIOD_MS 2
+#define WAKE_AT (QUEUE_RECORDS / 4)
+/* Records the writer formats before it frees their room. */
+#define CHUNK_RECORDS 1024
+/* The workers' CTA records have a queue of their own (struct ring): the
+ * program's hundred workers would otherwise contend for the driver's. */
+#define CTA_RECORDS 16384
 
 enum rec_type {
 	REC_BATCH,
@@ -96,6 +112,36 @@ struct rec {
 	};
 };
 
+/*
+ * A queue of records: head is the next to write out, tail the next free
+ * (mod cap). The records from head on are the writer's until it moves head
+ * (producers stop short of it), so it formats them where they lie.
+ */
+struct ring {
+	struct rec *q;
+	size_t cap, head, tail;
+	uint64_t dropped;
+};
+
+static size_t ring_used(const struct ring *r)
+{
+	return (r->tail + r->cap - r->head) % r->cap;
+}
+
+/* Stores *rec at the tail; false if the queue is full (then it is dropped). */
+static bool ring_put(struct ring *r, const struct rec *rec)
+{
+	size_t next = (r->tail + 1) % r->cap;
+
+	if (next == r->head) {
+		r->dropped++;
+		return false;
+	}
+	r->q[r->tail] = *rec;
+	r->tail = next;
+	return true;
+}
+
 /* A peer link observed (--gpus): the trace and the link's pair, a < b. */
 struct peer_watch {
 	struct uvm_trace *t;
@@ -120,17 +166,18 @@ struct uvm_trace {
 	size_t npeers;
 
 	pthread_t writer;
-	struct uvm_mutex lock;
+	struct uvm_mutex lock; /* the main queue's and what follows */
 	pthread_cond_t nonempty;
-	pthread_cond_t drained; /* signalled when the writer emptied the queue */
-	struct rec *q;
-	size_t head, tail; /* head: next to write out; tail: next free (mod QUEUE_RECORDS) */
+	pthread_cond_t drained; /* signalled when the writer emptied the queues */
+	struct ring main;	/* every record but the workers' CTA records */
+	struct uvm_mutex cta_lock; /* ctas' (taken after lock, if both are) */
+	struct ring ctas;	   /* the workers' CTA records */
 	bool closing;
 	bool finish;   /* write the timeline once the queue is empty */
 	bool finished; /* it is written (or there is none) */
 	struct uvm_tl_counts tl_counts;
 	char tl_error[640];
-	uint64_t written, dropped; /* records */
+	uint64_t written; /* records */
 	uint64_t rows;		   /* CSV rows among them */
 };
 
@@ -363,39 +410,80 @@ static void finish_timeline(struct uvm_trace *t)
 	uvm_mutex_unlock(&t->lock);
 }
 
+/* The writer's nap: until a producer's wake-up or its next look. */
+static void wait_period(struct uvm_trace *t)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += WRITER_PERIOD_MS * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	uvm_cond_timedwait(&t->nonempty, &t->lock, &until);
+}
+
+/* Whether both queues are empty (the trace's lock held). */
+static bool queues_empty(struct uvm_trace *t)
+{
+	bool empty;
+
+	uvm_mutex_lock(&t->cta_lock);
+	empty = t->main.head == t->main.tail && t->ctas.head == t->ctas.tail;
+	uvm_mutex_unlock(&t->cta_lock);
+	return empty;
+}
+
+/* Writes out up to CHUNK_RECORDS of ring r where they lie, with its lock
+ * (held on entry and on return) released meanwhile: a producer (the
+ * driver, inside its timed stages) never waits for records to be formatted
+ * or copied out. Returns how many. */
+static size_t drain(struct uvm_trace *t, struct ring *r, struct uvm_mutex *lock, uint64_t *rows)
+{
+	size_t from = r->head, n = ring_used(r);
+
+	if (n > CHUNK_RECORDS)
+		n = CHUNK_RECORDS;
+	uvm_mutex_unlock(lock);
+	for (size_t i = 0; i < n; i++) {
+		const struct rec *rec = &r->q[(from + i) % r->cap];
+
+		*rows += write_rec(t, rec);
+		if (t->tl && !t->finished)
+			feed_timeline(t, rec);
+	}
+	uvm_mutex_lock(lock);
+	r->head = (from + n) % r->cap;
+	return n;
+}
+
 static void *writer_main(void *arg)
 {
 	struct uvm_trace *t = arg;
-	struct rec *out = malloc(256 * sizeof(*out));
 
 	pthread_setname_np(pthread_self(), "uvmemu-trace");
 	for (;;) {
-		size_t n = 0;
 		uint64_t rows = 0;
+		size_t n;
 
 		uvm_mutex_lock(&t->lock);
-		while (t->head == t->tail && !t->closing && !(t->finish && !t->finished))
-			uvm_cond_wait(&t->nonempty, &t->lock);
-		if (t->head == t->tail && t->finish && !t->finished) {
+		while (queues_empty(t) && !t->closing && !(t->finish && !t->finished))
+			wait_period(t);
+		if (queues_empty(t) && t->finish && !t->finished) {
 			uvm_mutex_unlock(&t->lock);
 			finish_timeline(t);
 			continue;
 		}
-		if (t->head == t->tail && t->closing) {
+		if (queues_empty(t) && t->closing) {
 			uvm_mutex_unlock(&t->lock);
 			break;
 		}
-		/* Take a chunk out, so producers are not held while it is formatted. */
-		while (t->head != t->tail && n < 256 && out) {
-			out[n++] = t->q[t->head];
-			t->head = (t->head + 1) % QUEUE_RECORDS;
-		}
+		n = drain(t, &t->main, &t->lock, &rows);
 		uvm_mutex_unlock(&t->lock);
-		for (size_t i = 0; i < n; i++) {
-			rows += write_rec(t, &out[i]);
-			if (t->tl && !t->finished)
-				feed_timeline(t, &out[i]);
-		}
+		uvm_mutex_lock(&t->cta_lock);
+		n += drain(t, &t->ctas, &t->cta_lock, &rows);
+		uvm_mutex_unlock(&t->cta_lock);
 		if (t->tl)
 			atomic_store_explicit(&t->ctas_wanted,
 					      !t->finished && uvm_timeline_wants_ctas(t->tl),
@@ -403,7 +491,7 @@ static void *writer_main(void *arg)
 		uvm_mutex_lock(&t->lock);
 		t->written += n;
 		t->rows += rows;
-		if (t->head == t->tail) {
+		if (queues_empty(t)) {
 			uvm_mutex_unlock(&t->lock);
 			for (int i = 0; i < F_COUNT; i++)
 				if (t->file[i])
@@ -413,24 +501,43 @@ static void *writer_main(void *arg)
 		}
 		uvm_mutex_unlock(&t->lock);
 	}
-	free(out);
 	return NULL;
 }
 
 static void push(struct uvm_trace *t, const struct rec *r)
 {
-	size_t next;
-
 	uvm_mutex_lock(&t->lock);
-	next = (t->tail + 1) % QUEUE_RECORDS;
-	if (next == t->head) {
-		t->dropped++;
-	} else {
-		t->q[t->tail] = *r;
-		t->tail = next;
+	if (ring_put(&t->main, r) && ring_used(&t->main) == WAKE_AT)
 		pthread_cond_signal(&t->nonempty);
-	}
 	uvm_mutex_unlock(&t->lock);
+}
+
+/* A worker's CTA record, on the workers' own queue. */
+static void push_cta(struct uvm_trace *t, const struct rec *r)
+{
+	bool wake;
+
+	uvm_mutex_lock(&t->cta_lock);
+	wake = ring_put(&t->ctas, r) && ring_used(&t->ctas) == CTA_RECORDS / 4;
+	uvm_mutex_unlock(&t->cta_lock);
+	/* Without the trace's lock: at worst the writer sees it at its next
+	 * look. */
+	if (wake)
+		pthread_cond_signal(&t->nonempty);
+}
+
+/* A condition whose timed waits read the monotonic clock (wait_period). */
+static int init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t a;
+	int rc = pthread_condattr_init(&a);
+
+	if (!rc)
+		rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	if (!rc)
+		rc = pthread_cond_init(c, &a);
+	pthread_condattr_destroy(&a);
+	return rc;
 }
 
 /* ----------------------------------------------------------------- files */
@@ -581,11 +688,16 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		return 0;
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t || !(t->q = malloc(QUEUE_RECORDS * sizeof(*t->q)))) {
+	if (!t || !(t->main.q = malloc(QUEUE_RECORDS * sizeof(*t->main.q))) ||
+	    !(t->ctas.q = malloc(CTA_RECORDS * sizeof(*t->ctas.q)))) {
+		if (t)
+			free(t->main.q);
 		free(t);
 		snprintf(err, errlen, "out of memory for the trace queue");
 		return -ENOMEM;
 	}
+	t->main.cap = QUEUE_RECORDS;
+	t->ctas.cap = CTA_RECORDS;
 	t->start_ns = start_ns;
 	t->model_clock = uvm_cfg_i(cfg, UVM_OPT_clock) == UVM_CLOCK_MODEL;
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
@@ -625,8 +737,12 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 	}
 	if (*rec && !(t->file[F_RECORD] = open_csv(NULL, rec, access_header, err, errlen)))
 		goto fail;
-	uvm_mutex_init(&t->lock, UVM_LOCK_TRACE);
-	pthread_cond_init(&t->nonempty, NULL);
+	uvm_mutex_init_pi(&t->lock, UVM_LOCK_TRACE);
+	uvm_mutex_init(&t->cta_lock, UVM_LOCK_TRACE_CTA);
+	if (init_monotonic(&t->nonempty)) {
+		snprintf(err, errlen, "cannot set up the trace writer's clock");
+		goto fail;
+	}
 	pthread_cond_init(&t->drained, NULL);
 	if (pthread_create(&t->writer, NULL, writer_main, t)) {
 		snprintf(err, errlen, "cannot start the trace writer");
@@ -645,7 +761,8 @@ fail:
 	if (t->tl_file)
 		fclose(t->tl_file);
 	uvm_timeline_free(t->tl);
-	free(t->q);
+	free(t->main.q);
+	free(t->ctas.q);
 	free(t);
 	return -EIO;
 }
@@ -658,8 +775,11 @@ void uvm_trace_flush(struct uvm_trace *t)
 		return;
 	uvm_mutex_lock(&t->lock);
 	/* Wait for what is queued now, not for rows added while waiting. */
-	target = t->written + (t->tail + QUEUE_RECORDS - t->head) % QUEUE_RECORDS;
-	while (t->written < target || t->head != t->tail)
+	uvm_mutex_lock(&t->cta_lock);
+	target = t->written + ring_used(&t->main) + ring_used(&t->ctas);
+	uvm_mutex_unlock(&t->cta_lock);
+	pthread_cond_signal(&t->nonempty); /* not at its next look: now */
+	while (t->written < target || !queues_empty(t))
 		uvm_cond_wait(&t->drained, &t->lock);
 	/* Then the timeline, from everything so far. */
 	t->finish = true;
@@ -687,11 +807,13 @@ void uvm_trace_close(struct uvm_trace *t)
 		if (t->file[i])
 			fclose(t->file[i]);
 	uvm_mutex_destroy(&t->lock);
+	uvm_mutex_destroy(&t->cta_lock);
 	pthread_cond_destroy(&t->nonempty);
 	pthread_cond_destroy(&t->drained);
 	uvm_timeline_free(t->tl);
 	free(t->peers);
-	free(t->q);
+	free(t->main.q);
+	free(t->ctas.q);
 	free(t);
 }
 
@@ -847,7 +969,7 @@ void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t laun
 		   bool begin, uint64_t t_ns)
 {
 	if (uvm_trace_wants_ctas(t))
-		push(t, &(struct rec){.type = REC_CTA,
+		push_cta(t, &(struct rec){.type = REC_CTA,
 				      .cta = {.launch = launch,
 					      .t_ns = t_ns,
 					      .tid = tid,
@@ -882,7 +1004,9 @@ void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped)
 		return;
 	uvm_mutex_lock(&t->lock);
 	*written = t->rows;
-	*dropped = t->dropped;
+	uvm_mutex_lock(&t->cta_lock);
+	*dropped = t->main.dropped + t->ctas.dropped;
+	uvm_mutex_unlock(&t->cta_lock);
 	uvm_mutex_unlock(&t->lock);
 }
 
