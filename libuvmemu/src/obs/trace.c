@@ -28,7 +28,7 @@
  * the queue is WAKE_AT full, long before records would be dropped.
  */
 #define WRITER_PERIOD_MS 2
-#define WAKE_AT (QUEUE_RECORDS / 4)
+#define WAKE_AT		 (QUEUE_RECORDS / 4)
 /* Records the writer formats before it frees their room. */
 #define CHUNK_RECORDS 1024
 /* The workers' CTA records have a queue of their own (struct ring): the
@@ -168,8 +168,8 @@ struct uvm_trace {
 	pthread_t writer;
 	struct uvm_mutex lock; /* the main queue's and what follows */
 	pthread_cond_t nonempty;
-	pthread_cond_t drained; /* signalled when the writer emptied the queues */
-	struct ring main;	/* every record but the workers' CTA records */
+	pthread_cond_t drained;	   /* signalled when the writer emptied the queues */
+	struct ring main;	   /* every record but the workers' CTA records */
 	struct uvm_mutex cta_lock; /* ctas' (taken after lock, if both are) */
 	struct ring ctas;	   /* the workers' CTA records */
 	bool closing;
@@ -177,7 +177,7 @@ struct uvm_trace {
 	bool finished; /* it is written (or there is none) */
 	struct uvm_tl_counts tl_counts;
 	char tl_error[640];
-	uint64_t written; /* records */
+	uint64_t written;	   /* records */
 	uint64_t rows;		   /* CSV rows among them */
 };
 
@@ -970,12 +970,12 @@ void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t laun
 {
 	if (uvm_trace_wants_ctas(t))
 		push_cta(t, &(struct rec){.type = REC_CTA,
-				      .cta = {.launch = launch,
-					      .t_ns = t_ns,
-					      .tid = tid,
-					      .cta = cta,
-					      .sm = sm,
-					      .begin = begin}});
+					  .cta = {.launch = launch,
+						  .t_ns = t_ns,
+						  .tid = tid,
+						  .cta = cta,
+						  .sm = sm,
+						  .begin = begin}});
 }
 
 bool uvm_trace_timeline(struct uvm_trace *t, struct uvm_tl_counts *out, char *why, size_t len)
