@@ -170,8 +170,9 @@ struct uvm_trace {
 	pthread_cond_t nonempty;
 	pthread_cond_t drained;	   /* signalled when the writer emptied the queues */
 	struct ring main;	   /* every record but the workers' CTA records */
-	struct uvm_mutex cta_lock; /* ctas' (taken after lock, if both are) */
+	struct uvm_mutex cta_lock; /* ctas' (never held with lock) */
 	struct ring ctas;	   /* the workers' CTA records */
+	_Atomic size_t cta_used;   /* ctas' records, read without cta_lock */
 	bool closing;
 	bool finish;   /* write the timeline once the queue is empty */
 	bool finished; /* it is written (or there is none) */
@@ -424,15 +425,17 @@ static void wait_period(struct uvm_trace *t)
 	uvm_cond_timedwait(&t->nonempty, &t->lock, &until);
 }
 
-/* Whether both queues are empty (the trace's lock held). */
+/*
+ * Whether both queues are empty, read with the trace's lock held and the
+ * CTA queue's not taken: the writer never waits for a worker's lock while
+ * it holds the one the driver takes (a worker holding it may wait for a
+ * core behind the program's other workers, and the driver would wait
+ * behind both).
+ */
 static bool queues_empty(struct uvm_trace *t)
 {
-	bool empty;
-
-	uvm_mutex_lock(&t->cta_lock);
-	empty = t->main.head == t->main.tail && t->ctas.head == t->ctas.tail;
-	uvm_mutex_unlock(&t->cta_lock);
-	return empty;
+	return t->main.head == t->main.tail &&
+	       atomic_load_explicit(&t->cta_used, memory_order_acquire) == 0;
 }
 
 /* Writes out up to CHUNK_RECORDS of ring r where they lie, with its lock
@@ -483,6 +486,7 @@ static void *writer_main(void *arg)
 		uvm_mutex_unlock(&t->lock);
 		uvm_mutex_lock(&t->cta_lock);
 		n += drain(t, &t->ctas, &t->cta_lock, &rows);
+		atomic_store_explicit(&t->cta_used, ring_used(&t->ctas), memory_order_release);
 		uvm_mutex_unlock(&t->cta_lock);
 		if (t->tl)
 			atomic_store_explicit(&t->ctas_wanted,
@@ -519,6 +523,7 @@ static void push_cta(struct uvm_trace *t, const struct rec *r)
 
 	uvm_mutex_lock(&t->cta_lock);
 	wake = ring_put(&t->ctas, r) && ring_used(&t->ctas) == CTA_RECORDS / 4;
+	atomic_store_explicit(&t->cta_used, ring_used(&t->ctas), memory_order_release);
 	uvm_mutex_unlock(&t->cta_lock);
 	/* Without the trace's lock: at worst the writer sees it at its next
 	 * look. */
@@ -775,9 +780,8 @@ void uvm_trace_flush(struct uvm_trace *t)
 		return;
 	uvm_mutex_lock(&t->lock);
 	/* Wait for what is queued now, not for rows added while waiting. */
-	uvm_mutex_lock(&t->cta_lock);
-	target = t->written + ring_used(&t->main) + ring_used(&t->ctas);
-	uvm_mutex_unlock(&t->cta_lock);
+	target = t->written + ring_used(&t->main) +
+		 atomic_load_explicit(&t->cta_used, memory_order_acquire);
 	pthread_cond_signal(&t->nonempty); /* not at its next look: now */
 	while (t->written < target || !queues_empty(t))
 		uvm_cond_wait(&t->drained, &t->lock);
@@ -1004,10 +1008,11 @@ void uvm_trace_counts(struct uvm_trace *t, uint64_t *written, uint64_t *dropped)
 		return;
 	uvm_mutex_lock(&t->lock);
 	*written = t->rows;
-	uvm_mutex_lock(&t->cta_lock);
-	*dropped = t->main.dropped + t->ctas.dropped;
-	uvm_mutex_unlock(&t->cta_lock);
+	*dropped = t->main.dropped;
 	uvm_mutex_unlock(&t->lock);
+	uvm_mutex_lock(&t->cta_lock);
+	*dropped += t->ctas.dropped;
+	uvm_mutex_unlock(&t->cta_lock);
 }
 
 const char *uvm_trace_dir(const struct uvm_trace *t)
