@@ -72,6 +72,10 @@ static const struct stage known_stages[] = {
     {"late wake", NS_OFF(late_wake), false},
     {"replay", NS_OFF(replay), false},
     {"tracker wait", NS_OFF(tracker_wait), false},
+    /* Parts of unmap and map (the device views' share): inside slices
+     * already drawn, so neither drawn again nor summed. */
+    {"gpu unmap", NS_OFF(gpu_unmap), true},
+    {"gpu map", NS_OFF(gpu_map), true},
 };
 #define NKNOWN (sizeof(known_stages) / sizeof(known_stages[0]))
 
