@@ -81,8 +81,8 @@ static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
 	uvm_tracker_settle(be->tracker, first, n);
 	/* A copy from zero pages gives the device real frames, as a GPU's
 	 * zeroed chunk would be. */
-	UVM_GPU_MAP_TIMED(be, rc = uvm_uffd_copy(be->uffd, dev(be, first), be->zeros,
-						 uvm_be_off(n), be->wake));
+	UVM_GPU_MAP_TIMED(
+	    be, rc = uvm_uffd_copy(be->uffd, dev(be, first), be->zeros, uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_bug("zero-filling device blocks", first, rc);
 }
@@ -162,8 +162,8 @@ static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, boo
 	if (mapped) {
 		/* The data crossed when the copy was made: lifting the protection
 		 * makes it the device's own. */
-		UVM_GPU_MAP_TIMED(be, rc = uvm_uffd_unprotect(be->uffd, dev(be, first),
-							      uvm_be_off(n), be->wake));
+		UVM_GPU_MAP_TIMED(
+		    be, rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 		if (rc)
 			uvm_bug("migrating a remote block to the device", first, rc);
 	} else {
@@ -189,8 +189,8 @@ static void dup_to_device(struct uvm_backend *be, size_t first, size_t n)
 
 	uvm_tracker_settle(be->tracker, first, n);
 	uvm_be_zap_host(be, first, n);
-	UVM_GPU_MAP_TIMED(be,
-			  rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
+	UVM_GPU_MAP_TIMED(
+	    be, rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_bug("collapsing a duplicated block to the device", first, rc);
 	punch(be, first, n);

@@ -62,8 +62,8 @@ static void map_device(struct uvm_backend *be, size_t first, size_t n, unsigned 
 {
 	int rc;
 
-	UVM_GPU_MAP_TIMED(be, rc = uvm_uffd_continue(be->uffd, dev(be, first), uvm_be_off(n),
-						     flags | be->wake));
+	UVM_GPU_MAP_TIMED(
+	    be, rc = uvm_uffd_continue(be->uffd, dev(be, first), uvm_be_off(n), flags | be->wake));
 	if (rc)
 		uvm_bug(what, first, rc);
 }
@@ -72,8 +72,8 @@ static void unprotect_device(struct uvm_backend *be, size_t first, size_t n, con
 {
 	int rc;
 
-	UVM_GPU_MAP_TIMED(be,
-			  rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
+	UVM_GPU_MAP_TIMED(
+	    be, rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_bug(what, first, rc);
 }
@@ -82,8 +82,8 @@ static void zero_fill(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
-	UVM_GPU_MAP_TIMED(be,
-			  rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
+	UVM_GPU_MAP_TIMED(
+	    be, rc = uvm_uffd_zeropage(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
 	if (rc)
 		uvm_bug("zero-filling device blocks", first, rc);
 }
@@ -183,9 +183,9 @@ static bool refresh(struct uvm_backend *be, uint64_t page_off, bool wp)
 {
 	int rc;
 
-	UVM_GPU_MAP_TIMED(be,
-		  rc = uvm_uffd_continue(be->uffd, uvm_dev_addr_g(be->arena, be->gpu, page_off),
-					 UVM_PAGE_SIZE, (wp ? UVM_MAP_WP : 0) | be->wake));
+	UVM_GPU_MAP_TIMED(
+	    be, rc = uvm_uffd_continue(be->uffd, uvm_dev_addr_g(be->arena, be->gpu, page_off),
+				       UVM_PAGE_SIZE, (wp ? UVM_MAP_WP : 0) | be->wake));
 	/* Mapped already: the fault was stale indeed. */
 	if (rc && rc != -EEXIST)
 		uvm_bug("mapping a page on the device again", page_off >> UVM_BLOCK_SHIFT,
