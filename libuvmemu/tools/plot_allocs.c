@@ -132,11 +132,20 @@ static int write_body(struct plot_job *j, struct usage *u, size_t n, const char 
 	FILE *gp = plot_job_create(j, "allocs.gp", err, len);
 	char title[512], label[80];
 	bool any = false;
+	/* The bars' log axis starts below the smallest mean: with a
+	 * prefetcher most blocks come unasked, and a mean under one access
+	 * per block would fall below a fixed floor and leave gnuplot nothing
+	 * to draw. */
+	double low = 0.5;
 
 	if (!gp)
 		return -1;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		any |= u[i].total > 0;
+		if (u[i].total && u[i].a->blocks &&
+		    (double)u[i].total / (double)u[i].a->blocks / 2 < low)
+			low = (double)u[i].total / (double)u[i].a->blocks / 2;
+	}
 	snprintf(title, sizeof(title),
 		 "access frequency per allocation, %s (accesses.csv: %s)\nleft: blocks by "
 		 "accesses, busiest first; right: mean accesses per block, %% of blocks touched",
@@ -165,11 +174,11 @@ static int write_body(struct plot_job *j, struct usage *u, size_t n, const char 
 		"\nset xlabel ''\nset key off\n"
 		"set ylabel 'mean accesses per block'\nset style fill solid 0.8 noborder\n"
 		"set boxwidth 0.7\nset xtics rotate by 35 right font ',9'\n"
-		"set xrange [-0.6:%zu.4]\nset yrange [0.5:*]\nset offsets 0, 0, graph 0.12, 0\n"
+		"set xrange [-0.6:%zu.4]\nset yrange [%.6g:*]\nset offsets 0, 0, graph 0.12, 0\n"
 		"plot 'density.dat' using 1:($3 > 0 ? $3 : NaN):xticlabels(2) with boxes "
-		"lc rgb '#4e79a7', 'density.dat' using 1:($3 > 0 ? $3 : 0.5):(sprintf('%%.0f%%%%'"
+		"lc rgb '#4e79a7', 'density.dat' using 1:($3 > 0 ? $3 : %.6g):(sprintf('%%.0f%%%%'"
 		", $4)) with labels offset 0,0.8 font ',8'\nunset multiplot\n",
-		n - 1);
+		n - 1, low, low);
 	return plot_job_fclose(j, gp, "allocs.gp", err, len);
 }
 
