@@ -151,39 +151,23 @@ void uvm_be_protect_host(struct uvm_backend *be, size_t first, size_t n);
 /* Lifts that protection. */
 void uvm_be_unprotect_host(struct uvm_backend *be, size_t first, size_t n);
 
-/* Real time spent unmapping a device view: the GPU's own page-table work
- * (on a GPU, its TLB shootdown is the hardware's, not the host's), counted
- * in the unmap stage and apart as gpu_unmap. */
-static inline void uvm_be_gpu_unmapped(struct uvm_backend *be, uint64_t ns)
-{
-	be->st->ns.unmap += ns;
-	be->st->ns.gpu_unmap += ns;
-}
-
-/* Times statement `stmt` as device-view unmapping. */
-#define UVM_GPU_UNMAP_TIMED(be, stmt)                                                              \
+/*
+ * Times statement `stmt` as work on a device view, the GPU's own page-table
+ * work the emulator does for it on the host: on a GPU, its TLB shootdown is
+ * the hardware's and its PTE writes are its copy engine's, from the
+ * driver's push. Counted in its stage (`unmap` or `map`) and apart as
+ * gpu_unmap or gpu_map, which experiment 13 leaves out of the host's batch.
+ */
+#define UVM_GPU_VIEW_TIMED(be, stage, stmt)                                                        \
 	do {                                                                                       \
-		uint64_t uvm_gpu_t0_ = uvm_now_ns();                                               \
+		uint64_t uvm_gpu_t0_ = uvm_now_ns(), uvm_gpu_ns_;                                  \
 		stmt;                                                                              \
-		uvm_be_gpu_unmapped((be), uvm_elapsed_ns(uvm_gpu_t0_));                            \
+		uvm_gpu_ns_ = uvm_elapsed_ns(uvm_gpu_t0_);                                         \
+		(be)->st->ns.stage += uvm_gpu_ns_;                                                 \
+		(be)->st->ns.gpu_##stage += uvm_gpu_ns_;                                           \
 	} while (0)
-
-/* The same for mapping a device view: the GPU's own page-table update (on a
- * GPU, PTE writes its copy engine makes from the driver's push), counted in
- * the map stage and apart as gpu_map. */
-static inline void uvm_be_gpu_mapped(struct uvm_backend *be, uint64_t ns)
-{
-	be->st->ns.map += ns;
-	be->st->ns.gpu_map += ns;
-}
-
-/* Times statement `stmt` as device-view mapping. */
-#define UVM_GPU_MAP_TIMED(be, stmt)                                                                \
-	do {                                                                                       \
-		uint64_t uvm_gpu_t0_ = uvm_now_ns();                                               \
-		stmt;                                                                              \
-		uvm_be_gpu_mapped((be), uvm_elapsed_ns(uvm_gpu_t0_));                              \
-	} while (0)
+#define UVM_GPU_UNMAP_TIMED(be, stmt) UVM_GPU_VIEW_TIMED(be, unmap, stmt)
+#define UVM_GPU_MAP_TIMED(be, stmt)   UVM_GPU_VIEW_TIMED(be, map, stmt)
 
 /* The arena offset of a block, and the bytes of n blocks. */
 static inline uint64_t uvm_be_off(size_t block)
