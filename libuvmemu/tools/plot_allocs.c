@@ -141,10 +141,11 @@ static int write_body(struct plot_job *j, struct usage *u, size_t n, const char 
 	if (!gp)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
+		double half = u[i].a->blocks ? (double)u[i].total / (double)u[i].a->blocks / 2 : 0;
+
 		any |= u[i].total > 0;
-		if (u[i].total && u[i].a->blocks &&
-		    (double)u[i].total / (double)u[i].a->blocks / 2 < low)
-			low = (double)u[i].total / (double)u[i].a->blocks / 2;
+		if (half > 0 && half < low)
+			low = half;
 	}
 	snprintf(title, sizeof(title),
 		 "access frequency per allocation, %s (accesses.csv: %s)\nleft: blocks by "

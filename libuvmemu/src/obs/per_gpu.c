@@ -57,13 +57,20 @@ static void on_fault(void *ctx, const struct uvm_fault_event *f)
 					  memory_order_relaxed);
 }
 
+/* Whether the residency event under way is of one of our GPUs (*g). */
+static bool event_gpu(const struct uvm_per_gpu *p, unsigned *g)
+{
+	*g = uvm_res_event_gpu(p->res);
+	return *g < p->ngpus;
+}
+
 static void on_resident(void *ctx, size_t b)
 {
 	struct uvm_per_gpu *p = ctx;
-	unsigned g = uvm_res_event_gpu(p->res);
+	unsigned g;
 
 	(void)b;
-	if (g < p->ngpus)
+	if (event_gpu(p, &g))
 		add(&p->gpu[g].blocks_in);
 }
 
@@ -72,9 +79,9 @@ static void on_resident(void *ctx, size_t b)
 static void on_released(void *ctx, size_t b)
 {
 	struct uvm_per_gpu *p = ctx;
-	unsigned g = uvm_res_event_gpu(p->res);
+	unsigned g;
 
-	if (g >= p->ngpus)
+	if (!event_gpu(p, &g))
 		return;
 	add(&p->gpu[g].blocks_out);
 	if (!uvm_res_event_evicted(p->res))
@@ -88,10 +95,10 @@ static void on_released(void *ctx, size_t b)
 static void on_peer_mapped(void *ctx, size_t b)
 {
 	struct uvm_per_gpu *p = ctx;
-	unsigned g = uvm_res_event_gpu(p->res);
+	unsigned g;
 
 	(void)b;
-	if (g < p->ngpus)
+	if (event_gpu(p, &g))
 		add(&p->gpu[g].peer_mapped);
 }
 

@@ -24,11 +24,11 @@
  * call and a context switch inside the driver's timed stages (the writer
  * then contends for the lock and a core), which made traced batches slower
  * than untraced ones by a fifth (experiment 13's service). The writer looks
- * at the queue every WRITER_PERIOD_MS instead; a producer wakes it only once
- * the queue is WAKE_AT full, long before records would be dropped.
+ * at the queues every WRITER_PERIOD_MS instead; a producer wakes it only
+ * when a queue fills to a quarter (ring_put), long before records would be
+ * dropped.
  */
 #define WRITER_PERIOD_MS 2
-#define WAKE_AT		 (QUEUE_RECORDS / 4)
 /* Records the writer formats before it frees their room. */
 #define CHUNK_RECORDS 1024
 /* The workers' CTA records have a queue of their own (struct ring): the
@@ -128,7 +128,8 @@ static size_t ring_used(const struct ring *r)
 	return (r->tail + r->cap - r->head) % r->cap;
 }
 
-/* Stores *rec at the tail; false if the queue is full (then it is dropped). */
+/* Stores *rec at the tail (a full queue drops it); true when this record
+ * filled the queue to a quarter: time to wake the writer. */
 static bool ring_put(struct ring *r, const struct rec *rec)
 {
 	size_t next = (r->tail + 1) % r->cap;
@@ -139,7 +140,7 @@ static bool ring_put(struct ring *r, const struct rec *rec)
 	}
 	r->q[r->tail] = *rec;
 	r->tail = next;
-	return true;
+	return ring_used(r) == r->cap / 4;
 }
 
 /* A peer link observed (--gpus): the trace and the link's pair, a < b. */
@@ -511,7 +512,7 @@ static void *writer_main(void *arg)
 static void push(struct uvm_trace *t, const struct rec *r)
 {
 	uvm_mutex_lock(&t->lock);
-	if (ring_put(&t->main, r) && ring_used(&t->main) == WAKE_AT)
+	if (ring_put(&t->main, r))
 		pthread_cond_signal(&t->nonempty);
 	uvm_mutex_unlock(&t->lock);
 }
@@ -522,7 +523,7 @@ static void push_cta(struct uvm_trace *t, const struct rec *r)
 	bool wake;
 
 	uvm_mutex_lock(&t->cta_lock);
-	wake = ring_put(&t->ctas, r) && ring_used(&t->ctas) == CTA_RECORDS / 4;
+	wake = ring_put(&t->ctas, r);
 	atomic_store_explicit(&t->cta_used, ring_used(&t->ctas), memory_order_release);
 	uvm_mutex_unlock(&t->cta_lock);
 	/* Without the trace's lock: at worst the writer sees it at its next
