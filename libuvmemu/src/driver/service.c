@@ -170,21 +170,31 @@ static bool prefers(const struct uvm_block *blk, unsigned g)
 	return (blk->advice & UVM_ADV_PREFER_DEVICE) && blk->prefer_gpu == g;
 }
 
-/* Thrashing detection's word on moving block b to the faulting GPU, counted
- * in the statistics; *pinned_on: the processor a pinned block stays on. */
-static enum uvm_thrash_verdict thrash_verdict(struct uvm_driver *d, size_t b, uint64_t *until,
-					      uint8_t *pinned_on)
+/* Thrashing detection's word on moving block b to processor `to`
+ * (uvm_thrash_proc), counted in the statistics; *pinned_on: the processor a
+ * pinned block stays on; *newly_pinned: this check pinned it. */
+static enum uvm_thrash_verdict thrash_counted(struct uvm_driver *d, size_t b, uint8_t to,
+					      uint64_t *until, uint8_t *pinned_on,
+					      bool *newly_pinned)
 {
-	bool newly_pinned;
-	enum uvm_thrash_verdict v = uvm_thrash_check(
-	    &d->thrash, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target), uvm_driver_thrash_now(d),
-	    d->dep.model, until, pinned_on, &newly_pinned);
+	enum uvm_thrash_verdict v = uvm_thrash_check(&d->thrash, b, to, uvm_driver_thrash_now(d),
+						     d->dep.model, until, pinned_on, newly_pinned);
 
 	if (v == UVM_THRASH_THROTTLE)
 		d->st.thrashing_throttles++;
 	else if (v == UVM_THRASH_PIN)
-		d->st.thrashing_pins += newly_pinned;
+		d->st.thrashing_pins += *newly_pinned;
 	return v;
+}
+
+/* The same for moving block b to the faulting GPU. */
+static enum uvm_thrash_verdict thrash_verdict(struct uvm_driver *d, size_t b, uint64_t *until,
+					      uint8_t *pinned_on)
+{
+	bool newly_pinned;
+
+	return thrash_counted(d, b, uvm_thrash_proc(UVM_SIDE_DEVICE, d->target), until, pinned_on,
+			      &newly_pinned);
 }
 
 /*
@@ -444,7 +454,6 @@ static void act_on_run(struct uvm_driver *d, enum action act, size_t b, size_t n
 	}
 }
 
-/* Runs the action on each run of blocks of `mask` that share a state. */
 /* act on the blocks [b, end), a run of like blocks (run_key) at a time. */
 static void act_on_runs(struct uvm_driver *d, enum action act, size_t b, size_t end)
 {
@@ -457,6 +466,7 @@ static void act_on_runs(struct uvm_driver *d, enum action act, size_t b, size_t 
 	}
 }
 
+/* Runs the action on each run of blocks of `mask` that share a state. */
 static void run_action(struct uvm_driver *d, size_t first, struct uvm_vbmask mask, enum action act)
 {
 	bool zapped = act == ACT_MIGRATE && uvm_op_zap_host_first(d, first, mask);
@@ -719,14 +729,11 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 	case UVM_DEVICE:
 		/* Pinned on the device or not, the CPU cannot read device
 		 * memory remotely here: only throttling holds it back. */
-		if (uvm_thrash_check(&d->thrash, b, UVM_THRASH_HOST, uvm_driver_thrash_now(d),
-				     d->dep.model, &until, &pinned_on,
-				     &newly_pinned) == UVM_THRASH_THROTTLE) {
-			d->st.thrashing_throttles++;
+		if (thrash_counted(d, b, UVM_THRASH_HOST, &until, &pinned_on, &newly_pinned) ==
+		    UVM_THRASH_THROTTLE) {
 			defer(d, f, UVM_OUT_THROTTLED, until);
 			return;
 		}
-		d->st.thrashing_pins += newly_pinned;
 		cpu_bring_back(d, b, newly_pinned, gpu_too);
 		uvm_res_migrated(&d->res, b, UVM_SIDE_HOST);
 		f->outcome = UVM_OUT_MIGRATED;
