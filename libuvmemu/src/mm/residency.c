@@ -127,6 +127,15 @@ static void left_device(struct uvm_residency *r, size_t b, enum uvm_res_how how,
 	s->vablock[uvm_vablock_of(b)].resident--;
 }
 
+/* Block b leaves the GPU it is on: its peer mappings went first (the
+ * operations unmap them), and what sampling knew of them goes with it. */
+static void leave_peers(struct uvm_block *blk, size_t b)
+{
+	if (blk->peers)
+		uvm_bug("a block left its GPU with peer mappings left", b, EINVAL);
+	blk->peers_sampled = 0;
+}
+
 static void left_remote(struct uvm_residency *r, size_t b)
 {
 	struct uvm_block *blk = &r->space->block[b];
@@ -182,9 +191,7 @@ void uvm_res_move_gpu(struct uvm_residency *r, size_t first, size_t n, enum uvm_
 		uint8_t from = blk->state;
 		unsigned was = copies_of(from, blk->gpu, blk->dups);
 
-		if (blk->peers)
-			uvm_bug("a block left its GPU with peer mappings left", b, EINVAL);
-		blk->peers_sampled = 0;
+		leave_peers(blk, b);
 		uvm_block_move(s, b, to);
 		if (from == UVM_REMOTE)
 			left_remote(r, b);
@@ -220,9 +227,7 @@ void uvm_res_peer(struct uvm_residency *r, size_t first, size_t n, unsigned gpu,
 
 		if (blk->state != UVM_DEVICE || was == gpu || gpu >= r->ngpus)
 			uvm_bug("a peer migration of a block not on another GPU", b, EINVAL);
-		if (blk->peers)
-			uvm_bug("a block left its GPU with peer mappings left", b, EINVAL);
-		blk->peers_sampled = 0;
+		leave_peers(blk, b);
 		/* Prefetched, written and probed are what happened on the GPU it
 		 * leaves. */
 		blk->flags &= (uint8_t) ~(UVM_BF_PREFETCHED | UVM_BF_WRITTEN | UVM_BF_PROBED);
