@@ -321,8 +321,9 @@ def change(a; b): if a == null or b == null or b == 0 then null else (a - b) / b
 
 # The footer line of a table (one line, "runs: ..."): how many runs and how
 # many passed, how long the experiment took, and what the issue asks every
-# table to state: date, commit, machine, clock, dilation D, repeats; then
-# the backends and the calibration. From ROWS (exp_rows' JSON) and the
+# table to state: date, commit, machine, clock, dilation D, repeats; what
+# measured compute under the model clock (--compute); then the backends and
+# the calibration. From ROWS (exp_rows' JSON) and the
 # files exp_provenance wrote when the matrix ran.
 exp_footer() {
 	local rows=$1 when commit machine
@@ -339,6 +340,7 @@ def range_of(xs): xs | sort | if length == 0 then "-" elif .[0] == .[-1] then .[
   + (if $clocks == ["model"] then " (times: gpu_s, modelled; figures: the median of the repeats)"
      elif $clocks == ["real"] then " (times: wall time on the host)" else "" end)
   + "; repeats \([.[].repeat // 1] | max // 0); D (dilation) \(range_of([.[].r.model.dilation // empty | . * 10 | round / 10]))"
+  + (if $clocks == ["model"] then "; compute measured by \([.[].r.model.compute // "cpu"] | unique | join(", "))" else "" end)
   + "; backend \([.[].r.backend // empty] | unique | join(", "))"
   + "; calibration \([.[].r.model.calibration_source // empty | if . == "" then "measured per run" else . end] | unique | if length == 0 then "-" else join(", ") end)"'
 }

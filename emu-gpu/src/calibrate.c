@@ -15,31 +15,24 @@
  * Each array is 32 MB, larger than the last-level cache of the machines this
  * runs on, so the figure is DRAM bandwidth rather than cache bandwidth, and a
  * run takes tens of milliseconds.
+ *
+ * A build that counts basic blocks (EMUGPU_COUNT_BLOCKS) also prices one:
+ * the best run's CPU time (its wall time on each main worker, which is how
+ * the model shares the machine out, model/gpu.c) over the blocks the triad
+ * ran. A CTA's count is the same in every CTA and every run, so one CTA run
+ * here, on the calling thread, gives it; it runs as under the model clock
+ * (with a slot word), whose thread loops the counted programs run.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "calibrate_kernel.h"
 #include "executor.h"
 
 #define CALIB_ELEMS   (8u << 20) /* floats per array */
 #define CALIB_THREADS 256u
 #define CALIB_RUNS    3
-
-struct calib_args {
-	const float *x, *y;
-	float *z;
-	uint64_t n;
-};
-
-EMU_KERNEL(emu_calibration_triad, struct calib_args)
-{
-	EMU_FOR_THREADS_BELOW((int64_t)args->n) {
-		uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-
-		args->z[i] = 3.0f * args->x[i] + args->y[i];
-	}
-}
 
 static double now_s(void)
 {
@@ -61,7 +54,21 @@ static double run_once(unsigned dev, const struct calib_args *a)
 	return now_s() - t0;
 }
 
-double eg_measure_bandwidth(unsigned dev)
+/* The basic blocks one CTA of the triad runs (0: the build does not count). */
+static double blocks_per_cta(const struct calib_args *a)
+{
+	struct uvmemu_slot slot = {0};
+	struct emu_cta cta = {.block_dim = {CALIB_THREADS, 1, 1},
+			      .grid_dim = {(unsigned)(a->n / CALIB_THREADS), 1, 1},
+			      .nthreads = CALIB_THREADS,
+			      .slot = &slot};
+	uint64_t before = uvmemu_blocks_run();
+
+	emu_calibration_triad.fn(&cta, a);
+	return (double)(uvmemu_blocks_run() - before);
+}
+
+double eg_measure_bandwidth(unsigned dev, double *block_ns)
 {
 	struct calib_args a = {.n = CALIB_ELEMS};
 	float *x = malloc(CALIB_ELEMS * sizeof(float));
@@ -69,6 +76,7 @@ double eg_measure_bandwidth(unsigned dev)
 	float *z = malloc(CALIB_ELEMS * sizeof(float));
 	double best = 0;
 
+	*block_ns = 0;
 	if (!x || !y || !z)
 		goto out;
 	for (uint32_t i = 0; i < CALIB_ELEMS; i++) {
@@ -88,6 +96,12 @@ double eg_measure_bandwidth(unsigned dev)
 		/* Run 0 is the warm-up. */
 		if (r > 0 && (best == 0 || t < best))
 			best = t;
+	}
+	if (best > 0) {
+		double blocks = blocks_per_cta(&a) * (double)(a.n / CALIB_THREADS);
+
+		if (blocks > 0)
+			*block_ns = best * 1e9 * eg.dev[dev].nmain / blocks;
 	}
 out:
 	free(x);
@@ -119,6 +133,9 @@ const char *eg_build_id(void)
 #ifdef EMUGPU_GMMU
 				 "+gmmu"
 #endif
+#ifdef EMUGPU_COUNT_BLOCKS
+				 "+blocks"
+#endif
 #if defined(__SANITIZE_ADDRESS__)
 				 "+asan"
 #elif defined(__SANITIZE_THREAD__)
@@ -131,10 +148,12 @@ void eg_calibrate(const struct eg_config *cfg, unsigned dev)
 {
 	/* One measurement per run varies by 2x between consecutive runs on a
 	 * busy machine; `uvmemu calibrate` saves the median of many. */
-	double bw = uvmemu_calibration_saved(eg_build_id());
+	double bw = uvmemu_calibration_saved(eg_build_id()), block_ns = 0;
 
-	if (bw <= 0)
-		bw = eg_measure_bandwidth(dev);
+	if (bw <= 0) {
+		bw = eg_measure_bandwidth(dev, &block_ns);
+		uvmemu_set_block_cost(block_ns);
+	}
 	if (bw <= 0) {
 		/* The runtime keeps the dilation at 1 and says it was not calibrated. */
 		fprintf(stderr, "emu-gpu: --dilation auto: the calibration kernel failed\n");

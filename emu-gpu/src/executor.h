@@ -259,9 +259,10 @@ int eg_pin_cores(void);
 int eg_pin_workers(struct eg_worker *workers, unsigned n);
 
 /* calibrate.c: --dilation auto. The executor's streaming bandwidth in
- * bytes/s measured now (0 if the kernel failed); the build a saved figure
- * must match; the calibration a run uses (saved, else measured). */
-double eg_measure_bandwidth(unsigned dev);
+ * bytes/s measured now (0 if the kernel failed) and, in a build that counts
+ * basic blocks, the CPU ns per block (else 0); the build a saved figure must
+ * match; the calibration a run uses (saved, else measured). */
+double eg_measure_bandwidth(unsigned dev, double *block_ns);
 const char *eg_build_id(void);
 /* On device dev's pool, against device 0's preset (the dilation is the
  * model's, for the run). */

@@ -6,6 +6,8 @@
  * prints, one per line:
  *   build STRING          the build a saved figure is valid for
  *   bytes_per_s NUMBER    this run's measurement
+ *   block_ns NUMBER       CPU ns per basic block of the kernel (builds that
+ *                         count blocks: EMUGPU_COUNT_BLOCKS)
  *   gpu NAME NUMBER       each --gpu preset's bandwidth
  * It is linked with the executor's objects, not libemugpu.so, because the
  * measurement is the executor's own and not part of its public interface.
@@ -18,7 +20,7 @@
 int main(int argc, char **argv)
 {
 	cudaError_t err;
-	double bw;
+	double bw, block_ns;
 
 	if (argc > 1) {
 		fprintf(stderr,
@@ -34,12 +36,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("build %s\n", eg_build_id());
-	bw = eg_measure_bandwidth(0);
+	bw = eg_measure_bandwidth(0, &block_ns);
 	if (bw <= 0) {
 		fprintf(stderr, "emugpu-calibrate: the calibration kernel failed\n");
 		return 1;
 	}
 	printf("bytes_per_s %.0f\n", bw);
+	if (block_ns > 0)
+		printf("block_ns %.4g\n", block_ns);
 	for (size_t i = 0; eg_gpu_at(i); i++)
 		printf("gpu %s %.0f\n", eg_gpu_at(i)->name, eg_gpu_at(i)->bytes_per_s);
 	return 0;

@@ -279,6 +279,19 @@ void uvmemu_set_calibration(double measured_bytes_per_s, double target_bytes_per
  * the file, or why it was not used.
  */
 double uvmemu_calibration_saved(const char *build);
+/*
+ * The basic blocks of program code the calling thread has run: counted when
+ * the program was compiled with GCC's -fsanitize-coverage=trace-pc (a build
+ * with -DEMUGPU_COUNT_BLOCKS=ON), 0 otherwise.
+ */
+uint64_t uvmemu_blocks_run(void);
+/*
+ * The executor's CPU time per counted block of its calibration kernel, in ns,
+ * as measured in this run (--compute blocks prices a kernel's blocks at it).
+ * Call it before uvmemu_set_calibration; a saved calibration's figure (from
+ * uvmemu_calibration_saved's file) is used instead when it has one.
+ */
+void uvmemu_set_block_cost(double cpu_ns_per_block);
 
 /* ----------------------------------------------------------------- options */
 

@@ -9,6 +9,7 @@
  * only reads what the program prints:
  *   build STRING          how the executor was built
  *   bytes_per_s NUMBER    one measurement
+ *   block_ns NUMBER       CPU ns per basic block of its kernel (builds that count)
  *   gpu NAME NUMBER       a --gpu preset's bandwidth (for the dilations shown)
  */
 #include <errno.h>
@@ -31,6 +32,8 @@
 struct calib_run {
 	double bw[MAX_RUNS];
 	unsigned n;
+	double block_ns[MAX_RUNS]; /* a counting build's (nblock of them) */
+	unsigned nblock;
 	char build[64];
 	struct {
 		char name[32];
@@ -75,6 +78,8 @@ static int run_once(const char *tool, struct calib_run *r)
 		if (sscanf(line, "bytes_per_s %lf", &v) == 1 && v > 0 && r->n < MAX_RUNS) {
 			r->bw[r->n++] = v;
 			got = true;
+		} else if (sscanf(line, "block_ns %lf", &v) == 1 && v > 0 && r->nblock < MAX_RUNS) {
+			r->block_ns[r->nblock++] = v;
 		} else if (sscanf(line, "build %63s", r->build) == 1) {
 			continue;
 		} else if (sscanf(line, "gpu %31s %lf", name, &v) == 2 && r->ngpu < MAX_GPUS) {
@@ -161,6 +166,8 @@ int uvm_cmd_calibrate(int argc, char **argv)
 	c.runs = r.n;
 	c.min_bytes_per_s = r.bw[0];
 	c.max_bytes_per_s = r.bw[r.n - 1];
+	/* Every run of a counting build prints one; a mix would be a bug. */
+	c.block_ns = r.nblock == r.n ? uvm_median(r.block_ns, r.nblock) : 0;
 	rc = uvm_calib_write(path, &c);
 	if (rc) {
 		fprintf(stderr, "uvmemu calibrate: cannot write %s: %s\n", path, strerror(-rc));
@@ -170,6 +177,10 @@ int uvm_cmd_calibrate(int argc, char **argv)
 	       c.bytes_per_s / 1e9, c.min_bytes_per_s / 1e9, c.max_bytes_per_s / 1e9,
 	       100 * (c.min_bytes_per_s / c.bytes_per_s - 1),
 	       100 * (c.max_bytes_per_s / c.bytes_per_s - 1), c.runs);
+	if (c.block_ns > 0)
+		printf("kernel code: %.3g ns of CPU time per basic block (range %.3g-%.3g), "
+		       "the price of a block under --compute blocks\n",
+		       c.block_ns, r.block_ns[0], r.block_ns[r.nblock - 1]);
 	for (unsigned i = 0; i < r.ngpu; i++)
 		printf("--dilation auto --gpu %s: D = %.2f\n", r.gpu[i].name,
 		       r.gpu[i].bytes_per_s / c.bytes_per_s);

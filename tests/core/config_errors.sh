@@ -7,7 +7,8 @@
 # a page size other than 4k and 64k, or one the preloaded library is not
 # built for, a GPU count outside 1..8, peer eviction with one GPU, UVMMU's
 # one-GPU path with several, a per-device list whose length is not --gpus or
-# with a bad element.
+# with a bad element, a compute measure the clock, the dilation or the build
+# cannot give.
 set -u
 build=$1
 bin=$build/bin
@@ -46,6 +47,14 @@ expect 2 "^uvmemu: --page-size 64k \\(UVMEMU_PAGE_SIZE\\): this library is built
 expect 2 "--fault-path uvmmu cannot go with --page-size 4k \\(UVMEMU_PAGE_SIZE\\): UVMMU's hardware migrates 64 KB page-groups" run --policy uvmmu --page-size 4k -- "$probe"
 expect 2 "UVMEMU_CLOCK='gpu': accepted values are model\\|real" env UVMEMU_CLOCK=gpu LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
 expect 2 "--cpu-fault-latency \\(UVMEMU_CPU_FAULT_LATENCY\\) is read only under --clock model" run --clock real --cpu-fault-latency 5us -- "$probe"
+expect 2 "--compute='gpu': accepted values are auto\\|cpu\\|blocks" run --compute gpu -- "$probe"
+expect 2 "--compute \\(UVMEMU_COMPUTE\\) is read only under --clock model" run --clock real --compute cpu -- "$probe"
+expect 2 "--compute blocks \\(UVMEMU_COMPUTE\\) needs --dilation auto" run --compute blocks --dilation 4 -- "$probe"
+# Blocks asked for where the program does not count them: refused before the
+# first kernel (a build with -DEMUGPU_COUNT_BLOCKS=ON counts them).
+if ! nm -D "$bin/vecadd" 2>/dev/null | grep -q __sanitizer_cov_trace_pc; then
+	expect 2 "^uvmemu: --compute blocks \\(UVMEMU_COMPUTE\\): no price for a basic block" run --compute blocks --dilation auto --calibration none -- "$bin/vecadd" --footprint 1M --quiet
+fi
 expect 2 "--gpus='0': must be between 1 and 8" run --gpus 0 -- "$probe"
 expect 2 "--gpus='-1': expected a whole number between 1 and 8" run --gpus -1 -- "$probe"
 expect 2 "--gpus='abc': expected a whole number between 1 and 8" run --gpus abc -- "$probe"

@@ -281,8 +281,13 @@ static void test_batches_form_in_modelled_time(void **state)
 struct computing {
 	struct rig *r;
 	uint64_t ncta, cpu_ns, blocked_ns;
-	unsigned dev; /* the GPU it is a worker of */
+	unsigned dev;	 /* the GPU it is a worker of */
+	uint64_t blocks; /* basic blocks it "runs" (the callback, called) */
 };
+
+/* GCC's coverage callback, which instrumented kernel code calls at every
+ * basic block (common/blocks_run.c). */
+void __sanitizer_cov_trace_pc(void);
 
 static void *computing_worker(void *arg)
 {
@@ -290,6 +295,8 @@ static void *computing_worker(void *arg)
 
 	assert_non_null(uvm_gpu_register(c->r->gpu, c->dev, 0));
 	uvm_gpu_run_begin(c->r->gpu, c->ncta);
+	for (uint64_t i = 0; i < c->blocks; i++)
+		__sanitizer_cov_trace_pc();
 	burn(c->cpu_ns);
 	sleep_ns(c->blocked_ns);
 	uvm_gpu_run_end(c->r->gpu, c->ncta);
@@ -318,10 +325,36 @@ static void test_compute_is_cpu_time_over_dilation(void **state)
 	rig_up(&r, "2");
 	/* One CTA on one slot of one core: 6 ms of CPU at D = 2 is 3 ms; the
 	 * 60 ms it then spends blocked are not the GPU's. */
-	c = (struct computing){&r, 1, 6 * MS, 60 * MS, 0};
+	c = (struct computing){&r, 1, 6 * MS, 60 * MS, 0, 0};
 	k = one_kernel(&r, &c, 1, 1);
 	printf("6 ms of CPU and 60 ms blocked at D = 2: kernel %.3f ms modelled\n",
 	       (double)k / 1e6);
+	assert_true(k >= 2900 * US);
+	assert_true(k < 6 * MS);
+	rig_down(&r);
+}
+
+static void test_compute_counts_blocks_not_cpu_time(void **state)
+{
+	struct rig r;
+	struct computing c;
+	uint64_t k;
+
+	(void)state;
+	rig_up(&r, "2");
+	/* --compute blocks at 10 ns a block: 300000 blocks are 3 ms of CPU,
+	 * 1.5 ms at D = 2, exactly; the 6 ms the thread also burns outside
+	 * counted code and the 20 ms it sleeps are nothing. */
+	uvm_gpu_set_block_cost(r.gpu, 10.0);
+	c = (struct computing){&r, 1, 6 * MS, 20 * MS, 0, 300000};
+	k = one_kernel(&r, &c, 1, 1);
+	printf("300000 blocks at 10 ns, 6 ms of CPU, 20 ms blocked, D = 2: kernel %.6f ms\n",
+	       (double)k / 1e6);
+	assert_int_equal(k, 1500 * US);
+	/* Back to CPU time: the same worker's 6 ms are 3 ms again. */
+	uvm_gpu_set_block_cost(r.gpu, 0);
+	c.blocks = 0;
+	k = one_kernel(&r, &c, 1, 1);
 	assert_true(k >= 2900 * US);
 	assert_true(k < 6 * MS);
 	rig_down(&r);
@@ -337,7 +370,7 @@ static void test_unstalled_handout_spreads_over_free_slots(void **state)
 	rig_up(&r, "1");
 	/* 8 CTAs in one hand-out on a GPU of 4 slots, run on one core: 4 ms
 	 * of CPU is 16 ms of slot time, 2 ms per CTA, two rounds on 4 slots. */
-	c = (struct computing){&r, 8, 4 * MS, 0, 0};
+	c = (struct computing){&r, 8, 4 * MS, 0, 0, 0};
 	k = one_kernel(&r, &c, 4, 1);
 	printf("8 CTAs, 4 ms of CPU on one core, 4 slots: kernel %.3f ms modelled\n",
 	       (double)k / 1e6);
@@ -371,7 +404,7 @@ static void test_gpus_run_kernels_side_by_side(void **state)
 	assert_int_equal(uvm_gpu_create(&r.gpu, &r.model, &r.cfg, 64, err, sizeof(err)), 0);
 	uvm_gpu_set_costs(r.gpu, 0, 0);
 	for (unsigned g = 0; g < 2; g++) {
-		c[g] = (struct computing){&r, 1, 4 * MS, 0, g};
+		c[g] = (struct computing){&r, 1, 4 * MS, 0, g, 0};
 		uvm_gpu_kernel_begin(r.gpu, g, 1, 1, 1, 1 * MS);
 	}
 	for (unsigned g = 0; g < 2; g++)
@@ -442,7 +475,7 @@ static void test_gpu_preset_per_device(void **state)
 		pthread_t th;
 		uint64_t begin, end;
 
-		c = (struct computing){&r, 1, 4 * MS, 0, g};
+		c = (struct computing){&r, 1, 4 * MS, 0, g, 0};
 		uvm_gpu_kernel_begin(r.gpu, g, 1, 1, 1, 0);
 		assert_int_equal(pthread_create(&th, NULL, computing_worker, &c), 0);
 		pthread_join(th, NULL);
@@ -534,6 +567,7 @@ int main(void)
 	    cmocka_unit_test(test_batch_size_caps_a_batch),
 	    cmocka_unit_test(test_batches_form_in_modelled_time),
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
+	    cmocka_unit_test(test_compute_counts_blocks_not_cpu_time),
 	    cmocka_unit_test(test_unstalled_handout_spreads_over_free_slots),
 	    cmocka_unit_test(test_gpus_run_kernels_side_by_side),
 	    cmocka_unit_test(test_gpu_preset_per_device),

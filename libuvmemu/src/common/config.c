@@ -924,6 +924,14 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		    err, errlen,
 		    "--cpu-fault-latency (UVMEMU_CPU_FAULT_LATENCY) is read only under --clock "
 		    "model: under --clock real a CPU fault costs its real service");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_compute].given)
+		return fail(err, errlen,
+			    "--compute (UVMEMU_COMPUTE) is read only under --clock model: under "
+			    "--clock real a kernel takes the real time it takes");
+	if (cfg->v[UVM_OPT_compute].i == UVM_COMPUTE_BLOCKS && cfg->v[UVM_OPT_dilation].d != 0)
+		return fail(err, errlen,
+			    "--compute blocks (UVMEMU_COMPUTE) needs --dilation auto: a block's "
+			    "price is the calibration kernel's CPU time per block");
 	if (cfg->v[UVM_OPT_fault_path].i == UVM_FAULT_PATH_UVMMU &&
 	    cfg->v[UVM_OPT_page_size].i == UVM_PAGE_SIZE_4K)
 		return fail(err, errlen,

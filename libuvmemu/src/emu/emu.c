@@ -329,16 +329,41 @@ void uvm_emu_progress_stop(struct uvm_emu *e)
 	uvm_progress_stop(&e->progress);
 }
 
+/*
+ * --compute: the price of a counted block, where the build counts them
+ * (auto, blocks) and the user did not ask for CPU time. Asked for and not
+ * possible, the run stops here, before its first kernel, rather than
+ * measure something else than it says.
+ */
+static void choose_compute(struct uvm_emu *e, double block_ns)
+{
+	long long how = uvm_cfg_i(&e->session->cfg, UVM_OPT_compute);
+
+	if (!e->gpu || how == UVM_COMPUTE_CPU)
+		return;
+	if (how == UVM_COMPUTE_BLOCKS && !(block_ns > 0)) {
+		fprintf(stderr,
+			"uvmemu: --compute blocks (UVMEMU_COMPUTE): no price for a basic block: "
+			"the executor does not count them (configure with "
+			"-DEMUGPU_COUNT_BLOCKS=ON), or its saved calibration has no block_ns "
+			"(run uvmemu calibrate again); use --compute cpu or auto\n");
+		exit(2);
+	}
+	uvm_gpu_set_block_cost(e->gpu, block_ns);
+}
+
 void uvm_emu_calibrated(struct uvm_emu *e)
 {
 	struct uvm_session *s = e->session;
-	double measured, target;
+	double measured, target, block_ns;
 
 	uvm_mutex_lock(&s->lock);
 	measured = s->calib_measured;
 	target = s->calib_target;
+	block_ns = s->calib_block_ns;
 	uvm_mutex_unlock(&s->lock);
 	uvm_model_calibrate(&e->model, measured, target);
+	choose_compute(e, block_ns);
 }
 
 double uvm_emu_dilation(struct uvm_emu *e)

@@ -113,6 +113,7 @@ static void gather(struct uvm_emu *e, struct facts *x)
 	x->f.link_latency_ns = e->model.link.latency_ns;
 	x->f.link_unlimited = e->model.link.unlimited;
 	x->f.dilation = uvm_model_dilation(&e->model);
+	x->f.block_ns = e->gpu ? uvm_gpu_block_cost(e->gpu) : 0;
 	x->f.uvmmu = uvmmu;
 	x->f.fault_latency_ns = uvmmu ? e->model.uvmmu_latency_ns : e->model.fault_latency_ns;
 	x->f.calib_gpu = x->calib_gpu;

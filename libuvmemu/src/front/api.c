@@ -198,6 +198,16 @@ void uvmemu_set_calibration(double measured, double target, const char *target_g
 	uvm_rt_calibrated();
 }
 
+void uvmemu_set_block_cost(double ns)
+{
+	struct uvm_session *s = uvm_rt_session();
+
+	uvm_mutex_lock(&s->lock);
+	if (!s->calib_block_saved && ns > 0)
+		s->calib_block_ns = ns;
+	uvm_mutex_unlock(&s->lock);
+}
+
 bool uvmemu_calibration_wanted(void)
 {
 	return uvm_rt_emulated() && uvm_cfg_d(&uvm_rt_session()->cfg, UVM_OPT_dilation) == 0;
@@ -214,7 +224,8 @@ double uvmemu_dilation(void)
  * not a calibration or holds such a value is also said on stderr: someone
  * may have written it by hand, or planted it.
  */
-static double saved_bandwidth(struct uvm_session *s, const char *build, char *source, size_t len)
+static double saved_bandwidth(struct uvm_session *s, const char *build, char *source, size_t len,
+			      double *block_ns)
 {
 	const struct uvm_option_desc *dil = &uvm_options[UVM_OPT_dilation];
 	char path[1024], why[512];
@@ -256,6 +267,7 @@ static double saved_bandwidth(struct uvm_session *s, const char *build, char *so
 		return 0;
 	}
 	snprintf(source, len, "%.300s (median of %u runs, %.31s)", path, c.runs, c.date);
+	*block_ns = c.block_ns;
 	return c.bytes_per_s;
 }
 
@@ -263,13 +275,17 @@ double uvmemu_calibration_saved(const char *build)
 {
 	struct uvm_session *s = uvm_rt_session();
 	char source[sizeof(s->calib_source)];
-	double bw;
+	double bw, block_ns = 0;
 
 	if (!uvm_rt_emulated())
 		return 0;
-	bw = saved_bandwidth(s, build, source, sizeof(source));
+	bw = saved_bandwidth(s, build, source, sizeof(source), &block_ns);
 	uvm_mutex_lock(&s->lock);
 	memcpy(s->calib_source, source, sizeof(source));
+	if (block_ns > 0) {
+		s->calib_block_ns = block_ns;
+		s->calib_block_saved = true;
+	}
 	uvm_mutex_unlock(&s->lock);
 	return bw;
 }

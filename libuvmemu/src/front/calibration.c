@@ -129,6 +129,8 @@ static int parse_setting(struct uvm_calib *c, const char *name, const char *val)
 		return positive(val, &c->min_bytes_per_s);
 	else if (strcmp(name, "max_bytes_per_s") == 0)
 		return positive(val, &c->max_bytes_per_s);
+	else if (strcmp(name, "block_ns") == 0)
+		return positive(val, &c->block_ns);
 	else
 		return -EINVAL;
 	return 0;
@@ -240,6 +242,8 @@ int uvm_calib_write(const char *path, const struct uvm_calib *c)
 	    "min_bytes_per_s = %.6g\nmax_bytes_per_s = %.6g\n",
 	    c->machine, c->build, c->date, c->runs, c->bytes_per_s, c->min_bytes_per_s,
 	    c->max_bytes_per_s);
+	if (c->block_ns > 0)
+		fprintf(f, "block_ns = %.6g\n", c->block_ns);
 	rc = ferror(f) ? -EIO : 0;
 	if (fclose(f) && !rc)
 		rc = -errno;

@@ -17,6 +17,8 @@
  *           CALIB_KERNEL_VERSION in emu-gpu/src/calibrate.c)
  *   bytes_per_s = the median        runs = N
  *   min_bytes_per_s, max_bytes_per_s = the spread       date = ISO 8601
+ *   block_ns = the median CPU time per basic block of the calibration
+ *              kernel (builds that count blocks, EMUGPU_COUNT_BLOCKS)
  * A file from another machine or build is ignored, and the report says why.
  */
 #ifndef UVM_CALIBRATION_H
@@ -27,6 +29,7 @@
 struct uvm_calib {
 	char machine[160], build[64], date[32];
 	double bytes_per_s, min_bytes_per_s, max_bytes_per_s;
+	double block_ns; /* CPU ns per counted block (a counting build's); 0: none */
 	unsigned runs;
 };
 

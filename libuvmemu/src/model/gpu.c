@@ -21,6 +21,7 @@
 
 #include "abandon.h"
 #include "batcher.h"
+#include "blocks_run.h"
 #include "lock_order.h"
 #include "model.h"
 #include "tidmap.h"
@@ -42,10 +43,11 @@ enum wstate {
 struct worker {
 	struct uvmemu_slot pub; /* the word the executor tests at warp ends */
 	clockid_t cpu;		/* the thread's CPU clock */
+	const _Atomic uint64_t *blocks; /* its count of basic blocks run */
 	unsigned dev, sm;	/* its GPU (an executor's pool per GPU), its SM there */
 	enum wstate state;
 	int held;	       /* the modelled CTA slot its hand-out runs on */
-	uint64_t t, cpu0;      /* its clock was t when the thread's CPU time read cpu0 */
+	uint64_t t, cpu0;      /* its clock was t when its work (work_now) read cpu0 */
 	uint64_t warp_t;       /* with attention: its warp's issue time */
 	uint32_t pending;      /* its warp's faults not in a formed batch yet */
 	uint64_t done_t;       /* the latest completion among them */
@@ -109,6 +111,9 @@ struct uvm_gpu {
 	/* What of a worker's CPU time is the emulator's: a fault's trap and
 	 * wake-up, a read of its CPU clock (uvm_gpu_set_costs). */
 	uint64_t fault_cpu_ns, read_cpu_ns;
+	/* --compute blocks: CPU ns per counted block (0: CPU time measures
+	 * compute); written before the first kernel, read by workers. */
+	double block_ns;
 
 	/* The host's clock: anchor_h when the CPU clock of the thread that last
 	 * synchronised with the runtime (host_clk) read anchor_r, then that
@@ -132,6 +137,36 @@ static uint64_t thread_cpu(void)
 	return uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/*
+ * The calling worker's work so far, in ns of CPU time: its CPU clock, or
+ * under --compute blocks the basic blocks of kernel code it ran at the
+ * calibration kernel's CPU time per block (common/blocks_run.h). Only
+ * differences between two reads on one thread mean anything.
+ */
+static uint64_t work_now(const struct uvm_gpu *g)
+{
+	if (g->block_ns > 0)
+		return (uint64_t)((double)uvm_blocks_run_self() * g->block_ns);
+	return thread_cpu();
+}
+
+/* The same, of worker w, read from another thread (the driver's); false
+ * if its CPU clock cannot be read. */
+static bool work_of(const struct uvm_gpu *g, const struct worker *w, uint64_t *out)
+{
+	struct timespec ts;
+
+	if (g->block_ns > 0) {
+		*out = (uint64_t)((double)atomic_load_explicit(w->blocks, memory_order_relaxed) *
+				  g->block_ns);
+		return true;
+	}
+	if (clock_gettime(w->cpu, &ts))
+		return false;
+	*out = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return true;
+}
+
 /* What cpu_ns of worker w's CPU time is on its GPU. */
 static uint64_t modelled(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu_ns)
 {
@@ -143,7 +178,9 @@ static uint64_t modelled(const struct uvm_gpu *g, const struct worker *w, uint64
 static uint64_t compute_cpu(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu)
 {
 	uint64_t spent = cpu > w->cpu0 ? cpu - w->cpu0 : 0;
-	uint64_t not_kernel = (uint64_t)w->faults * g->fault_cpu_ns + g->read_cpu_ns;
+	/* Counted blocks hold nothing of the emulator's. */
+	uint64_t not_kernel =
+	    g->block_ns > 0 ? 0 : (uint64_t)w->faults * g->fault_cpu_ns + g->read_cpu_ns;
 
 	return spent > not_kernel ? spent - not_kernel : 0;
 }
@@ -294,6 +331,18 @@ void uvm_gpu_set_costs(struct uvm_gpu *g, double fault_cpu_us, double map_touch_
 	uvm_mutex_unlock(&g->lock);
 }
 
+void uvm_gpu_set_block_cost(struct uvm_gpu *g, double block_ns)
+{
+	uvm_mutex_lock(&g->lock);
+	g->block_ns = block_ns > 0 ? block_ns : 0;
+	uvm_mutex_unlock(&g->lock);
+}
+
+double uvm_gpu_block_cost(const struct uvm_gpu *g)
+{
+	return g->block_ns;
+}
+
 int uvm_gpu_doorbell(const struct uvm_gpu *g)
 {
 	return g->doorbell;
@@ -338,6 +387,7 @@ const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned dev, unsi
 		free(w);
 		return NULL; /* the worker runs unmodelled: its faults cost nothing */
 	}
+	w->blocks = uvm_blocks_run_ptr();
 	w->dev = dev < g->ndev ? dev : 0;
 	w->sm = sm;
 	w->held = -1;
@@ -376,7 +426,7 @@ static int earliest_free(const struct dev *d)
 
 void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
 {
-	uint64_t cpu = thread_cpu();
+	uint64_t cpu = work_now(g);
 	struct worker *w;
 	struct dev *d;
 	int s;
@@ -432,7 +482,7 @@ void uvm_gpu_run_end(struct uvm_gpu *g, uint64_t ran)
 	w = self(g);
 	if (w && atomic_load_explicit(&w->pub.attention, memory_order_relaxed))
 		uvm_gpu_barrier(g);
-	cpu = thread_cpu();
+	cpu = work_now(g);
 	uvm_mutex_lock(&g->lock);
 	if (w && w->state == W_RUN) {
 		struct dev *d = &g->dev[w->dev];
@@ -480,7 +530,7 @@ void uvm_gpu_warp_end(struct uvm_gpu *g)
 
 	if (!w)
 		return;
-	cpu = thread_cpu();
+	cpu = work_now(g);
 	uvm_mutex_lock(&g->lock);
 	if (w->state == W_RUN) {
 		account(g, w, clock_at(g, w, cpu));
@@ -494,7 +544,7 @@ void uvm_gpu_warp_end(struct uvm_gpu *g)
 void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_t xacts)
 {
 	struct worker *w = self(g);
-	uint64_t cpu = thread_cpu(), tc, end;
+	uint64_t cpu = work_now(g), tc, end;
 
 	if (!w)
 		return;
@@ -521,7 +571,7 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 
 	if (!w)
 		return;
-	before = thread_cpu();
+	before = work_now(g);
 	uvm_mutex_lock(&g->lock);
 	tc = clock_at(g, w, before);
 	/* A run a signal is ending waits for no batch (uvm_gpu_abandon). */
@@ -543,7 +593,7 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 		w->t = w->lb = w->done_t;
 	}
 	/* The wait's own CPU time is not the kernel's. */
-	w->cpu0 = thread_cpu();
+	w->cpu0 = work_now(g);
 	atomic_store_explicit(&w->pub.attention, 0, memory_order_relaxed);
 	uvm_mutex_unlock(&g->lock);
 }
@@ -746,7 +796,7 @@ struct uvm_gpu_stamp uvm_gpu_stamp(struct uvm_gpu *g, uint32_t tid)
 	struct uvm_gpu_stamp s = {.slot = -1};
 	int64_t i = uvm_tidmap_get(&g->tids, tid);
 	struct worker *w;
-	struct timespec ts;
+	uint64_t work;
 
 	uvm_mutex_lock(&g->lock);
 	if (i < 0 || (size_t)i >= g->nw || g->w[i]->state != W_RUN) {
@@ -759,12 +809,9 @@ struct uvm_gpu_stamp uvm_gpu_stamp(struct uvm_gpu *g, uint32_t tid)
 	if (atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP) {
 		s.stamp = w->warp_t;
 	} else {
-		/* Its thread sleeps in the fault: its CPU time is the warp's
-		 * issue time, give or take the lanes before this one. */
-		s.stamp =
-		    clock_gettime(w->cpu, &ts)
-			? w->t
-			: clock_at(g, w, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+		/* Its thread sleeps in the fault: its work so far is the
+		 * warp's issue time, give or take the lanes before this one. */
+		s.stamp = work_of(g, w, &work) ? clock_at(g, w, work) : w->t;
 	}
 out:
 	uvm_mutex_unlock(&g->lock);
@@ -842,10 +889,10 @@ void uvm_gpu_claim_peer(struct uvm_gpu *g, uint64_t block, unsigned link, enum u
 /* Worker w's clock now, read at most every REFRESH_NS (a system call). */
 static uint64_t lower_bound(struct uvm_gpu *g, struct worker *w, uint64_t now)
 {
-	struct timespec ts;
+	uint64_t work;
 
-	if (now - w->lb_at > REFRESH_NS && clock_gettime(w->cpu, &ts) == 0) {
-		w->lb = clock_at(g, w, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	if (now - w->lb_at > REFRESH_NS && work_of(g, w, &work)) {
+		w->lb = clock_at(g, w, work);
 		w->lb_at = now;
 	}
 	return w->lb;

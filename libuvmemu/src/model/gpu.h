@@ -108,6 +108,11 @@ void uvm_gpu_destroy(struct uvm_gpu *g);
  * code, so both are taken off each worker's compute per fault it takes,
  * with the cost of reading its CPU clock, measured here. */
 void uvm_gpu_set_costs(struct uvm_gpu *g, double fault_cpu_us, double map_touch_us);
+/* --compute blocks: a worker's compute is the basic blocks of kernel code it
+ * ran (common/blocks_run.h) at block_ns of CPU time each, not its CPU time
+ * (0: back to CPU time). Set before the first kernel. */
+void uvm_gpu_set_block_cost(struct uvm_gpu *g, double block_ns);
+double uvm_gpu_block_cost(const struct uvm_gpu *g);
 
 /* --------------------------------------------------- executor's workers */
 

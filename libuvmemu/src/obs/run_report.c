@@ -365,6 +365,11 @@ void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j)
 	/* dilated_*: the figures as applied (the model clock applies them
 	 * undilated: D divides the executor's compute time instead). */
 	uvm_json_str(j, "dilation_divides", f->gpu ? "compute time" : "bandwidths (x latencies)");
+	if (f->gpu) {
+		/* What a CTA's compute time was measured by (--compute). */
+		uvm_json_str(j, "compute", f->block_ns > 0 ? "blocks" : "cpu");
+		uvm_json_num(j, "block_ns", f->block_ns);
+	}
 	uvm_json_num(j, "dilated_bandwidth_bytes_per_s", m.bandwidth);
 	uvm_json_num(j, "dilated_link_latency_s", m.latency_us / 1e6);
 	/* uvmmu: the hardware path's latency per migration, not per batch. */
@@ -435,7 +440,13 @@ void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
 		r->link_unlimited ? "-" : uvm_fmt_bandwidth(b, sizeof(b), m.bandwidth),
 		uvm_fmt_duration(c, sizeof(c), m.latency_us / 1e6),
 		r->uvmmu ? "uvmmu latency" : "fault latency", m.fault_latency_us, r->dilation,
-		r->gpu ? " (divides compute time)" : "");
+		!r->gpu		  ? ""
+		: r->block_ns > 0 ? " (divides compute: basic blocks counted"
+				  : " (divides compute: CPU time");
+	if (r->gpu && r->block_ns > 0)
+		fprintf(f, ", %.3g ns each)", r->block_ns);
+	else if (r->gpu)
+		fputc(')', f);
 	if (r->calib_measured > 0)
 		fprintf(f, " (calibrated: %s measured, %s %s)",
 			uvm_fmt_bandwidth(a, sizeof(a), r->calib_measured), r->calib_gpu,

@@ -45,6 +45,7 @@ struct uvm_run_facts {
 	uint64_t link_latency_ns;
 	bool link_unlimited;
 	double dilation;
+	double block_ns; /* --compute blocks: CPU ns per counted block; 0: CPU time */
 	bool uvmmu; /* --fault-path uvmmu: fault_latency_ns is --uvmmu-latency */
 	uint64_t fault_latency_ns;
 	double calib_measured, calib_target; /* bytes/s; 0 when not calibrated */
