@@ -170,12 +170,18 @@ static bool first_in_sector(struct site *s, uintptr_t sector, bool *line)
 	return true;
 }
 
-static void count(const struct uvmemu_gmmu *g, size_t counter)
+/* One access counted for a block in `state`: a REMOTE block reaching the
+ * notification threshold tells the runtime (once: at the count itself). */
+static void count(const struct uvmemu_gmmu *g, size_t counter, uint8_t state)
 {
 	uint32_t old = atomic_fetch_add_explicit(&g->counters[counter], 1, memory_order_relaxed);
+	uint32_t now = (old & UVMEMU_COUNTER_ACCESS_MASK) + 1;
 
-	if ((old & UVMEMU_COUNTER_ACCESS_MASK) + 1 == UVMEMU_COUNTER_HALVE_AT)
+	if (now == UVMEMU_COUNTER_HALVE_AT)
 		g->halve(g->ctx);
+	if ((state & UVMEMU_GMMU_REMOTE) && g->notify_at &&
+	    now == atomic_load_explicit(g->notify_at, memory_order_relaxed))
+		g->notify(g->ctx);
 }
 
 /* The sectors of [addr, addr + n) the warp access at `s` has not charged
@@ -210,9 +216,9 @@ static void gmmu_access(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, b
 		s->epoch = ws.epoch;
 		s->nblocks = s->nwindows = 0;
 	}
-	if (first_in_block(s, (uint32_t)counter) && !g->measure_only)
-		count(g, counter);
 	state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
+	if (first_in_block(s, (uint32_t)counter) && !g->measure_only)
+		count(g, counter, state);
 	/* --fault-path uvmmu: a block neither on the device nor REMOTE is
 	 * brought in by the runtime from this thread, as UVMMU's GMMU does,
 	 * instead of the access trapping through userfaultfd to the driver. */

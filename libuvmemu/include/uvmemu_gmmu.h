@@ -81,6 +81,12 @@ struct uvmemu_gmmu {
 			      bool store);
 	/* Asks the runtime to halve every access count (saturation). */
 	void (*halve)(void *ctx);
+	/* Access counter notifications: a REMOTE block's count that reaches
+	 * *notify_at (0: none) is told to the runtime at once, as a GPU's
+	 * access counters notify the driver when one crosses the threshold,
+	 * rather than left to the driver's next scan. */
+	const _Atomic uint32_t *notify_at;
+	void (*notify)(void *ctx);
 	/* --fault-path uvmmu (NULL otherwise): an access to a block neither
 	 * on the device nor REMOTE is resolved by this call in the accessing
 	 * thread, as UVMMU's hardware resolves it in the GMMU, without a

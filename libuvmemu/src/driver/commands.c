@@ -317,6 +317,16 @@ void uvm_driver_request_halving(struct uvm_driver *d)
 	atomic_store(&d->halve_requested, true);
 }
 
+void uvm_driver_counter_notify(struct uvm_driver *d)
+{
+	uint64_t one = 1;
+
+	/* One doorbell per scan: later notifications find the flag set. */
+	if (!atomic_exchange(&d->counter_notified, true) &&
+	    write(d->evfd, &one, sizeof(one)) != sizeof(one))
+		uvm_bug("ringing the driver for an access counter notification", 0, errno);
+}
+
 void uvm_driver_account(struct uvm_driver *d, const struct uvm_stats *delta)
 {
 	uvm_mutex_lock(&d->stats_lock);

@@ -71,6 +71,16 @@ static bool service_pass(struct uvm_driver *d, bool *gpu)
 	return true;
 }
 
+/* With GMMU accessors counting: where counters notify, after each batch
+ * and scan (the policy's threshold moves as device memory fills). */
+static void update_notify(struct uvm_driver *d)
+{
+	if (uvm_driver_counts_faults(d) || !d->res.remote_blocks)
+		return;
+	atomic_store_explicit(&d->dep.space->notify_at, uvm_service_notify_threshold(d),
+			      memory_order_relaxed);
+}
+
 static void run_batch(struct uvm_driver *d)
 {
 	uint64_t t0 = uvm_now_ns();
@@ -109,6 +119,7 @@ static void run_batch(struct uvm_driver *d)
 	halve_counters(d);
 	check(d);
 	uvm_driver_proactive_evict(d);
+	update_notify(d);
 }
 
 static uint64_t counter_scan_due(const struct uvm_driver *d)
@@ -165,6 +176,9 @@ static void counter_scan(struct uvm_driver *d)
 {
 	uint64_t t = uvm_now_ns();
 
+	/* Cleared first: a count reaching the threshold during the scan rings
+	 * again. */
+	atomic_store(&d->counter_notified, false);
 	d->seq++;
 	uvm_model_batch_begin(&d->bt, t);
 	uvm_service_counter_migrations(d);
@@ -172,6 +186,7 @@ static void counter_scan(struct uvm_driver *d)
 	uvm_driver_publish(d, UVM_BATCH_OTHER, t);
 	d->next_counter_scan =
 	    periodic_now(d) + (uint64_t)uvm_cfg_i(d->dep.cfg, UVM_OPT_counter_scan_period);
+	update_notify(d);
 }
 
 /* How soon the driver looks again at the model clock's buffer while a
@@ -240,6 +255,13 @@ static void *driver_main(void *arg)
 			uvm_bug("poll", 0, errno);
 		if (p[1].revents && uvm_driver_run_commands(d))
 			break;
+		/* An access counter notification: the counts are checked now. */
+		if (atomic_load(&d->counter_notified)) {
+			if (counter_scan_due(d) != UINT64_MAX)
+				counter_scan(d);
+			else
+				atomic_store(&d->counter_notified, false);
+		}
 		if (p[2].revents)
 			uvm_tracker_reap(&d->tracker);
 		if (scan != UINT64_MAX && periodic_now(d) >= counter_scan_due(d))

@@ -105,6 +105,9 @@ uint64_t uvm_driver_direct_fault(struct uvm_driver *d, uint64_t page, bool write
  * reuse measurement starts (the observers' probe), before the kernel's first
  * access (waits). */
 void uvm_driver_launch(struct uvm_driver *d, uint64_t index);
+/* A REMOTE block's access count reached the notification threshold (an
+ * accessor saw it): the driver checks the counts now, not at its next scan. */
+void uvm_driver_counter_notify(struct uvm_driver *d);
 /* Asks for every access counter to be halved (an accessor saw one saturate). */
 void uvm_driver_request_halving(struct uvm_driver *d);
 /* Adds counters gathered outside the driver (explicit copies) to the totals. */

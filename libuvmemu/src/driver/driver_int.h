@@ -174,6 +174,7 @@ struct uvm_driver {
 
 	/* Written by other threads. */
 	_Atomic bool halve_requested;
+	_Atomic bool counter_notified; /* uvm_driver_counter_notify since the last scan */
 	_Atomic uint64_t launch; /* current kernel launch index + 1 (0: none yet) */
 	struct uvm_mutex cmd_lock;
 	pthread_cond_t cmd_cond;
@@ -210,6 +211,11 @@ bool uvm_fault_emulated(const struct uvm_fault *f);
  * migration policy's threshold move to the device (GMMU accessors count
  * their remote reads without faulting, so nothing else would notice). */
 void uvm_service_counter_migrations(struct uvm_driver *d);
+/* The lowest access count at which the migration policy would migrate a
+ * REMOTE block with no round trips now (0: none would): where the GMMU
+ * accessors' counters notify the driver (uvmemu_gmmu.h). Blocks that made
+ * round trips need more and are left to the periodic scan. */
+uint32_t uvm_service_notify_threshold(struct uvm_driver *d);
 /* Makes room for `blocks` more on GPU d->target. */
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
 void uvm_service_evict_all_excess(struct uvm_driver *d);

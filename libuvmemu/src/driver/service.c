@@ -1070,6 +1070,31 @@ static void to_host(struct uvm_driver *d, size_t b)
 	}
 }
 
+uint32_t uvm_service_notify_threshold(struct uvm_driver *d)
+{
+	struct uvm_pool snap;
+	struct uvm_migrate_ctx m = {.space = d->dep.space};
+	uint32_t lo = 1, hi = UVMEMU_COUNTER_ACCESS_MASK;
+
+	uvm_pool_snapshot(uvm_driver_pool(d, 0), &snap);
+	m.capacity_blocks = snap.resolved ? snap.capacity : 0;
+	m.used_blocks = snap.used + snap.pinned;
+	m.oversubscribed = d->oversubscribed;
+	/* The policies' decisions grow with the count: the lowest count that
+	 * migrates, by bisection (27 decisions at most). */
+	m.accesses = hi;
+	if (d->migrate->decide(d->migrate_p, &m) != UVM_MIGRATE)
+		return 0;
+	while (lo < hi) {
+		m.accesses = lo + (hi - lo) / 2;
+		if (d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE)
+			hi = m.accesses;
+		else
+			lo = m.accesses + 1;
+	}
+	return lo;
+}
+
 void uvm_service_counter_migrations(struct uvm_driver *d)
 {
 	struct uvm_space *s = d->dep.space;

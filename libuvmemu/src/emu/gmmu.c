@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * gmmu.c - the table the executor's GMMU accessors read (uvmemu_gmmu.h) and
- * the calls they make into the emulator: counter halving, remote traffic
- * booked on the link, and UVMMU's far faults resolved from the accessing
- * thread.
+ * the calls they make into the emulator: counter halving and notifications,
+ * remote traffic booked on the link, and UVMMU's far faults resolved from
+ * the accessing thread.
  */
 #include "emu_int.h"
 
@@ -13,6 +13,14 @@ static void gmmu_halve(void *ctx)
 	struct uvm_emu *e = ctx;
 
 	uvm_driver_request_halving(e->driver);
+}
+
+/* A REMOTE block's count reached the notification threshold. */
+static void gmmu_notify(void *ctx)
+{
+	struct uvm_emu *e = ctx;
+
+	uvm_driver_counter_notify(e->driver);
 }
 
 /*
@@ -109,6 +117,8 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 	    .ctx = e,
 	    .remote_access = measure ? gmmu_remote_measure : gmmu_remote_access,
 	    .halve = gmmu_halve,
+	    .notify_at = &e->space.notify_at,
+	    .notify = gmmu_notify,
 	    .resolve =
 		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,
 	};

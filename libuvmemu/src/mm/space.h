@@ -151,6 +151,10 @@ struct uvm_space {
 	struct uvm_block *block;
 	struct uvm_vablock *vablock;
 	_Atomic uint32_t *counters;  /* per basic block (uvm_counter_of), uvmemu_gmmu.h layout */
+	/* The access count at which a REMOTE block's counter notifies the
+	 * driver (0: never): the lowest the migration policy would migrate at
+	 * now, set by the driver (uvmemu_gmmu.h). */
+	_Atomic uint32_t notify_at;
 	_Atomic uint8_t *gmmu_state; /* UVMEMU_GMMU_* bits */
 	/* Per vablock and GPU ([v * UVM_MAX_GPUS + g]), the blocks with a copy
 	 * on that GPU, kept by the residency module as copies come and go
