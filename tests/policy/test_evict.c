@@ -383,6 +383,30 @@ static void test_lru2m_order(void **state)
 	sim_stop(&m);
 }
 
+/*
+ * lfu2m sorts the same age list by the access counters: full vablocks first
+ * (0 with 1 access a block before 2 with 5, against lru2m's 2 then 0), then
+ * partial ones, read-only first: 1 (9 accesses) before 3, which holds a
+ * block written by a write fault though it has no accesses.
+ */
+static void test_lfu2m_order(void **state)
+{
+	static const struct uvm_victim want[] = {{V(0), 32}, {V(2), 32}, {V(1), 32}, {V(3), 32}};
+	struct sim m;
+
+	sim_start(&m, "lfu2m", 8 * MB, NULL);
+	age_history(&m);
+	for (size_t i = 0; i < 32; i++) {
+		set_count(&m, V(2) + i, 5);
+		set_count(&m, V(0) + i, 1);
+	}
+	set_count(&m, V(1) + 5, 9);
+	m.s.block[V(3) + 1].flags |= UVM_BF_WRITTEN;
+	expect_victims(&m, want, 4);
+	expect_none(&m);
+	sim_stop(&m);
+}
+
 static void test_reverse_order(void **state)
 {
 	static const struct uvm_victim want[] = {{V(0), 32}, {V(2), 32}, {V(1), 32}, {V(3), 32}};
@@ -870,6 +894,7 @@ int main(void)
 	    cmocka_unit_test(test_nru_classes),
 	    cmocka_unit_test(test_nru_clears_when_all_referenced),
 	    cmocka_unit_test(test_lru2m_order),
+	    cmocka_unit_test(test_lfu2m_order),
 	    cmocka_unit_test(test_reverse_order),
 	    cmocka_unit_test(test_reverse_touch_and_return),
 	    cmocka_unit_test(test_cpc_alternates),

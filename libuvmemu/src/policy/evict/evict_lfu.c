@@ -9,7 +9,7 @@
  * written blocks are the ones worth keeping local), and falls back to LRU
  * when counts are equal (regular workloads). Granularity: one 64 KB block,
  * the unit the counters count; the paper sorts its list of 2 MB large pages
- * instead (its baseline evicts 2 MB), which would be lru2m's order re-sorted.
+ * instead (its baseline evicts 2 MB): that is lfu2m, lru2m's order re-sorted.
  *
  * The rule. Among the blocks that may be evicted under the context, the
  * victim is the one with the smallest key (written, accesses): first every
@@ -25,18 +25,10 @@
 
 #include "block_lru.h"
 #include "evict_util.h"
-#include "uvmemu_gmmu.h"
 
 static uint64_t key(const struct uvm_space *s, size_t b)
 {
-	/* Written: a write fault, or (with GMMU accessors) a counted store. */
-	uint64_t written = (s->block[b].flags & UVM_BF_WRITTEN) ||
-				   (atomic_load_explicit(&s->gmmu_state[b], memory_order_relaxed) &
-				    UVMEMU_GMMU_WRITTEN)
-			       ? 1
-			       : 0;
-
-	return written << 32 | uvm_counter_accesses(s, b);
+	return (uint64_t)uvm_evict_written(s, b) << 32 | uvm_counter_accesses(s, b);
 }
 
 static int lfu_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)

@@ -11,6 +11,7 @@
 #define UVM_EVICT_UTIL_H
 
 #include "policy.h"
+#include "uvmemu_gmmu.h"
 
 static inline bool uvm_evict_vablock_ok(const struct uvm_evict_ctx *ctx, size_t v)
 {
@@ -48,6 +49,16 @@ static inline struct uvm_victim uvm_evict_basic(const struct uvm_space *s, size_
 }
 
 /* Whether vablock v holds anything uvm_op_evict can move off ctx's GPU. */
+/* Block b was written by the GPU since it became resident: a write fault,
+ * or (with GMMU accessors) a counted store. LFU keeps such blocks longest
+ * (a write migrates a block whatever its count). */
+static inline bool uvm_evict_written(const struct uvm_space *s, size_t b)
+{
+	return (s->block[b].flags & UVM_BF_WRITTEN) ||
+	       (atomic_load_explicit(&s->gmmu_state[b], memory_order_relaxed) &
+		UVMEMU_GMMU_WRITTEN);
+}
+
 static inline bool uvm_evict_has_device(const struct uvm_evict_ctx *ctx, size_t v)
 {
 	size_t first = uvm_vablock_first(v);
