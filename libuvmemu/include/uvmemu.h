@@ -287,9 +287,9 @@ double uvmemu_calibration_saved(const char *build);
 uint64_t uvmemu_blocks_run(void);
 /*
  * The executor's CPU time per counted block of its calibration kernel, in ns,
- * as measured in this run (--compute blocks prices a kernel's blocks at it).
- * Call it before uvmemu_set_calibration; a saved calibration's figure (from
- * uvmemu_calibration_saved's file) is used instead when it has one.
+ * as measured in this run (--compute blocks prices a kernel's blocks at it):
+ * with its own measurement, where uvmemu_calibration_saved gave none, and
+ * before uvmemu_set_calibration. A saved calibration brings its own.
  */
 void uvmemu_set_block_cost(double cpu_ns_per_block);
 

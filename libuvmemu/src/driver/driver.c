@@ -122,11 +122,12 @@ static void run_batch(struct uvm_driver *d)
 	update_notify(d);
 }
 
+/* An access counter notification makes the scan due at once. */
 static uint64_t counter_scan_due(const struct uvm_driver *d)
 {
 	if (!d->res.remote_blocks || uvm_driver_counts_faults(d))
 		return UINT64_MAX;
-	return d->next_counter_scan;
+	return atomic_load(&d->counter_notified) ? 0 : d->next_counter_scan;
 }
 
 /* Without GMMU accessors, remote accesses are seen by sampling. */
@@ -255,13 +256,6 @@ static void *driver_main(void *arg)
 			uvm_bug("poll", 0, errno);
 		if (p[1].revents && uvm_driver_run_commands(d))
 			break;
-		/* An access counter notification: the counts are checked now. */
-		if (atomic_load(&d->counter_notified)) {
-			if (counter_scan_due(d) != UINT64_MAX)
-				counter_scan(d);
-			else
-				atomic_store(&d->counter_notified, false);
-		}
 		if (p[2].revents)
 			uvm_tracker_reap(&d->tracker);
 		if (scan != UINT64_MAX && periodic_now(d) >= counter_scan_due(d))

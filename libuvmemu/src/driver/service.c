@@ -140,19 +140,31 @@ static bool remote_ok(const struct uvm_driver *d, bool write)
 	return !write || d->backend.ops->coherent_remote;
 }
 
-static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
+/* The migration policy's context for block b (its counts not read yet) on
+ * GPU gpu's memory as it is now. */
+static struct uvm_migrate_ctx migrate_ctx(const struct uvm_driver *d, size_t b, bool write,
+					  unsigned gpu)
 {
 	struct uvm_pool snap;
-	struct uvm_migrate_ctx m = {.space = d->dep.space, .block = b, .write = write};
+
+	uvm_pool_snapshot(uvm_driver_pool(d, gpu), &snap);
+	return (struct uvm_migrate_ctx){.space = d->dep.space,
+					.block = b,
+					.write = write,
+					.capacity_blocks = snap.resolved ? snap.capacity : 0,
+					.used_blocks = snap.used + snap.pinned,
+					.oversubscribed = d->oversubscribed};
+}
+
+static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
+{
+	struct uvm_migrate_ctx m;
 
 	if (!remote_ok(d, write))
 		return ACT_MIGRATE;
-	uvm_pool_snapshot(uvm_driver_pool(d, d->target), &snap);
+	m = migrate_ctx(d, b, write, d->target);
 	m.accesses = uvm_counter_accesses(d->dep.space, b);
 	m.trips = uvm_counter_trips(d->dep.space, b);
-	m.capacity_blocks = snap.resolved ? snap.capacity : 0;
-	m.used_blocks = snap.used + snap.pinned;
-	m.oversubscribed = d->oversubscribed;
 	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
 }
 
@@ -1072,14 +1084,9 @@ static void to_host(struct uvm_driver *d, size_t b)
 
 uint32_t uvm_service_notify_threshold(struct uvm_driver *d)
 {
-	struct uvm_pool snap;
-	struct uvm_migrate_ctx m = {.space = d->dep.space};
+	struct uvm_migrate_ctx m = migrate_ctx(d, 0, false, 0);
 	uint32_t lo = 1, hi = UVMEMU_COUNTER_ACCESS_MASK;
 
-	uvm_pool_snapshot(uvm_driver_pool(d, 0), &snap);
-	m.capacity_blocks = snap.resolved ? snap.capacity : 0;
-	m.used_blocks = snap.used + snap.pinned;
-	m.oversubscribed = d->oversubscribed;
 	/* The policies' decisions grow with the count: the lowest count that
 	 * migrates, by bisection (27 decisions at most). */
 	m.accesses = hi;

@@ -203,7 +203,7 @@ void uvmemu_set_block_cost(double ns)
 	struct uvm_session *s = uvm_rt_session();
 
 	uvm_mutex_lock(&s->lock);
-	if (!s->calib_block_saved && ns > 0)
+	if (ns > 0)
 		s->calib_block_ns = ns;
 	uvm_mutex_unlock(&s->lock);
 }
@@ -282,10 +282,8 @@ double uvmemu_calibration_saved(const char *build)
 	bw = saved_bandwidth(s, build, source, sizeof(source), &block_ns);
 	uvm_mutex_lock(&s->lock);
 	memcpy(s->calib_source, source, sizeof(source));
-	if (block_ns > 0) {
+	if (block_ns > 0)
 		s->calib_block_ns = block_ns;
-		s->calib_block_saved = true;
-	}
 	uvm_mutex_unlock(&s->lock);
 	return bw;
 }

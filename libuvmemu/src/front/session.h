@@ -76,7 +76,6 @@ struct uvm_session {
 	} values[UVM_SESSION_VALUES];
 	double calib_measured, calib_target; /* bytes/s; 0 until calibrated */
 	double calib_block_ns;		     /* CPU ns per counted block; 0: not known */
-	bool calib_block_saved;		     /* calib_block_ns is the saved file's */
 	char calib_gpu[32];
 	char calib_source[384]; /* the calibration file, or why it was not used */
 };

@@ -137,6 +137,12 @@ static uint64_t thread_cpu(void)
 	return uvm_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* Counted blocks as CPU time. */
+static uint64_t priced(const struct uvm_gpu *g, uint64_t blocks)
+{
+	return (uint64_t)((double)blocks * g->block_ns);
+}
+
 /*
  * The calling worker's work so far, in ns of CPU time: its CPU clock, or
  * under --compute blocks the basic blocks of kernel code it ran at the
@@ -145,9 +151,7 @@ static uint64_t thread_cpu(void)
  */
 static uint64_t work_now(const struct uvm_gpu *g)
 {
-	if (g->block_ns > 0)
-		return (uint64_t)((double)uvm_blocks_run_self() * g->block_ns);
-	return thread_cpu();
+	return g->block_ns > 0 ? priced(g, uvm_blocks_run_self()) : thread_cpu();
 }
 
 /* The same, of worker w, read from another thread (the driver's); false
@@ -157,8 +161,7 @@ static bool work_of(const struct uvm_gpu *g, const struct worker *w, uint64_t *o
 	struct timespec ts;
 
 	if (g->block_ns > 0) {
-		*out = (uint64_t)((double)atomic_load_explicit(w->blocks, memory_order_relaxed) *
-				  g->block_ns);
+		*out = priced(g, atomic_load_explicit(w->blocks, memory_order_relaxed));
 		return true;
 	}
 	if (clock_gettime(w->cpu, &ts))

@@ -60,34 +60,49 @@ void uvm_age2m_released(void *p, size_t b)
 		uvm_ilist_remove(&a->list, (uint32_t)v);
 }
 
-int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
-		   struct uvm_victim *out)
+/* The kinds of candidate, best first. */
+enum kind { FULL, PARTIAL, IN_USE, KINDS };
+
+int uvm_age2m_pick_by(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
+		      uvm_age2m_key key, struct uvm_victim *out)
 {
 	const struct uvm_space *s = a->space;
-	uint32_t partial = UVM_ILIST_END, in_use = UVM_ILIST_END, choice;
+	uint32_t best[KINDS] = {UVM_ILIST_END, UVM_ILIST_END, UVM_ILIST_END}, choice;
+	uint64_t best_key[KINDS] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
 	uint32_t v = newest_first ? uvm_ilist_last(&a->list) : uvm_ilist_first(&a->list);
 
 	for (; v != UVM_ILIST_END;
 	     v = newest_first ? uvm_ilist_prev(&a->list, v) : uvm_ilist_next(&a->list, v)) {
 		const struct uvm_vablock *vb = &s->vablock[v];
+		enum kind k;
+		uint64_t kv;
 
 		if (v == ctx->keep_vablock || !uvm_evict_has_device(ctx, v))
 			continue;
-		if (vb->in_batch == ctx->batch) {
-			if (in_use == UVM_ILIST_END)
-				in_use = v;
-			continue;
+		k = vb->in_batch == ctx->batch	? IN_USE
+		    : a->count[v] == vb->nvalid ? FULL
+						: PARTIAL;
+		kv = key ? key(ctx, v) : 0;
+		if (kv < best_key[k]) {
+			best[k] = v;
+			best_key[k] = kv;
 		}
-		if (a->count[v] == vb->nvalid) {
-			partial = v; /* fully populated: the best kind */
+		/* Without keys nothing beats the first full one. */
+		if (!key && k == FULL)
 			break;
-		}
-		if (partial == UVM_ILIST_END)
-			partial = v;
 	}
-	choice = partial != UVM_ILIST_END ? partial : ctx->allow_in_use ? in_use : UVM_ILIST_END;
+	choice = best[FULL] != UVM_ILIST_END	  ? best[FULL]
+		 : best[PARTIAL] != UVM_ILIST_END ? best[PARTIAL]
+		 : ctx->allow_in_use		  ? best[IN_USE]
+						  : UVM_ILIST_END;
 	if (choice == UVM_ILIST_END)
 		return -ENOENT;
 	*out = (struct uvm_victim){uvm_vablock_first(choice), UVM_BLOCKS_PER_VABLOCK};
 	return 0;
+}
+
+int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
+		   struct uvm_victim *out)
+{
+	return uvm_age2m_pick_by(a, ctx, newest_first, NULL, out);
 }

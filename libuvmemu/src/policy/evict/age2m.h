@@ -42,5 +42,13 @@ void uvm_age2m_released(void *p, size_t b);
  */
 int uvm_age2m_pick(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
 		   struct uvm_victim *out);
+/*
+ * The same walk with a key per vablock (lfu2m): within each kind (full and
+ * not in use, not in use, in use) the smallest key wins, the first in walk
+ * order on a tie; uvm_age2m_pick is every key equal.
+ */
+typedef uint64_t (*uvm_age2m_key)(const struct uvm_evict_ctx *ctx, uint32_t v);
+int uvm_age2m_pick_by(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx, bool newest_first,
+		      uvm_age2m_key key, struct uvm_victim *out);
 
 #endif

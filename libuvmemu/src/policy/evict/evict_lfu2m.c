@@ -19,8 +19,6 @@
  * unit) that have a copy here. Equal keys go in age order, oldest first.
  * The victim is the whole vablock, as lru2m's.
  */
-#include <errno.h>
-
 #include "age2m.h"
 #include "evict_util.h"
 
@@ -48,42 +46,9 @@ static uint64_t vablock_key(const struct uvm_evict_ctx *ctx, uint32_t v)
 	return written << 40 | accesses;
 }
 
-/* Candidates by kind, each with the smallest key seen (the oldest on a tie). */
-enum kind { FULL, PARTIAL, IN_USE, KINDS };
-
 static int lfu2m_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *out)
 {
-	const struct uvm_age2m *a = p;
-	const struct uvm_space *s = a->space;
-	uint32_t best[KINDS] = {UVM_ILIST_END, UVM_ILIST_END, UVM_ILIST_END};
-	uint64_t best_key[KINDS] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
-	uint32_t choice;
-
-	for (uint32_t v = uvm_ilist_first(&a->list); v != UVM_ILIST_END;
-	     v = uvm_ilist_next(&a->list, v)) {
-		const struct uvm_vablock *vb = &s->vablock[v];
-		enum kind k;
-		uint64_t key;
-
-		if (v == ctx->keep_vablock || !uvm_evict_has_device(ctx, v))
-			continue;
-		k = vb->in_batch == ctx->batch	? IN_USE
-		    : a->count[v] == vb->nvalid ? FULL
-						: PARTIAL;
-		key = vablock_key(ctx, v);
-		if (key < best_key[k]) {
-			best[k] = v;
-			best_key[k] = key;
-		}
-	}
-	choice = best[FULL] != UVM_ILIST_END	  ? best[FULL]
-		 : best[PARTIAL] != UVM_ILIST_END ? best[PARTIAL]
-		 : ctx->allow_in_use		  ? best[IN_USE]
-						  : UVM_ILIST_END;
-	if (choice == UVM_ILIST_END)
-		return -ENOENT;
-	*out = (struct uvm_victim){uvm_vablock_first(choice), UVM_BLOCKS_PER_VABLOCK};
-	return 0;
+	return uvm_age2m_pick_by(p, ctx, false, vablock_key, out);
 }
 
 const struct uvm_evict_ops uvm_evict_lfu2m = {
