@@ -37,6 +37,7 @@
 #define EMUGPU_GMMU
 #endif
 #include "emugpu.h"
+#include "executor.h"
 
 #define EMU_GMMU_WAYS	   4
 #define EMU_GMMU_WINDOWS   4
@@ -201,6 +202,23 @@ static size_t new_sectors(struct site *s, uintptr_t addr, size_t n, unsigned *li
 	return sectors;
 }
 
+/* A warp's first access to a block mapped on the device: one that arrives,
+ * in modelled time, after what its slot's clock is known to have reached
+ * asks the runtime whether the access is a fault (uvmemu_gmmu.h). */
+static void check_arrival(const struct uvmemu_gmmu *g, uintptr_t addr, size_t block)
+{
+	uint64_t r = atomic_load_explicit(&g->arrival[block], memory_order_relaxed);
+	const struct eg_worker *w;
+
+	if (r == 0 || !(w = eg_self()) || !w->model_slot)
+		return;
+	/* A warp that faulted waits on a GPU: nothing later in it is late. */
+	if (r > atomic_load_explicit(&w->model_slot->clock_lb, memory_order_relaxed) &&
+	    !(atomic_load_explicit(&w->model_slot->attention, memory_order_relaxed) &
+	      UVMEMU_ATTN_WARP))
+		g->late(g->ctx, addr);
+}
+
 /* A warp access of n bytes at addr; rmw: an atomic's (a store whose sectors
  * also come back). */
 static void gmmu_access(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, bool store, bool rmw)
@@ -211,14 +229,18 @@ static void gmmu_access(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, b
 	size_t block = (addr - g->dev_lo) >> g->block_shift;
 	struct site *s = site_for(ws.next++);
 	uint8_t state;
+	bool first;
 
 	if (s && s->epoch != ws.epoch) {
 		s->epoch = ws.epoch;
 		s->nblocks = s->nwindows = 0;
 	}
 	state = atomic_load_explicit(&g->state[block], memory_order_relaxed);
-	if (first_in_block(s, (uint32_t)counter) && !g->measure_only)
+	first = first_in_block(s, (uint32_t)counter);
+	if (first && !g->measure_only)
 		count(g, counter, state);
+	if (first && g->arrival && (state & UVMEMU_GMMU_DEVICE))
+		check_arrival(g, addr, block);
 	/* --fault-path uvmmu: a block neither on the device nor REMOTE is
 	 * brought in by the runtime from this thread, as UVMMU's GMMU does,
 	 * instead of the access trapping through userfaultfd to the driver. */

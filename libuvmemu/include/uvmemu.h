@@ -214,8 +214,12 @@ void uvmemu_cta_end(uint64_t launch_index, unsigned cta_linear, unsigned sm);
 struct uvmemu_slot {
 #ifdef __cplusplus
 	uint32_t attention; /* CUDA builds (C++): no executor reads it there */
+	uint64_t clock_lb;
 #else
 	_Atomic uint32_t attention;
+	/* A modelled time (ns) the slot's clock has certainly reached; GMMU
+	 * accessors compare blocks' arrivals with it (uvmemu_gmmu.h). */
+	_Atomic uint64_t clock_lb;
 #endif
 };
 #define UVMEMU_ATTN_WARP 1u /* a lane of the running warp faulted */

@@ -94,6 +94,16 @@ struct uvmemu_gmmu {
 	 * modelled as arrived. An access that still faults (the block left
 	 * again) takes the userfaultfd path. */
 	void (*resolve)(void *ctx, uintptr_t dev_addr, bool write);
+	/* --clock model (NULL otherwise): per block, when its data is on the
+	 * device in modelled time (0: long since; values above any clock:
+	 * on its way). The real driver maps a block at once, before slots
+	 * whose modelled time is earlier reach its arrival; an access of such
+	 * a slot to a block mapped on the device whose arrival is later than
+	 * the slot's clock_lb (uvmemu.h) calls `late`, which makes it the
+	 * fault it would be on a GPU when the slot's time now is earlier
+	 * too. Called once per warp access and 64 KB block. */
+	const _Atomic uint64_t *arrival;
+	void (*late)(void *ctx, uintptr_t dev_addr);
 };
 
 /* Never NULL; natively the range is empty. */

@@ -50,6 +50,8 @@ expect 2 "--cpu-fault-latency \\(UVMEMU_CPU_FAULT_LATENCY\\) is read only under 
 expect 2 "--compute='gpu': accepted values are auto\\|cpu\\|blocks" run --compute gpu -- "$probe"
 expect 2 "--compute \\(UVMEMU_COMPUTE\\) is read only under --clock model" run --clock real --compute cpu -- "$probe"
 expect 2 "--compute blocks \\(UVMEMU_COMPUTE\\) needs --dilation auto" run --compute blocks --dilation 4 -- "$probe"
+expect 2 "--late-hits='miss': accepted values are fault\\|hit" run --late-hits miss -- "$probe"
+expect 2 "--late-hits \\(UVMEMU_LATE_HITS\\) is read only under --clock model" run --clock real --late-hits hit -- "$probe"
 # Blocks asked for where the program does not count them: refused before the
 # first kernel (a build with -DEMUGPU_COUNT_BLOCKS=ON counts them).
 if ! nm -D "$bin/vecadd" 2>/dev/null | grep -q __sanitizer_cov_trace_pc; then

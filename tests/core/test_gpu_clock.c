@@ -7,12 +7,15 @@
  * worker's modelled time is its CPU time divided by D, never the real time
  * it spent blocked; a hand-out that never faulted spreads over the free
  * slots; the host's clock skips the real time of a call whose time is the
- * model's. Each check would fail under a clock cut by real time.
+ * model's; a slot that reaches a block the real driver mapped before the
+ * block's modelled arrival waits for it. Each check would fail under a
+ * clock cut by real time.
  */
 #include <pthread.h>
 #include <semaphore.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -360,6 +363,109 @@ static void test_compute_counts_blocks_not_cpu_time(void **state)
 	rig_down(&r);
 }
 
+/* Steps the buffer until told to stop: the driver's side while the test's
+ * thread is a worker that waits at a barrier. */
+struct stepper {
+	struct rig *r;
+	_Atomic bool stop;
+};
+
+static void *stepping(void *arg)
+{
+	struct stepper *st = arg;
+
+	while (!atomic_load(&st->stop)) {
+		uvm_gpu_step(st->r->gpu);
+		sleep_ns(200 * US);
+	}
+	return NULL;
+}
+
+static void run_blocks(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__sanitizer_cov_trace_pc();
+}
+
+/*
+ * The real driver maps a block at once; on a GPU it is there only when the
+ * batch that moved it ends. A slot whose modelled time is earlier faults on
+ * it (a late hit) and waits until it arrives, not until the end of the
+ * batch its duplicate fault lands in; another warp of the same SM on the
+ * same page waits without a fault of its own; after the wait, the blocks
+ * that came with it hit.
+ */
+static void test_late_hit_waits_for_arrival(void **state)
+{
+	struct rig r;
+	struct stepper st;
+	pthread_t th;
+	const struct uvmemu_slot *slot;
+	const _Atomic uint64_t *arrival;
+	struct uvm_gpu_stamp s;
+	struct uvm_gpu_figures fig;
+	uint64_t begin, end, t1;
+
+	(void)state;
+	rig_up_latency(&r, "1", "1ms");
+	uvm_gpu_set_block_cost(r.gpu, 10.0); /* 100000 blocks are 1 ms, exactly */
+	uvm_gpu_kernel_begin(r.gpu, 0, 1, 1, 1, 0);
+	slot = uvm_gpu_register(r.gpu, 0, 0);
+	assert_non_null(slot);
+	uvm_gpu_run_begin(r.gpu, 1);
+	run_blocks(100000);
+	/* Its fault on block 1 at 1 ms brings blocks 2 and 3 with it. */
+	s = uvm_gpu_stamp(r.gpu, (uint32_t)syscall(SYS_gettid));
+	assert_int_equal(s.stamp, 1 * MS);
+	uvm_gpu_claim(r.gpu, 1, 64 << 10, 1, 0, 0);
+	uvm_gpu_follow(r.gpu, 1, 1, 3);
+	uvm_gpu_commit(r.gpu, s, 1ull << UVMEMU_BLOCK_SHIFT, true, 0);
+	uvm_gpu_warp_end(r.gpu);
+	assert_int_equal(uvm_gpu_step(r.gpu), 0);
+	/* Its batch: 1 ms of latency from 1 ms (the 64 KB take microseconds). */
+	arrival = uvm_gpu_arrivals(r.gpu);
+	t1 = atomic_load(&arrival[1]);
+	assert_int_equal(t1, 2 * MS);
+	/* The next warp, still at 1 ms, reads block 2: mapped on the host,
+	 * on its way in modelled time. */
+	uvm_gpu_late(r.gpu, 2ull << UVMEMU_BLOCK_SHIFT);
+	assert_int_equal(atomic_load(&slot->attention), UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP);
+	uvm_gpu_warp_end(r.gpu);
+	/* The one after it too: its SM waits for the page already. */
+	uvm_gpu_late(r.gpu, 2ull << UVMEMU_BLOCK_SHIFT);
+	assert_int_equal(atomic_load(&slot->attention), UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP);
+	uvm_gpu_warp_end(r.gpu);
+	st = (struct stepper){&r, false};
+	assert_int_equal(pthread_create(&th, NULL, stepping, &st), 0);
+	uvm_gpu_barrier(r.gpu);
+	atomic_store(&st.stop, true);
+	pthread_join(th, NULL);
+	/* At 2 ms blocks 3 (it came with block 1) and 4 (it never moved)
+	 * are there. */
+	uvm_gpu_late(r.gpu, 3ull << UVMEMU_BLOCK_SHIFT);
+	uvm_gpu_late(r.gpu, 4ull << UVMEMU_BLOCK_SHIFT);
+	assert_int_equal(atomic_load(&slot->attention), 0);
+	assert_int_equal(atomic_load(&slot->clock_lb), t1);
+	uvm_gpu_run_end(r.gpu, 1);
+	uvm_gpu_kernel_end(r.gpu, 0, &begin, &end);
+	uvm_gpu_figures(r.gpu, &fig);
+	printf("late hit at 1 ms on a block arriving at %.3f ms: kernel %.3f ms, %llu faults in "
+	       "%llu batches, %llu late hits, %llu joined\n",
+	       (double)t1 / 1e6, (double)(end - begin) / 1e6, (unsigned long long)fig.faults,
+	       (unsigned long long)fig.batches, (unsigned long long)fig.late_hits,
+	       (unsigned long long)fig.late_joins);
+	assert_int_equal(fig.late_hits, 1);
+	assert_int_equal(fig.late_joins, 1);
+	/* The duplicate is in the second batch (2-3 ms), but the warp went
+	 * on when its block arrived: the kernel ends at 2 ms, not 1 ms (no
+	 * late hit) nor 3 ms. */
+	assert_int_equal(fig.faults, 2);
+	assert_int_equal(fig.batches, 2);
+	assert_int_equal(end - begin, 2 * MS);
+	assert_int_equal(fig.stall_ns, 1 * MS);
+	rig_down(&r);
+}
+
 static void test_unstalled_handout_spreads_over_free_slots(void **state)
 {
 	struct rig r;
@@ -568,6 +674,7 @@ int main(void)
 	    cmocka_unit_test(test_batches_form_in_modelled_time),
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
 	    cmocka_unit_test(test_compute_counts_blocks_not_cpu_time),
+	    cmocka_unit_test(test_late_hit_waits_for_arrival),
 	    cmocka_unit_test(test_unstalled_handout_spreads_over_free_slots),
 	    cmocka_unit_test(test_gpus_run_kernels_side_by_side),
 	    cmocka_unit_test(test_gpu_preset_per_device),

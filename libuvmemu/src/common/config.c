@@ -928,6 +928,11 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "--compute (UVMEMU_COMPUTE) is read only under --clock model: under "
 			    "--clock real a kernel takes the real time it takes");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_late_hits].given)
+		return fail(
+		    err, errlen,
+		    "--late-hits (UVMEMU_LATE_HITS) is read only under --clock model: under "
+		    "--clock real a block is there when the real driver mapped it");
 	if (cfg->v[UVM_OPT_compute].i == UVM_COMPUTE_BLOCKS && cfg->v[UVM_OPT_dilation].d != 0)
 		return fail(err, errlen,
 			    "--compute blocks (UVMEMU_COMPUTE) needs --dilation auto: a block's "

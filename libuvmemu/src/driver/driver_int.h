@@ -159,6 +159,15 @@ struct uvm_driver {
 	size_t nwake, capwake;
 	struct uvm_stats st;	    /* this batch */
 	struct uvm_batch_time bt;   /* its time: began, modelled end, transfers */
+	/* Under the model clock, the runs of blocks the vablock being
+	 * serviced brings to a device (open from its service's start to its
+	 * claim): they arrive with its first far fault's transfers
+	 * (uvm_gpu_follow). A vablock has at most a run per two blocks. */
+	struct {
+		bool open;
+		unsigned count;
+		size_t first[UVM_BLOCKS_PER_VABLOCK / 2 + 1], n[UVM_BLOCKS_PER_VABLOCK / 2 + 1];
+	} arrived;
 	/* The model can never delay a wake-up (no fault latency, unlimited
 	 * link): copies wake their waiters as they land instead of at replay. */
 	bool wake_at_copy;
@@ -296,6 +305,8 @@ void uvm_op_peer_unmap_all(struct uvm_driver *d, size_t first, size_t n);
 /* After the blocks moved (or were advised): each accessed-by GPU maps them
  * where they are now, ahead of any access (--gpus > 1, remap). */
 void uvm_op_follow_accessed_by(struct uvm_driver *d, size_t first, size_t n);
+/* Blocks [first, first + n) reach the device in the vablock being serviced. */
+void uvm_op_arrived(struct uvm_driver *d, size_t first, size_t n);
 /* REMOTE mapped on the device: unmap it there (sampling). */
 void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n);
 void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n);

@@ -110,6 +110,13 @@ void uvm_driver_claim(struct uvm_driver *d, const struct uvm_fault *lead, bool h
 {
 	struct uvm_batch_time *bt = &d->bt;
 
+	if (d->dep.gpu && lead && lead->gpu)
+		for (unsigned i = 0; i < d->arrived.count; i++)
+			uvm_gpu_follow(d->dep.gpu, lead->page >> UVM_BLOCK_SHIFT,
+				       d->arrived.first[i], d->arrived.n[i]);
+	d->arrived.open = false;
+	d->arrived.count = 0;
+
 	if (d->dep.gpu && bt->peer_xfers) {
 		if (lead)
 			uvm_gpu_claim_peer(d->dep.gpu, lead->page >> UVM_BLOCK_SHIFT, bt->peer_link,

@@ -20,6 +20,7 @@ void uvm_op_zero_fill(struct uvm_driver *d, size_t first, size_t n)
 	d->backend.ops->zero_fill(uvm_driver_backend_on(d, d->target), first, n);
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.blocks_zero_filled += n;
+	uvm_op_arrived(d, first, n);
 	uvm_op_follow_accessed_by(d, first, n);
 }
 
@@ -32,6 +33,7 @@ void uvm_op_to_device(struct uvm_driver *d, size_t first, size_t n)
 	uvm_res_move_gpu(&d->res, first, n, UVM_DEVICE, UVM_RES_MIGRATE, d->target);
 	d->st.bytes_h2d += len;
 	d->st.blocks_h2d += n;
+	uvm_op_arrived(d, first, n);
 	uvm_op_follow_accessed_by(d, first, n);
 }
 
@@ -57,6 +59,21 @@ void uvm_op_host_fill(struct uvm_driver *d, size_t first, size_t n)
 	d->st.host_fill_bytes += uvm_be_off(n);
 	d->st.host_fills++;
 	uvm_op_follow_accessed_by(d, first, n);
+}
+
+void uvm_op_arrived(struct uvm_driver *d, size_t first, size_t n)
+{
+	unsigned c = d->arrived.count;
+
+	if (!d->arrived.open)
+		return;
+	if (c > 0 && d->arrived.first[c - 1] + d->arrived.n[c - 1] == first) {
+		d->arrived.n[c - 1] += n;
+	} else if (c < sizeof(d->arrived.first) / sizeof(d->arrived.first[0])) {
+		d->arrived.first[c] = first;
+		d->arrived.n[c] = n;
+		d->arrived.count = c + 1;
+	}
 }
 
 void uvm_op_probe(struct uvm_driver *d, size_t first, size_t n)
@@ -89,6 +106,7 @@ void uvm_op_peer(struct uvm_driver *d, size_t first, size_t n, enum uvm_res_how 
 	uvm_res_peer(&d->res, first, n, d->target, how);
 	d->st.bytes_p2p += len;
 	d->st.blocks_p2p += n;
+	uvm_op_arrived(d, first, n);
 	uvm_op_follow_accessed_by(d, first, n);
 }
 

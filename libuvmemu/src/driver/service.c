@@ -965,6 +965,8 @@ void uvm_service_batch(struct uvm_driver *d)
 		}
 		s->vablock[vab].in_batch = d->seq;
 		d->st.vablocks_serviced++;
+		d->arrived.open = d->dep.gpu != NULL;
+		d->arrived.count = 0;
 		/* Each GPU's faults of the vablock, in GPU order. */
 		while (j < d->nfault && d->fault[j].page >> UVM_VABLOCK_SHIFT == vab &&
 		       d->fault[j].gpu) {

@@ -97,7 +97,22 @@ static void gmmu_resolve(void *ctx, uintptr_t dev_addr, bool write)
 	uvm_model_wait_until(uvm_driver_direct_fault(e->driver, dev_addr - e->arena.dev, write));
 }
 
-/* Once the arena, the space and the backend exist. */
+/* The model clock: an access to a block the real driver mapped before the
+ * slot's modelled time reached its arrival (uvm_gpu_late). */
+static void gmmu_late(void *ctx, uintptr_t dev_addr)
+{
+	struct uvm_emu *e = ctx;
+
+	if (dev_addr < e->arena.dev || dev_addr >= e->arena.dev + e->arena.size)
+		return;
+	/* Its CTA will wait as for a far fault, which the executor hears of
+	 * from the driver: tell it here, so that a spare worker takes the
+	 * next CTA (its thread's wait is no userfaultfd fault). */
+	if (uvm_gpu_late(e->gpu, (dev_addr - e->arena.dev) & ~(uintptr_t)(UVM_PAGE_SIZE - 1)))
+		uvm_session_gpu_stalled(e->session);
+}
+
+/* Once the arena, the space, the backend and the GPU's clock exist. */
 void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 {
 	bool measure = uvm_cfg_i(cfg, UVM_OPT_gmmu) == UVM_GMMU_MEASURE;
@@ -121,6 +136,12 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 	    .notify = gmmu_notify,
 	    .resolve =
 		uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU ? gmmu_resolve : NULL,
+	    /* --gmmu measure leaves the model to far faults, as a build
+	     * without accessors does. */
+	    .arrival = e->gpu && !measure && uvm_cfg_i(cfg, UVM_OPT_late_hits) == UVM_LATE_FAULT
+			   ? uvm_gpu_arrivals(e->gpu)
+			   : NULL,
+	    .late = gmmu_late,
 	};
 }
 

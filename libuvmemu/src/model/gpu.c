@@ -27,10 +27,22 @@
 #include "tidmap.h"
 #include "timing.h"
 
-#define PENDING UINT64_MAX /* a block's transfers not charged to a batch yet */
+/* A block's arrival (uvm_gpu::ready): 0, long since there; a modelled time;
+ * PENDING, its transfers not charged to a batch yet; FOLLOWS | lead, it came
+ * with the transfers of block `lead`'s service and arrives when they do.
+ * Every value but a time is above any clock, which is what an accessor
+ * compares (uvmemu_gmmu.h). */
+#define PENDING UINT64_MAX
+#define FOLLOWS (1ull << 63)
 /* A running worker's compute clock is read again for the horizon at most
  * this often: each read is a system call. */
 #define REFRESH_NS 50000u
+/* Pages a worker remembers its pending faults on, so that its SM's late
+ * hits on one of them are stalls, not more faults; and pages of its SM's
+ * faults it waits for. */
+#define WAITED_MAX 16u
+/* SMs per GPU whose workers' pending faults coalesce (the SM's TLB). */
+#define SM_MAX 256u
 
 enum wstate {
 	W_IDLE,	  /* not in a hand-out */
@@ -42,6 +54,8 @@ enum wstate {
 /* One executor worker. */
 struct worker {
 	struct uvmemu_slot pub; /* the word the executor tests at warp ends */
+	uint32_t idx;		/* its place in uvm_gpu::w */
+	int32_t next_on_sm;	/* the next worker of its SM (-1: none) */
 	clockid_t cpu;		/* the thread's CPU clock */
 	const _Atomic uint64_t *blocks; /* its count of basic blocks run */
 	unsigned dev, sm;	/* its GPU (an executor's pool per GPU), its SM there */
@@ -50,6 +64,10 @@ struct worker {
 	uint64_t t, cpu0;      /* its clock was t when its work (work_now) read cpu0 */
 	uint64_t warp_t;       /* with attention: its warp's issue time */
 	uint32_t pending;      /* its warp's faults not in a formed batch yet */
+	uint32_t nwaited;      /* pages of its pending faults (the first WAITED_MAX) */
+	uint64_t waited[WAITED_MAX];
+	uint32_t njoined; /* pages of its SM's pending faults it waits for too */
+	uint64_t joined[WAITED_MAX];
 	uint64_t done_t;       /* the latest completion among them */
 	uint64_t lb, lb_at;    /* a lower bound of its clock, and when read (real) */
 	uint32_t faults;       /* real faults it took since cpu0 (their CPU is not compute) */
@@ -66,7 +84,6 @@ struct ledger {
 	uint32_t p2p_bytes;
 	uint16_t p2p_xfers;
 	uint8_t p2p_link, p2p_dir;
-	uint64_t ready; /* when its data is there, modelled (PENDING: not charged) */
 };
 
 /*
@@ -103,6 +120,10 @@ struct uvm_gpu {
 	unsigned ndev;
 	struct dev dev[UVMEMU_MAX_DEVICES];
 
+	/* Per GPU and SM, its first worker (-1: none): a list through
+	 * next_on_sm. */
+	int32_t sm_first[UVMEMU_MAX_DEVICES][SM_MAX];
+
 	struct uvm_tidmap tids; /* thread id -> worker */
 	struct worker **w;
 	size_t nw; /* w holds UVM_TIDMAP_SLOTS, never moved: a worker reads its
@@ -125,6 +146,9 @@ struct uvm_gpu {
 	uint64_t paused_h; /* uvm_gpu_host_pause's time */
 
 	struct ledger *ledger;
+	/* Per block, when its data is on the device in modelled time (the
+	 * encoding at PENDING); written under the lock, read by accessors. */
+	_Atomic uint64_t *ready;
 	size_t nblocks;
 	struct uvm_gpu_figures fig;
 	struct uvm_gpu_observer obs; /* traces (no callbacks: none) */
@@ -241,6 +265,55 @@ static void futex_wake(_Atomic uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* ------------------------------------------------------------ arrivals */
+
+static uint64_t ready_of(const struct uvm_gpu *g, uint64_t b)
+{
+	return atomic_load_explicit(&g->ready[b], memory_order_relaxed);
+}
+
+static void set_ready(struct uvm_gpu *g, uint64_t b, uint64_t v)
+{
+	atomic_store_explicit(&g->ready[b], v, memory_order_relaxed);
+}
+
+static bool follows(uint64_t r)
+{
+	return r != PENDING && (r & FOLLOWS);
+}
+
+/* The block whose ledger holds b's transfers: its own, or while b arrives
+ * with another block's service, that block's (a lead that moved again with
+ * a later service is followed there, a few steps at most). */
+static uint64_t owner(const struct uvm_gpu *g, uint64_t b)
+{
+	for (int hop = 0; hop < 4; hop++) {
+		uint64_t r = ready_of(g, b);
+
+		if (!follows(r) || (r & ~FOLLOWS) >= g->nblocks)
+			return b;
+		b = r & ~FOLLOWS;
+	}
+	return b;
+}
+
+/* When b's data is there in modelled time (0: long since; PENDING: its
+ * batch has not formed). A block that came with another's service takes
+ * that block's time once it is known. Not within a step: charge() marks an
+ * owner 0 for a moment. */
+static uint64_t arrival(struct uvm_gpu *g, uint64_t b)
+{
+	uint64_t r = ready_of(g, b);
+
+	if (!follows(r))
+		return r;
+	r = ready_of(g, owner(g, b));
+	if (r == PENDING || follows(r))
+		return PENDING;
+	set_ready(g, b, r);
+	return r;
+}
+
 /* ---------------------------------------------------------- life */
 
 /*
@@ -285,12 +358,18 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 	g->nblocks = nblocks;
 	g->ledger = mmap(NULL, nblocks * sizeof(*g->ledger), PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (!g->w || !g->taken || g->doorbell < 0 || g->ledger == MAP_FAILED) {
+	g->ready = mmap(NULL, nblocks * sizeof(*g->ready), PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!g->w || !g->taken || g->doorbell < 0 || g->ledger == MAP_FAILED ||
+	    g->ready == MAP_FAILED) {
 		if (g->ledger == MAP_FAILED)
 			g->ledger = NULL;
+		if (g->ready == MAP_FAILED)
+			g->ready = NULL;
 		uvm_gpu_destroy(g);
 		goto nomem;
 	}
+	memset(g->sm_first, 0xff, sizeof(g->sm_first)); /* -1: no worker */
 	g->host_clk = CLOCK_THREAD_CPUTIME_ID;
 	anchor_here(g, 0);
 	*out = g;
@@ -315,6 +394,8 @@ void uvm_gpu_destroy(struct uvm_gpu *g)
 	free(g->taken);
 	if (g->ledger)
 		munmap(g->ledger, g->nblocks * sizeof(*g->ledger));
+	if (g->ready)
+		munmap((void *)g->ready, g->nblocks * sizeof(*g->ready));
 	if (g->doorbell >= 0)
 		close(g->doorbell);
 	uvm_mutex_destroy(&g->lock);
@@ -381,6 +462,13 @@ static void tell_batch(struct uvm_gpu *g, const struct uvm_gpu_figures *was, uns
 
 /* ------------------------------------------------------------ workers */
 
+/* Its slot's clock has reached w->t: an accessor's access to a block that
+ * arrives no later is a hit without asking (uvm_gpu_late). */
+static void publish(struct worker *w)
+{
+	atomic_store_explicit(&w->pub.clock_lb, w->t, memory_order_relaxed);
+}
+
 const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned dev, unsigned sm)
 {
 	struct worker *w = calloc(1, sizeof(*w));
@@ -397,6 +485,12 @@ const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned dev, unsi
 	uvm_mutex_lock(&g->lock);
 	if (g->nw == UVM_TIDMAP_SLOTS)
 		goto out;
+	w->idx = (uint32_t)g->nw;
+	w->next_on_sm = -1;
+	if (sm < SM_MAX) {
+		w->next_on_sm = g->sm_first[w->dev][sm];
+		g->sm_first[w->dev][sm] = (int32_t)w->idx;
+	}
 	g->w[g->nw] = w;
 	uvm_tidmap_add(&g->tids, (uint32_t)syscall(SYS_gettid), (uint32_t)g->nw);
 	g->nw++;
@@ -447,6 +541,7 @@ void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
 		w->faults = 0;
 		w->lb = w->t;
 		w->lb_at = uvm_now_ns();
+		publish(w);
 		w->state = W_RUN;
 		w->run_ncta = ncta;
 		w->run_faulted = false;
@@ -518,6 +613,7 @@ static void account(struct uvm_gpu *g, struct worker *w, uint64_t tc)
 	w->lb = tc;
 	w->lb_at = uvm_now_ns();
 	w->faults = 0;
+	publish(w);
 }
 
 /*
@@ -561,6 +657,7 @@ void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_
 			g->fig.stall_ns += end - tc;
 			g->fig.remote_stall_ns += end - tc;
 			w->t = w->lb = end;
+			publish(w);
 		}
 		w->cpu0 = cpu;
 	}
@@ -594,6 +691,7 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 		if (g->obs.stall && w->held >= 0)
 			g->obs.stall(g->obs.ctx, (unsigned)w->held, tc, w->done_t);
 		w->t = w->lb = w->done_t;
+		publish(w);
 	}
 	/* The wait's own CPU time is not the kernel's. */
 	w->cpu0 = work_now(g);
@@ -821,38 +919,136 @@ out:
 	return s;
 }
 
+/* A fault of w's warp (issued at `stamp` unless the warp faulted before)
+ * on `page` enters its GPU's buffer; w goes on no earlier than not_before. */
+static void enter(struct uvm_gpu *g, struct worker *w, uint64_t stamp, uint64_t page,
+		  uint64_t not_before)
+{
+	if (!(atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP)) {
+		w->warp_t = stamp;
+		atomic_store_explicit(&w->pub.attention, UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP,
+				      memory_order_relaxed);
+	}
+	if (not_before > w->done_t)
+		w->done_t = not_before;
+	if (uvm_batcher_add(&g->dev[w->dev].buf, w->warp_t, page, w->idx) == 0) {
+		w->pending++;
+		w->run_faulted = true;
+		if (w->nwaited < WAITED_MAX)
+			w->waited[w->nwaited++] = page;
+	}
+}
+
+/* Whether a fault of w on `page` is pending. */
+static bool waits_for(const struct worker *w, uint64_t page)
+{
+	for (uint32_t i = 0; i < w->nwaited; i++)
+		if (w->waited[i] == page)
+			return true;
+	return false;
+}
+
+/* Whether a fault of w's SM on `page` is pending: the SM's TLB holds the
+ * miss, and another warp's access to the page waits for the same fill. */
+static bool sm_waits_for(const struct uvm_gpu *g, const struct worker *w, uint64_t page)
+{
+	if (w->sm >= SM_MAX)
+		return waits_for(w, page);
+	for (int32_t i = g->sm_first[w->dev][w->sm]; i >= 0; i = g->w[i]->next_on_sm)
+		if (waits_for(g->w[i], page))
+			return true;
+	return false;
+}
+
+/* Whether a block arriving at r (arrival()) is there at modelled time t. */
+static bool there_by(uint64_t r, uint64_t t)
+{
+	return r != PENDING && r <= t;
+}
+
 void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bool fresh,
 		    uint64_t not_before)
 {
-	uint64_t block = page >> UVMEMU_BLOCK_SHIFT;
-	struct ledger *l = block < g->nblocks ? &g->ledger[block] : NULL;
-	struct worker *w;
+	uint64_t block = page >> UVMEMU_BLOCK_SHIFT, r;
 
 	if (s.slot < 0)
 		return;
 	uvm_mutex_lock(&g->lock);
-	w = g->w[s.slot];
-	if (l && fresh) {
-		l->ready = PENDING; /* it moves now: the first batch holding it pays */
-	} else if (l && l->ready != 0 && l->ready != PENDING && l->ready <= s.stamp) {
+	if (block < g->nblocks && fresh) {
+		set_ready(g, block, PENDING); /* it moves now: the first batch holding it pays */
+	} else if (block < g->nblocks && (r = arrival(g, block)) != 0 && there_by(r, s.stamp)) {
 		/* Brought by another slot's fault whose batch had ended when
 		 * this warp issued: on the GPU the access would have hit. */
 		g->fig.free_faults++;
 		uvm_mutex_unlock(&g->lock);
 		return;
 	}
-	if (!(atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP)) {
-		w->warp_t = s.stamp;
+	enter(g, g->w[s.slot], s.stamp, page, not_before);
+	uvm_mutex_unlock(&g->lock);
+}
+
+bool uvm_gpu_late(struct uvm_gpu *g, uint64_t page)
+{
+	uint64_t block = page >> UVMEMU_BLOCK_SHIFT, cpu, t;
+	struct worker *w = self(g);
+	bool waits = false;
+
+	if (!w || block >= g->nblocks)
+		return false;
+	cpu = work_now(g);
+	uvm_mutex_lock(&g->lock);
+	/* A warp that faulted is stalled on a GPU: its later accesses come
+	 * after the stall, which the loop's end charges. */
+	if (w->state != W_RUN ||
+	    (atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP))
+		goto out;
+	t = clock_at(g, w, cpu);
+	if (there_by(arrival(g, block), t)) {
+		/* A hit: and the slot's clock is at least t. */
+		if (t > atomic_load_explicit(&w->pub.clock_lb, memory_order_relaxed))
+			atomic_store_explicit(&w->pub.clock_lb, t, memory_order_relaxed);
+		goto out;
+	}
+	/* The real driver mapped it before this slot's modelled time reached
+	 * its arrival: on the GPU the access faults (a duplicate of the fault
+	 * that moves it) and the warp waits for it. A page its SM already
+	 * waits for stalls the warp without another fault. */
+	if (waits_for(w, page) || (w->njoined < WAITED_MAX && sm_waits_for(g, w, page))) {
+		if (!waits_for(w, page)) {
+			w->joined[w->njoined++] = page;
+			w->pending++;
+		}
+		w->warp_t = t;
 		atomic_store_explicit(&w->pub.attention, UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP,
 				      memory_order_relaxed);
+		g->fig.late_joins++;
+		waits = true;
+		goto out;
 	}
-	if (not_before > w->done_t)
-		w->done_t = not_before;
-	if (uvm_batcher_add(&g->dev[w->dev].buf, w->warp_t, page, (uint32_t)s.slot) == 0) {
-		w->pending++;
-		w->run_faulted = true;
-	}
+	g->fig.late_hits++;
+	enter(g, w, t, page, 0);
+	waits = true;
+out:
+	/* The driver steps the buffer when told: this fault did not come
+	 * through it, so the slot's wait at its loop's end rings. */
+	if (waits)
+		g->waiting = true;
 	uvm_mutex_unlock(&g->lock);
+	return waits;
+}
+
+void uvm_gpu_follow(struct uvm_gpu *g, uint64_t lead, uint64_t first, uint64_t n)
+{
+	uvm_mutex_lock(&g->lock);
+	for (uint64_t b = first; b < first + n && b < g->nblocks; b++)
+		if (b != lead)
+			set_ready(g, b, FOLLOWS | lead);
+	uvm_mutex_unlock(&g->lock);
+}
+
+const _Atomic uint64_t *uvm_gpu_arrivals(const struct uvm_gpu *g)
+{
+	return g->ready;
 }
 
 void uvm_gpu_claim(struct uvm_gpu *g, uint64_t block, uint64_t h2d_bytes, uint32_t h2d_xfers,
@@ -868,7 +1064,7 @@ void uvm_gpu_claim(struct uvm_gpu *g, uint64_t block, uint64_t h2d_bytes, uint32
 	l->h2d_xfers = (uint16_t)(l->h2d_xfers + h2d_xfers);
 	l->d2h_bytes = (uint32_t)(l->d2h_bytes + d2h_bytes);
 	l->d2h_xfers = (uint16_t)(l->d2h_xfers + d2h_xfers);
-	l->ready = PENDING;
+	set_ready(g, block, PENDING);
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -885,7 +1081,7 @@ void uvm_gpu_claim_peer(struct uvm_gpu *g, uint64_t block, unsigned link, enum u
 	l->p2p_xfers = (uint16_t)(l->p2p_xfers + xfers);
 	l->p2p_link = (uint8_t)link;
 	l->p2p_dir = (uint8_t)dir;
-	l->ready = PENDING;
+	set_ready(g, block, PENDING);
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -954,12 +1150,15 @@ static uint64_t charge(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, 
 
 	*h2d = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t b = f[i].page >> UVMEMU_BLOCK_SHIFT;
-		struct ledger *l = b < g->nblocks ? &g->ledger[b] : NULL;
+		uint64_t b = f[i].page >> UVMEMU_BLOCK_SHIFT, o;
+		struct ledger *l;
 		uint64_t e;
 
-		if (!l || l->ready != PENDING)
+		/* A block that came with another's service brings its
+		 * transfers into the first batch holding either. */
+		if (b >= g->nblocks || ready_of(g, (o = owner(g, b))) != PENDING)
 			continue;
+		l = &g->ledger[o];
 		for (unsigned x = 0; x < l->h2d_xfers; x++) {
 			e = uvm_link_book(link, UVM_H2D, l->h2d_bytes / l->h2d_xfers, start, 1);
 			end = e > end ? e : end;
@@ -986,7 +1185,7 @@ static uint64_t charge(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, 
 		g->fig.bytes_d2h += l->d2h_bytes;
 		l->h2d_bytes = l->d2h_bytes = 0;
 		l->h2d_xfers = l->d2h_xfers = 0;
-		l->ready = 0; /* charged: set to the batch's end below */
+		set_ready(g, o, 0); /* charged: set to the batch's end below */
 	}
 	return end;
 }
@@ -1020,25 +1219,62 @@ static void count(struct uvm_gpu *g, unsigned dev, struct uvm_mfault *f, size_t 
 		g->fig.max_faults = n;
 }
 
+/* Removes `page` from list[0..*n); whether it was there. */
+static bool drop_page(uint64_t *list, uint32_t *n, uint64_t page)
+{
+	for (uint32_t i = 0; i < *n; i++) {
+		if (list[i] == page) {
+			list[i] = list[--*n];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One of w's waits ended at modelled time `done`. */
+static void resolved(struct worker *w, uint64_t done)
+{
+	if (done > w->done_t)
+		w->done_t = done;
+	if (--w->pending == 0 && w->state == W_WAIT) {
+		w->state = W_RESUME;
+		atomic_fetch_add(&w->wake, 1);
+		futex_wake(&w->wake);
+	}
+}
+
+/* w's fault on `page` completed at `done`: its SM's warps that joined it
+ * go on then too. */
+static void release_joined(struct uvm_gpu *g, struct worker *w, uint64_t page, uint64_t done)
+{
+	if (!drop_page(w->waited, &w->nwaited, page) || w->sm >= SM_MAX)
+		return;
+	for (int32_t i = g->sm_first[w->dev][w->sm]; i >= 0; i = g->w[i]->next_on_sm) {
+		struct worker *x = g->w[i];
+
+		while (drop_page(x->joined, &x->njoined, page))
+			resolved(x, done);
+	}
+}
+
 static void complete(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, uint64_t end)
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t b = f[i].page >> UVMEMU_BLOCK_SHIFT;
-		struct ledger *l = b < g->nblocks ? &g->ledger[b] : NULL;
+		uint64_t o = b < g->nblocks ? owner(g, b) : UINT64_MAX;
+		uint64_t r = o != UINT64_MAX ? ready_of(g, o) : PENDING;
 		struct worker *w = g->w[f[i].slot];
 		uint64_t done = end;
 
-		if (l && l->ready == 0)
-			l->ready = end;
-		else if (l && l->ready != PENDING && l->ready > done)
-			done = l->ready;
-		if (done > w->done_t)
-			w->done_t = done;
-		if (--w->pending == 0 && w->state == W_WAIT) {
-			w->state = W_RESUME;
-			atomic_fetch_add(&w->wake, 1);
-			futex_wake(&w->wake);
-		}
+		/* Charged by this batch; or it came with an earlier one (a
+		 * duplicate, or a late hit): the replay after that one let the
+		 * warp go on when the block arrived. */
+		if (r == 0)
+			set_ready(g, o, end);
+		else if (r != PENDING)
+			done = r;
+		release_joined(g, w, f[i].page, done);
+		resolved(w, done);
 	}
 }
 

@@ -70,6 +70,12 @@ struct uvm_gpu_figures {
 	uint64_t pages;		   /* distinct pages, summed over batches */
 	uint64_t max_faults;	   /* the fullest batch */
 	uint64_t free_faults;	   /* real faults on pages already there in modelled time */
+	/* Accesses (GMMU accessors) to blocks the real driver had mapped before
+	 * the slot's modelled time reached their arrival: faults on a GPU. */
+	uint64_t late_hits;
+	/* Late hits on a page whose fault from the same SM was pending: they
+	 * wait for it without a fault of their own (the SM's TLB coalesces). */
+	uint64_t late_joins;
 	uint64_t batch_ns;	   /* batches' modelled time, summed */
 	uint64_t stall_ns;	   /* warps' stalls on far faults, summed over slots */
 	uint64_t remote_bytes;	   /* remote (zero-copy) traffic booked on the link */
@@ -193,6 +199,21 @@ struct uvm_gpu_stamp uvm_gpu_stamp(struct uvm_gpu *g, uint32_t tid);
  * emulator alone takes (sampled, probe, refreshed) are not committed. */
 void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bool fresh,
 		    uint64_t not_before);
+/*
+ * An accessor of the calling worker touched `page`, mapped on the device,
+ * whose block's arrival (uvm_gpu_arrivals) is later than the slot's
+ * published clock: if it is later than the slot's time now too, the access
+ * is a fault in modelled time (a late hit) and enters the buffer as the
+ * warp's (or waits for its SM's pending fault on the page); its thread goes
+ * on, and waits at the loop's end as for a fault. Returns whether it will.
+ */
+bool uvm_gpu_late(struct uvm_gpu *g, uint64_t page);
+/* Blocks [first, first + n), other than `lead`, came with the service of a
+ * fault on block `lead`: they arrive when its transfers do. */
+void uvm_gpu_follow(struct uvm_gpu *g, uint64_t lead, uint64_t first, uint64_t n);
+/* Per block, when it is on the device in modelled time: 0 long since, else
+ * a time, or a value above every clock while it is on its way. */
+const _Atomic uint64_t *uvm_gpu_arrivals(const struct uvm_gpu *g);
 /* The transfers a real service made for a fault on `block` (prefetches and
  * the evictions that made room included): charged to the first modelled
  * batch that holds a fault on it. */

@@ -166,6 +166,8 @@ static void json_gpu(const struct uvm_gpu_figures *g, struct uvm_json *j)
 	uvm_json_num(j, "faults_per_vablock", per(g->faults, g->vablocks));
 	uvm_json_u64(j, "max_batch_faults", g->max_faults);
 	uvm_json_u64(j, "free_faults", g->free_faults);
+	uvm_json_u64(j, "late_hits", g->late_hits);
+	uvm_json_u64(j, "late_joins", g->late_joins);
 	uvm_json_u64(j, "kernels", g->kernels);
 	uvm_json_num(j, "kernel_s", (double)g->kernel_ns / 1e9);
 	uvm_json_num(j, "batch_s", (double)g->batch_ns / 1e9);
