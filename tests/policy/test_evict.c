@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "sim.h"
+#include "uvmemu_gmmu.h"
 
 #define MB   (1ull << 20)
 #define KB   (1ull << 10)
@@ -224,6 +225,95 @@ static void test_lfu_no_counts(void **state)
 	sim_touch(&m, 0, true); /* a write fault on a resident block: written, newest */
 	sim_touch(&m, 2, true);
 	expect_blocks(&m, want, 4);
+	sim_stop(&m);
+}
+
+/* Written by the GPU since it became resident: a write fault, or a store
+ * GMMU accessors counted (lfu's rule). */
+static bool written(const struct uvm_space *s, size_t b)
+{
+	return (s->block[b].flags & UVM_BF_WRITTEN) ||
+	       (atomic_load_explicit(&s->gmmu_state[b], memory_order_relaxed) &
+		UVMEMU_GMMU_WRITTEN);
+}
+
+/*
+ * lfu keeps a heap of lower bounds instead of walking every block per
+ * victim. Against the rule itself (the smallest key now, the least recent
+ * among equals), over a long random history of arrivals, touches (reads
+ * and writes), counts that grow, written bits set behind its back,
+ * halvings and evictions, at the 128 blocks of 8 MB: every pick is the
+ * rule's.
+ */
+static void test_lfu_heap_is_the_rule(void **state)
+{
+	enum { NB = 128 };
+	static uint64_t when[NB]; /* 0: not resident */
+	uint64_t now = 0, seed = 12345;
+	unsigned picks = 0;
+	struct sim m;
+
+	(void)state;
+	memset(when, 0, sizeof(when));
+	sim_start(&m, "lfu", 8 * MB, NULL);
+	for (int step = 0; step < 20000; step++) {
+		size_t b;
+		unsigned op;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		op = (unsigned)(seed >> 33) % 100;
+		b = (size_t)(seed >> 45) % NB;
+		if (op < 30) {
+			if (!when[b]) {
+				sim_in(&m, b);
+				when[b] = ++now;
+			}
+		} else if (op < 45) {
+			if (when[b]) {
+				sim_touch(&m, b, op < 35);
+				when[b] = ++now;
+			}
+		} else if (op < 65) {
+			set_count(&m, b,
+				  uvm_counter_accesses(&m.s, b) + 1 + (uint32_t)(seed >> 60));
+		} else if (op < 68) {
+			if (when[b])
+				m.s.block[b].flags |= UVM_BF_WRITTEN;
+		} else if (op < 69) {
+			uvm_counters_halve(&m.s, true, false);
+		} else {
+			struct uvm_evict_ctx ctx = sim_ctx(&m);
+			struct uvm_victim v;
+			size_t want = NB;
+			uint64_t wk = UINT64_MAX;
+
+			for (size_t x = 0; x < NB; x++) {
+				uint64_t k;
+
+				if (!when[x])
+					continue;
+				k = (uint64_t)written(&m.s, x) << 32 |
+				    uvm_counter_accesses(&m.s, x);
+				if (k < wk || (k == wk && when[x] < when[want])) {
+					want = x;
+					wk = k;
+				}
+			}
+			if (want == NB) {
+				assert_int_not_equal(sim_pick2(&m, &ctx, &v), 0);
+				continue;
+			}
+			assert_int_equal(sim_pick2(&m, &ctx, &v), 0);
+			if (v.first != want || v.n != 1)
+				fail_msg("step %d: lfu picked {%zu, %zu}, the rule %zu", step,
+					 v.first, v.n, want);
+			sim_evict(&m, &v);
+			when[want] = 0;
+			picks++;
+		}
+	}
+	printf("lfu: %u picks over 20000 random steps, each the rule's\n", picks);
+	assert_true(picks > 1000);
 	sim_stop(&m);
 }
 
@@ -889,6 +979,7 @@ int main(void)
 	    cmocka_unit_test(test_tree_allocation_tail),
 	    cmocka_unit_test(test_lfu_order),
 	    cmocka_unit_test(test_lfu_no_counts),
+	    cmocka_unit_test(test_lfu_heap_is_the_rule),
 	    cmocka_unit_test(test_seq_local_vablock_first),
 	    cmocka_unit_test(test_seq_local_key_falls),
 	    cmocka_unit_test(test_nru_classes),

@@ -156,6 +156,8 @@ bool uvm_counter_trip(struct uvm_space *s, size_t b)
 
 void uvm_counters_halve(struct uvm_space *s, bool accesses, bool trips)
 {
+	if (accesses)
+		s->halvings++;
 	for (size_t v = 0; v < s->used_vablocks; v++) {
 		size_t first = uvm_vablock_first(v);
 

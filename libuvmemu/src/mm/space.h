@@ -151,6 +151,7 @@ struct uvm_space {
 	struct uvm_block *block;
 	struct uvm_vablock *vablock;
 	_Atomic uint32_t *counters;  /* per basic block (uvm_counter_of), uvmemu_gmmu.h layout */
+	uint64_t halvings; /* times the access fields were halved (they only grow between) */
 	/* The access count at which a REMOTE block's counter notifies the
 	 * driver (0: never): the lowest the migration policy would migrate at
 	 * now, set by the driver (uvmemu_gmmu.h). */
