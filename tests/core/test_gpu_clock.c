@@ -466,6 +466,28 @@ static void test_late_hit_waits_for_arrival(void **state)
 	rig_down(&r);
 }
 
+/* A block whose own transfers wait for their batch (it led a service, left
+ * and came back with another) does not become that one's follower: its
+ * ledger would be charged to no batch, and the link would book less than
+ * the driver moved. */
+static void test_pending_lead_keeps_its_transfers(void **state)
+{
+	struct rig r;
+	const _Atomic uint64_t *arrival;
+
+	(void)state;
+	rig_up(&r, "1");
+	arrival = uvm_gpu_arrivals(r.gpu);
+	uvm_gpu_claim(r.gpu, 5, 64 << 10, 1, 0, 0);
+	assert_int_equal(atomic_load(&arrival[5]), UINT64_MAX);
+	/* Block 9's service brings blocks 4-6 back. */
+	uvm_gpu_follow(r.gpu, 9, 4, 3);
+	assert_int_equal(atomic_load(&arrival[5]), UINT64_MAX);
+	assert_true(atomic_load(&arrival[4]) != 0 && atomic_load(&arrival[4]) != UINT64_MAX);
+	assert_true(atomic_load(&arrival[6]) != 0 && atomic_load(&arrival[6]) != UINT64_MAX);
+	rig_down(&r);
+}
+
 static void test_unstalled_handout_spreads_over_free_slots(void **state)
 {
 	struct rig r;
@@ -675,6 +697,7 @@ int main(void)
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
 	    cmocka_unit_test(test_compute_counts_blocks_not_cpu_time),
 	    cmocka_unit_test(test_late_hit_waits_for_arrival),
+	    cmocka_unit_test(test_pending_lead_keeps_its_transfers),
 	    cmocka_unit_test(test_unstalled_handout_spreads_over_free_slots),
 	    cmocka_unit_test(test_gpus_run_kernels_side_by_side),
 	    cmocka_unit_test(test_gpu_preset_per_device),

@@ -1040,8 +1040,11 @@ out:
 void uvm_gpu_follow(struct uvm_gpu *g, uint64_t lead, uint64_t first, uint64_t n)
 {
 	uvm_mutex_lock(&g->lock);
+	/* A block whose own transfers wait for a batch (it led an earlier
+	 * service, then left and came back with this one) keeps them: its
+	 * ledger would be charged to no batch. */
 	for (uint64_t b = first; b < first + n && b < g->nblocks; b++)
-		if (b != lead)
+		if (b != lead && ready_of(g, b) != PENDING)
 			set_ready(g, b, FOLLOWS | lead);
 	uvm_mutex_unlock(&g->lock);
 }
