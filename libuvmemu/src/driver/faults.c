@@ -110,7 +110,8 @@ void uvm_driver_claim(struct uvm_driver *d, const struct uvm_fault *lead, bool h
 {
 	struct uvm_batch_time *bt = &d->bt;
 
-	if (d->dep.gpu && lead && lead->gpu)
+	/* Runs were recorded only under the model clock (service.c). */
+	if (lead && lead->gpu)
 		for (unsigned i = 0; i < d->arrived.count; i++)
 			uvm_gpu_follow(d->dep.gpu, lead->page >> UVM_BLOCK_SHIFT,
 				       d->arrived.first[i], d->arrived.n[i]);

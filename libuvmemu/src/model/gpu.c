@@ -919,16 +919,23 @@ out:
 	return s;
 }
 
-/* A fault of w's warp (issued at `stamp` unless the warp faulted before)
- * on `page` enters its GPU's buffer; w goes on no earlier than not_before. */
-static void enter(struct uvm_gpu *g, struct worker *w, uint64_t stamp, uint64_t page,
-		  uint64_t not_before)
+/* w's running warp waits for a fault from now on, issued at `stamp` unless
+ * it faulted before: the executor calls in at the warp's and loop's ends. */
+static void mark_warp(struct worker *w, uint64_t stamp)
 {
 	if (!(atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP)) {
 		w->warp_t = stamp;
 		atomic_store_explicit(&w->pub.attention, UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP,
 				      memory_order_relaxed);
 	}
+}
+
+/* A fault of w's warp (issued at `stamp` unless the warp faulted before)
+ * on `page` enters its GPU's buffer; w goes on no earlier than not_before. */
+static void enter(struct uvm_gpu *g, struct worker *w, uint64_t stamp, uint64_t page,
+		  uint64_t not_before)
+{
+	mark_warp(w, stamp);
 	if (not_before > w->done_t)
 		w->done_t = not_before;
 	if (uvm_batcher_add(&g->dev[w->dev].buf, w->warp_t, page, w->idx) == 0) {
@@ -991,7 +998,7 @@ bool uvm_gpu_late(struct uvm_gpu *g, uint64_t page)
 {
 	uint64_t block = page >> UVMEMU_BLOCK_SHIFT, cpu, t;
 	struct worker *w = self(g);
-	bool waits = false;
+	bool waits = false, mine;
 
 	if (!w || block >= g->nblocks)
 		return false;
@@ -1013,14 +1020,13 @@ bool uvm_gpu_late(struct uvm_gpu *g, uint64_t page)
 	 * its arrival: on the GPU the access faults (a duplicate of the fault
 	 * that moves it) and the warp waits for it. A page its SM already
 	 * waits for stalls the warp without another fault. */
-	if (waits_for(w, page) || (w->njoined < WAITED_MAX && sm_waits_for(g, w, page))) {
-		if (!waits_for(w, page)) {
+	mine = waits_for(w, page);
+	if (mine || (w->njoined < WAITED_MAX && sm_waits_for(g, w, page))) {
+		if (!mine) {
 			w->joined[w->njoined++] = page;
 			w->pending++;
 		}
-		w->warp_t = t;
-		atomic_store_explicit(&w->pub.attention, UVMEMU_ATTN_WARP | UVMEMU_ATTN_LOOP,
-				      memory_order_relaxed);
+		mark_warp(w, t);
 		g->fig.late_joins++;
 		waits = true;
 		goto out;

@@ -267,11 +267,12 @@ static int lfu_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim 
 {
 	struct lfu *l = p;
 	uint32_t b;
-	int rc;
+	int rc = -ENOENT;
 
 	if (l->broken || l->halvings != ctx->space->halvings)
 		rebuild(l);
-	rc = l->broken ? -ENOMEM : heap_pick(l, ctx, &b);
+	if (!l->broken)
+		rc = heap_pick(l, ctx, &b);
 	if (l->broken) /* no memory for the heap: it may have lost entries */
 		rc = walk_pick(l, ctx, &b);
 	if (rc)
