@@ -318,8 +318,9 @@ cudaError_t eg_submit(unsigned dev, const struct emu_kernel *kernel, dim3 grid, 
 		uvmemu_get_view_map(&views);
 	memcpy(translated, args, kernel->args_size);
 	translate_args(translated, kernel->args_size, &views);
-	/* The model clock: the host's time at the launch, not at its start. */
-	host_ns = internal ? 0 : uvmemu_host_time();
+	/* The model clock: the host's time at the launch, not at its start;
+	 * what the launch costs the host is the model's (uvmemu.h). */
+	host_ns = internal ? 0 : uvmemu_launch_begin();
 	eg_lock();
 	/* The next slot is free once the launch EG_QUEUE_DEPTH earlier
 	 * completed... The position is read after the last wait: a launcher
@@ -341,6 +342,8 @@ cudaError_t eg_submit(unsigned dev, const struct emu_kernel *kernel, dim3 grid, 
 	eg_unlock();
 	if (start)
 		start_kernel(d, k);
+	if (!internal)
+		uvmemu_launch_end(host_ns);
 	return cudaSuccess;
 }
 

@@ -126,7 +126,9 @@ static void wake(_Atomic uint32_t *word, unsigned n)
 
 void eg_workers_run(struct eg_device *d, struct eg_kernel *k)
 {
-	bool faulting = atomic_load(&d->faulting);
+	/* In turns (uvmemu_turns) every worker joins: whichever is at the gate
+	 * runs the next CTA while the others wait for their batches. */
+	bool faulting = atomic_load(&d->faulting) || (!k->internal && uvmemu_turns());
 
 	/* One share per main worker unless the kernel starts faulting (see the
 	 * top); published with the kernel by the store to d->current. */
@@ -346,16 +348,25 @@ static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 	};
 	uint64_t mine = 0;
 	bool linger = false;
+	/* In turns a hand-out is one CTA, taken in dispatch order by the
+	 * worker whose turn it is: the model, not the host, decides which
+	 * slot runs what (uvmemu.h). */
+	bool turns = cta.slot && uvmemu_turns();
 
 	w->kernel = k;
 	for (;;) {
-		uint32_t size = atomic_load_explicit(&k->chunk, memory_order_relaxed);
+		uint32_t size = turns ? 1 : atomic_load_explicit(&k->chunk, memory_order_relaxed);
 		/* Once the kernel faults, from the lowest share (dispatch order). */
 		unsigned own = atomic_load_explicit(&k->faulting, memory_order_relaxed) ? 0 : w->id;
 		uint64_t t, end, t0;
 
-		if (!eg_tickets_take(&k->tickets, own, size, &t, &end))
+		if (turns)
+			uvmemu_turn_take();
+		if (!eg_tickets_take(&k->tickets, own, size, &t, &end)) {
+			if (turns)
+				uvmemu_turn_pass();
 			break;
+		}
 		t0 = now_ns();
 		if (cta.slot)
 			uvmemu_run_begin(end - t);

@@ -241,6 +241,31 @@ void uvmemu_warp_end(void);
  * when its warps' faults' batches have been formed (in real time: nothing
  * sleeps for the model's time). */
 void uvmemu_barrier(void);
+/*
+ * --schedule model: the workers run kernel code in turns, one at a time,
+ * the CTA slot earliest in modelled time first (docs/architecture.md, "The
+ * ordered schedule"). uvmemu_turns() says whether they do (false natively
+ * and under --schedule host). Then a worker calls uvmemu_turn_take() before
+ * it takes a hand-out's tickets: it returns when the turn is the worker's,
+ * or when its GPU has no CTA left to start. A worker that then finds no
+ * ticket calls uvmemu_turn_pass(). Hand-outs are of one CTA, taken in
+ * dispatch order; the turn passes on by itself at a hand-out's end
+ * (uvmemu_run_end) and at a loop's end that waits (uvmemu_barrier).
+ */
+bool uvmemu_turns(void);
+void uvmemu_turn_take(void);
+void uvmemu_turn_pass(void);
+/*
+ * A launch's way through the executor (copying its arguments, queueing it,
+ * waking workers) is the emulator's work, not the program's: the executor
+ * calls uvmemu_launch_begin() first, which pauses the host's modelled clock
+ * and returns its time (0 natively and under --clock real: the kernel then
+ * starts when it begins), the time the launch carries (uvmemu_launch's
+ * host_ns), and uvmemu_launch_end() with it last: the host goes on from
+ * then plus the model's cost of a launch (--launch-cost).
+ */
+uint64_t uvmemu_launch_begin(void);
+void uvmemu_launch_end(uint64_t host_ns);
 /* The host's modelled time now (0 natively and under --clock real). */
 uint64_t uvmemu_host_time(void);
 /* The executor's own work on the host's time (starting its workers,

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -688,6 +689,149 @@ static void test_remote_transactions_pay_latency(void **state)
 	uvm_link_destroy(&l);
 }
 
+/* ------------------------------------------------------------ turns */
+
+#define TURN_CTAS 4
+
+/* Workers running the executor's loop: the turn, a ticket, the CTA. */
+struct turns {
+	struct rig *r;
+	_Atomic unsigned next, running;
+	pthread_mutex_t lock;
+	char log[128];
+};
+
+struct turn_thread {
+	struct turns *t;
+	unsigned delay_ms; /* real time before it asks for its first turn */
+};
+
+static void note(struct turns *t, unsigned cta, char what)
+{
+	size_t n;
+
+	pthread_mutex_lock(&t->lock);
+	n = strlen(t->log);
+	snprintf(t->log + n, sizeof(t->log) - n, "%s%u%c", n ? " " : "", cta, what);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Kernel code runs in one worker at a time. */
+static void enter_code(struct turns *t)
+{
+	assert_int_equal(atomic_fetch_add(&t->running, 1), 0);
+}
+
+static void leave_code(struct turns *t)
+{
+	atomic_fetch_sub(&t->running, 1);
+}
+
+static void *turn_worker(void *arg)
+{
+	struct turn_thread *me = arg;
+	struct turns *t = me->t;
+	struct uvm_gpu *g = t->r->gpu;
+	/* CTA 0: 1 ms, a far fault, 0.5 ms; the others 2, 1 and 1 ms. */
+	static const uint64_t work[TURN_CTAS] = {100000, 200000, 100000, 100000};
+
+	sleep_ns(me->delay_ms * MS);
+	assert_non_null(uvm_gpu_register(g, 0, 0));
+	for (;;) {
+		unsigned c;
+
+		assert_true(uvm_gpu_turn_take(g));
+		c = atomic_fetch_add(&t->next, 1);
+		if (c >= TURN_CTAS) {
+			uvm_gpu_turn_pass(g);
+			break;
+		}
+		uvm_gpu_run_begin(g, 1);
+		enter_code(t);
+		note(t, c, 'b');
+		run_blocks(work[c]);
+		if (c == 0) {
+			struct uvm_gpu_stamp s = uvm_gpu_stamp(g, (uint32_t)syscall(SYS_gettid));
+
+			assert_int_equal(s.stamp, 1 * MS);
+			uvm_gpu_claim(g, 1, 64 << 10, 1, 0, 0);
+			uvm_gpu_commit(g, s, 1ull << UVMEMU_BLOCK_SHIFT, true, 0);
+			note(t, c, 'f');
+			uvm_gpu_warp_end(g);
+			leave_code(t);
+			uvm_gpu_barrier(g); /* the turn goes to whoever is earliest */
+			enter_code(t);
+			note(t, c, 'r');
+			run_blocks(50000);
+		}
+		note(t, c, 'e');
+		leave_code(t);
+		uvm_gpu_run_end(g, 1);
+	}
+	return NULL;
+}
+
+/*
+ * --schedule model: one worker runs kernel code at a time, and the turn
+ * goes to whoever is earliest in modelled time, however the threads reach
+ * it in real time. CTA 0 faults at 1 ms and waits; CTA 1 takes the other
+ * slot from 0 to 2 ms, and its end forms CTA 0's batch (1.2 ms of fault
+ * latency: it ends at 2.2 ms). CTA 2 then starts first (its slot is free
+ * at 2 ms), CTA 0 goes on when CTA 2 ends at 3 ms (it is then the
+ * earliest), and CTA 3 takes CTA 0's slot at its end, from 2.7 to 3.7 ms.
+ * Under the host's schedule workers run side by side, and CTA 0 goes on as
+ * soon as its batch forms.
+ */
+static void test_turns_run_earliest_first(void **state)
+{
+	static const unsigned delays[][3] = {{0, 3, 6}, {6, 3, 0}, {0, 0, 0}};
+	char err[256];
+
+	(void)state;
+	for (size_t d = 0; d < sizeof(delays) / sizeof(delays[0]); d++) {
+		struct turns t = {.lock = PTHREAD_MUTEX_INITIALIZER};
+		struct turn_thread tt[3];
+		struct rig r;
+		struct stepper st = {.r = &r};
+		pthread_t th[3], step;
+		uint64_t begin, end;
+
+		t.r = &r;
+		uvm_config_defaults(&r.cfg);
+		assert_int_equal(
+		    uvm_config_set(&r.cfg, "schedule", "model", "test", err, sizeof(err)), 0);
+		assert_int_equal(uvm_config_set(&r.cfg, "dilation", "1", "test", err, sizeof(err)),
+				 0);
+		assert_int_equal(
+		    uvm_config_set(&r.cfg, "fault-latency", "1200us", "test", err, sizeof(err)), 0);
+		uvm_config_resolve(&r.cfg);
+		uvm_model_init(&r.model, &r.cfg);
+		assert_int_equal(uvm_gpu_create(&r.gpu, &r.model, &r.cfg, 64, err, sizeof(err)), 0);
+		uvm_gpu_set_costs(r.gpu, 0, 0);
+		uvm_gpu_set_block_cost(r.gpu, 10.0); /* 100000 blocks are 1 ms, exactly */
+		/* Two slots on two cores at D = 1: a worker's work is its slot's. */
+		uvm_gpu_kernel_begin(r.gpu, 0, TURN_CTAS, 2, 2, 0);
+		assert_int_equal(pthread_create(&step, NULL, stepping, &st), 0);
+		for (unsigned i = 0; i < 3; i++) {
+			tt[i] = (struct turn_thread){&t, delays[d][i]};
+			assert_int_equal(pthread_create(&th[i], NULL, turn_worker, &tt[i]), 0);
+		}
+		for (unsigned i = 0; i < 3; i++)
+			pthread_join(th[i], NULL);
+		atomic_store(&st.stop, true);
+		pthread_join(step, NULL);
+		uvm_gpu_kernel_end(r.gpu, 0, &begin, &end);
+		printf("turns, workers asking after %u, %u and %u ms: %s; kernel %.6f ms\n",
+		       delays[d][0], delays[d][1], delays[d][2], t.log,
+		       (double)(end - begin) / 1e6);
+		assert_string_equal(t.log, "0b 0f 1b 1e 2b 2e 0r 0e 3b 3e");
+		/* CTA 3 from CTA 0's end at 2.7 ms, for 1 ms. */
+		assert_true(end - begin >= 3700 * US - 1 * US);
+		assert_true(end - begin <= 3700 * US + 1 * US);
+		rig_down(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -703,6 +847,7 @@ int main(void)
 	    cmocka_unit_test(test_gpu_preset_per_device),
 	    cmocka_unit_test(test_host_clock_skips_modelled_calls),
 	    cmocka_unit_test(test_remote_transactions_pay_latency),
+	    cmocka_unit_test(test_turns_run_earliest_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

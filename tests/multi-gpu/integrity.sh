@@ -3,13 +3,15 @@
 # 1.5x oversubscription on each (24 MiB of data, 16 MiB per device), with --check 1 (the residency invariants
 # and the views' page tables after every batch); every word is checked by
 # the program, and the report must show GPU-GPU migrations and evictions.
-# usage: integrity.sh BUILD_DIR SOURCE_DIR GPUS BACKEND CLOCK PAGE_SIZE
+# usage: integrity.sh BUILD_DIR SOURCE_DIR GPUS BACKEND CLOCK PAGE_SIZE [SCHEDULE]
+#   SCHEDULE: host (default) or model (the workers in turns; model clock)
 set -u
-build=$1 gpus=$3 backend=$4 clock=$5 page=$6
+build=$1 gpus=$3 backend=$4 clock=$5 page=$6 schedule=()
+[ "${7:-host}" = model ] && schedule=(--schedule model)
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 "$build/bin/uvmemu" run --gpus "$gpus" --backend "$backend" --clock "$clock" \
-	--page-size "$page" --device-mem 16M --check 1 --report "$report" --summary off -- \
+	--page-size "$page" "${schedule[@]}" --device-mem 16M --check 1 --report "$report" --summary off -- \
 	"$build/bin/multi-gpu-integrity" 24
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: exited with $rc"; exit 1; }

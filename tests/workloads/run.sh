@@ -15,6 +15,7 @@
 #           model clock)
 #         | emu-4k (emu-lru2m at --page-size 4k: 4 KB migration unit)
 #         | emu-copy-4k (emu-copy at --page-size 4k)
+#         | emu-turns (emu-lru2m under --schedule model: workers in turns)
 # emu-lru2m runs the default prefetcher (tree); emu-random, emu-copy and
 # emu-mprotect run --prefetch none: at test sizes device memory holds a few
 # vablocks, and tree prefetching whole vablocks into it evicts most of what it
@@ -78,11 +79,12 @@ footprint)
 	done
 	exit 0
 	;;
-emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect | emu-real | emu-4k | emu-copy-4k)
+emu-lru2m | emu-random | emu-copy | uvmmu-lru2m | uvmmu-random | emu-mprotect | emu-real | emu-4k | emu-copy-4k | emu-turns)
 	policy=${mode#*-} backend=remap path=() prefetch=(--prefetch none)
 	[ "$mode" = emu-lru2m ] && prefetch=()
 	[ "$mode" = emu-real ] && policy=lru2m prefetch=() path=(--clock real)
 	[ "$mode" = emu-4k ] && policy=lru2m prefetch=() path=(--page-size 4k)
+	[ "$mode" = emu-turns ] && policy=lru2m prefetch=() path=(--schedule model)
 	[ "$mode" = emu-mprotect ] && policy=lru2m path=(--fault-capture mprotect)
 	[ "$mode" = emu-copy ] && policy=lru2m backend=copy
 	[ "$mode" = emu-copy-4k ] && policy=lru2m backend=copy prefetch=() path=(--page-size 4k)

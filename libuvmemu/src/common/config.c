@@ -933,6 +933,14 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		    err, errlen,
 		    "--late-hits (UVMEMU_LATE_HITS) is read only under --clock model: under "
 		    "--clock real a block is there when the real driver mapped it");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_launch_cost].given)
+		return fail(err, errlen,
+			    "--launch-cost (UVMEMU_LAUNCH_COST) is read only under --clock model: "
+			    "under --clock real a launch takes the host the real time it takes");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_schedule].given)
+		return fail(err, errlen,
+			    "--schedule (UVMEMU_SCHEDULE) is read only under --clock model: under "
+			    "--clock real the workers' order is the host's, which is the clock");
 	if (cfg->v[UVM_OPT_compute].i == UVM_COMPUTE_BLOCKS && cfg->v[UVM_OPT_dilation].d != 0)
 		return fail(err, errlen,
 			    "--compute blocks (UVMEMU_COMPUTE) needs --dilation auto: a block's "

@@ -70,7 +70,13 @@ const struct uvmemu_slot *uvm_emu_worker_register(struct uvm_emu *e, unsigned sm
  * under the real clock). */
 void uvm_emu_run(struct uvm_emu *e, uint64_t ncta, bool begin);
 void uvm_emu_warp_end(struct uvm_emu *e, bool barrier);
+/* --schedule model's turns (gpu.h): whether the workers take them; the
+ * calling worker's wait for its turn (take) or its pass. */
+bool uvm_emu_turns(struct uvm_emu *e);
+void uvm_emu_turn(struct uvm_emu *e, bool take);
 uint64_t uvm_emu_host_time(struct uvm_emu *e);
+/* uvm_rt_launch (front/rt.h): a launch's way through the executor. */
+uint64_t uvm_emu_launch(struct uvm_emu *e, bool begin, uint64_t host_ns);
 /* A CTA began or ended on the calling worker (the timeline's CTA slices). */
 void uvm_emu_cta(struct uvm_emu *e, uint64_t launch, unsigned cta, unsigned sm, bool begin);
 /* Names the allocation holding p in traces. */

@@ -281,6 +281,29 @@ void uvm_emu_warp_end(struct uvm_emu *e, bool barrier)
 		uvm_gpu_warp_end(e->gpu);
 }
 
+bool uvm_emu_turns(struct uvm_emu *e)
+{
+	return e->gpu && uvm_gpu_turns(e->gpu);
+}
+
+void uvm_emu_turn(struct uvm_emu *e, bool take)
+{
+	if (e->gpu && take)
+		uvm_gpu_turn_take(e->gpu);
+	else if (e->gpu)
+		uvm_gpu_turn_pass(e->gpu);
+}
+
+uint64_t uvm_emu_launch(struct uvm_emu *e, bool begin, uint64_t host_ns)
+{
+	if (!e->gpu)
+		return 0;
+	if (begin)
+		return uvm_gpu_host_pause(e->gpu);
+	uvm_gpu_host_resume(e->gpu, host_ns + e->model.launch_cost_ns);
+	return host_ns;
+}
+
 uint64_t uvm_emu_host_time(struct uvm_emu *e)
 {
 	return e->gpu ? uvm_gpu_host_now(e->gpu) : 0;

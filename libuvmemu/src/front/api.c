@@ -138,6 +138,21 @@ void uvmemu_run_end(uint64_t ran)
 	uvm_rt_run(ran, false);
 }
 
+bool uvmemu_turns(void)
+{
+	return uvm_rt_turn(UVM_TURN_ASK);
+}
+
+void uvmemu_turn_take(void)
+{
+	uvm_rt_turn(UVM_TURN_TAKE);
+}
+
+void uvmemu_turn_pass(void)
+{
+	uvm_rt_turn(UVM_TURN_PASS);
+}
+
 void uvmemu_warp_end(void)
 {
 	uvm_rt_warp_end(false);
@@ -146,6 +161,16 @@ void uvmemu_warp_end(void)
 void uvmemu_barrier(void)
 {
 	uvm_rt_warp_end(true);
+}
+
+uint64_t uvmemu_launch_begin(void)
+{
+	return uvm_rt_launch(true, 0);
+}
+
+void uvmemu_launch_end(uint64_t host_ns)
+{
+	uvm_rt_launch(false, host_ns);
 }
 
 uint64_t uvmemu_host_time(void)

@@ -81,7 +81,16 @@ const struct uvmemu_slot *uvm_rt_worker_register(unsigned sm, unsigned slot);
  * none). */
 void uvm_rt_run(uint64_t ncta, bool begin);
 void uvm_rt_warp_end(bool barrier);
+/* --schedule model's turns (uvmemu.h): whether workers take turns (ASK),
+ * the calling worker's wait for its turn (TAKE), its pass (PASS); false
+ * natively and when they do not. */
+enum uvm_turn_op { UVM_TURN_ASK, UVM_TURN_TAKE, UVM_TURN_PASS };
+bool uvm_rt_turn(enum uvm_turn_op op);
 uint64_t uvm_rt_host_time(void);
+/* A launch's way through the executor begins (returns the host's modelled
+ * time, its clock paused) or ends (the host goes on from host_ns and the
+ * model's launch cost); 0 and nothing natively. */
+uint64_t uvm_rt_launch(bool begin, uint64_t host_ns);
 /* The session's calibration fields were just set (--dilation auto). */
 void uvm_rt_calibrated(void);
 /* The model's dilation (1 natively). */

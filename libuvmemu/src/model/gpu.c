@@ -24,135 +24,9 @@
 #include "blocks_run.h"
 #include "lock_order.h"
 #include "model.h"
+#include "gpu_priv.h"
 #include "tidmap.h"
 #include "timing.h"
-
-/* A block's arrival (uvm_gpu::ready): 0, long since there; a modelled time;
- * PENDING, its transfers not charged to a batch yet; FOLLOWS | lead, it came
- * with the transfers of block `lead`'s service and arrives when they do.
- * Every value but a time is above any clock, which is what an accessor
- * compares (uvmemu_gmmu.h). */
-#define PENDING UINT64_MAX
-#define FOLLOWS (1ull << 63)
-/* A running worker's compute clock is read again for the horizon at most
- * this often: each read is a system call. */
-#define REFRESH_NS 50000u
-/* Pages a worker remembers its pending faults on, so that its SM's late
- * hits on one of them are stalls, not more faults; and pages of its SM's
- * faults it waits for. */
-#define WAITED_MAX 16u
-/* SMs per GPU whose workers' pending faults coalesce (the SM's TLB). */
-#define SM_MAX 256u
-
-enum wstate {
-	W_IDLE,	  /* not in a hand-out */
-	W_RUN,	  /* running a hand-out */
-	W_WAIT,	  /* at a warp's end, waiting for its faults' batches */
-	W_RESUME, /* its batches formed: it goes on from done_t once it runs */
-};
-
-/* One executor worker. */
-struct worker {
-	struct uvmemu_slot pub; /* the word the executor tests at warp ends */
-	uint32_t idx;		/* its place in uvm_gpu::w */
-	int32_t next_on_sm;	/* the next worker of its SM (-1: none) */
-	clockid_t cpu;		/* the thread's CPU clock */
-	const _Atomic uint64_t *blocks; /* its count of basic blocks run */
-	unsigned dev, sm;	/* its GPU (an executor's pool per GPU), its SM there */
-	enum wstate state;
-	int held;	       /* the modelled CTA slot its hand-out runs on */
-	uint64_t t, cpu0;      /* its clock was t when its work (work_now) read cpu0 */
-	uint64_t warp_t;       /* with attention: its warp's issue time */
-	uint32_t pending;      /* its warp's faults not in a formed batch yet */
-	uint32_t nwaited;      /* pages of its pending faults (the first WAITED_MAX) */
-	uint64_t waited[WAITED_MAX];
-	uint32_t njoined; /* pages of its SM's pending faults it waits for too */
-	uint64_t joined[WAITED_MAX];
-	uint64_t done_t;       /* the latest completion among them */
-	uint64_t lb, lb_at;    /* a lower bound of its clock, and when read (real) */
-	uint32_t faults;       /* real faults it took since cpu0 (their CPU is not compute) */
-	uint64_t run_ncta;     /* the hand-out's CTAs */
-	bool run_faulted;      /* a fault stalled it: its CTAs ran one after another */
-	_Atomic uint32_t wake; /* futex word for the wait at a warp's end */
-};
-
-/* A block's transfers, charged to the first batch holding a fault on it. */
-struct ledger {
-	uint32_t h2d_bytes, d2h_bytes;
-	uint16_t h2d_xfers, d2h_xfers;
-	/* GPU-GPU: on peer link p2p_link, direction p2p_dir (--gpus). */
-	uint32_t p2p_bytes;
-	uint16_t p2p_xfers;
-	uint8_t p2p_link, p2p_dir;
-};
-
-/*
- * One GPU: its modelled CTA slots for the kernel it runs, its stream and its
- * fault buffer. GPUs run their kernels side by side in modelled time; the
- * one driver's batches, one GPU's buffer at a time, order them only through
- * the faults they wait for (and the links they share).
- */
-struct dev {
-	struct uvm_batcher buf;
-	/* The modelled CTA slots of the running kernel. */
-	uint64_t *free_t;
-	bool *held;
-	unsigned nslots;
-	double per_cpu_ns; /* modelled ns per ns of a worker's CPU time */
-	double speed;	   /* its preset's DRAM bandwidth over GPU 0's (D is GPU 0's) */
-	struct {
-		bool running;
-		uint64_t begin, end; /* modelled; end: the latest CTA's end so far */
-		uint64_t ncta, begun;
-	} k;
-	uint64_t stream_end;
-};
-
-struct uvm_gpu {
-	struct uvm_model *model;
-	struct uvm_mutex lock; /* guards everything below */
-	int doorbell;	       /* eventfd: a step may form a batch now */
-	bool waiting;	       /* the driver waits for a slot's clock */
-	bool per_fault;	       /* --fault-path uvmmu: each fault alone, no batches */
-	uint64_t latency_ns;   /* a batch's far-fault latency (UVMMU: a fault's) */
-	unsigned batch_max;    /* faults a batch holds at most */
-	struct uvm_mfault *taken; /* a batch's faults (batch_max of them) */
-	unsigned ndev;
-	struct dev dev[UVMEMU_MAX_DEVICES];
-
-	/* Per GPU and SM, its first worker (-1: none): a list through
-	 * next_on_sm. */
-	int32_t sm_first[UVMEMU_MAX_DEVICES][SM_MAX];
-
-	struct uvm_tidmap tids; /* thread id -> worker */
-	struct worker **w;
-	size_t nw; /* w holds UVM_TIDMAP_SLOTS, never moved: a worker reads its
-		    * own record without the lock */
-
-	/* What of a worker's CPU time is the emulator's: a fault's trap and
-	 * wake-up, a read of its CPU clock (uvm_gpu_set_costs). */
-	uint64_t fault_cpu_ns, read_cpu_ns;
-	/* --compute blocks: CPU ns per counted block (0: CPU time measures
-	 * compute); written before the first kernel, read by workers. */
-	double block_ns;
-
-	/* The host's clock: anchor_h when the CPU clock of the thread that last
-	 * synchronised with the runtime (host_clk) read anchor_r, then that
-	 * thread's CPU time: host code runs at the host's speed, and the time
-	 * it waits for a core beside the emulator's workers is not the
-	 * program's. */
-	uint64_t anchor_h, anchor_r;
-	clockid_t host_clk;
-	uint64_t paused_h; /* uvm_gpu_host_pause's time */
-
-	struct ledger *ledger;
-	/* Per block, when its data is on the device in modelled time (the
-	 * encoding at PENDING); written under the lock, read by accessors. */
-	_Atomic uint64_t *ready;
-	size_t nblocks;
-	struct uvm_gpu_figures fig;
-	struct uvm_gpu_observer obs; /* traces (no callbacks: none) */
-};
 
 /* ------------------------------------------------------------- clocks */
 
@@ -168,14 +42,16 @@ static uint64_t priced(const struct uvm_gpu *g, uint64_t blocks)
 }
 
 /*
- * The calling worker's work so far, in ns of CPU time: its CPU clock, or
- * under --compute blocks the basic blocks of kernel code it ran at the
- * calibration kernel's CPU time per block (common/blocks_run.h). Only
- * differences between two reads on one thread mean anything.
+ * The calling worker's work so far: ns of its CPU clock, or under --compute
+ * blocks the basic blocks of kernel code it ran (common/blocks_run.h),
+ * priced only as a difference (compute_cpu): a price rounded per read
+ * would make one CTA's compute depend by a nanosecond on which thread ran
+ * it, and in turns such a nanosecond can reorder a tie. Only differences
+ * between two reads on one thread mean anything.
  */
 static uint64_t work_now(const struct uvm_gpu *g)
 {
-	return g->block_ns > 0 ? priced(g, uvm_blocks_run_self()) : thread_cpu();
+	return g->block_ns > 0 ? uvm_blocks_run_self() : thread_cpu();
 }
 
 /* The same, of worker w, read from another thread (the driver's); false
@@ -185,7 +61,7 @@ static bool work_of(const struct uvm_gpu *g, const struct worker *w, uint64_t *o
 	struct timespec ts;
 
 	if (g->block_ns > 0) {
-		*out = priced(g, atomic_load_explicit(w->blocks, memory_order_relaxed));
+		*out = atomic_load_explicit(w->blocks, memory_order_relaxed);
 		return true;
 	}
 	if (clock_gettime(w->cpu, &ts))
@@ -200,14 +76,18 @@ static uint64_t modelled(const struct uvm_gpu *g, const struct worker *w, uint64
 	return (uint64_t)((double)cpu_ns * g->dev[w->dev].per_cpu_ns);
 }
 
-/* The kernel's share of w's CPU time from cpu0 to cpu: what its faults
- * cost the thread (and the clock read that marked cpu0) is not its. */
+/* The kernel's share of w's CPU time from cpu0 to cpu (work_now's), in
+ * ns: what its faults cost the thread (and the clock read that marked cpu0)
+ * is not its. */
 static uint64_t compute_cpu(const struct uvm_gpu *g, const struct worker *w, uint64_t cpu)
 {
 	uint64_t spent = cpu > w->cpu0 ? cpu - w->cpu0 : 0;
+	uint64_t not_kernel;
+
 	/* Counted blocks hold nothing of the emulator's. */
-	uint64_t not_kernel =
-	    g->block_ns > 0 ? 0 : (uint64_t)w->faults * g->fault_cpu_ns + g->read_cpu_ns;
+	if (g->block_ns > 0)
+		return priced(g, spent);
+	not_kernel = (uint64_t)w->faults * g->fault_cpu_ns + g->read_cpu_ns;
 
 	return spent > not_kernel ? spent - not_kernel : 0;
 }
@@ -253,16 +133,6 @@ static void ring(struct uvm_gpu *g)
 
 	if (g->waiting && write(g->doorbell, &one, sizeof(one)) < 0)
 		g->waiting = true; /* a full counter is rung already */
-}
-
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
-{
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 /* ------------------------------------------------------------ arrivals */
@@ -370,6 +240,9 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 		goto nomem;
 	}
 	memset(g->sm_first, 0xff, sizeof(g->sm_first)); /* -1: no worker */
+	uvm_turn_init(g, uvm_cfg_i(cfg, UVM_OPT_schedule) == UVM_SCHEDULE_MODEL);
+	g->turn.automatic = uvm_cfg_i(cfg, UVM_OPT_schedule) == UVM_SCHEDULE_AUTO;
+	g->ctas_per_sm = (unsigned)uvm_cfg_i(cfg, UVM_OPT_ctas_per_sm);
 	g->host_clk = CLOCK_THREAD_CPUTIME_ID;
 	anchor_here(g, 0);
 	*out = g;
@@ -419,6 +292,10 @@ void uvm_gpu_set_block_cost(struct uvm_gpu *g, double block_ns)
 {
 	uvm_mutex_lock(&g->lock);
 	g->block_ns = block_ns > 0 ? block_ns : 0;
+	/* --schedule auto: in turns where compute is counted, the one case
+	 * where turns make a run repeat exactly. */
+	if (g->turn.automatic)
+		g->turn.on = g->block_ns > 0;
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -487,6 +364,7 @@ const struct uvmemu_slot *uvm_gpu_register(struct uvm_gpu *g, unsigned dev, unsi
 		goto out;
 	w->idx = (uint32_t)g->nw;
 	w->next_on_sm = -1;
+	w->next_at_gate = -1;
 	if (sm < SM_MAX) {
 		w->next_on_sm = g->sm_first[w->dev][sm];
 		g->sm_first[w->dev][sm] = (int32_t)w->idx;
@@ -502,7 +380,7 @@ out:
 	return slot;
 }
 
-static struct worker *self(struct uvm_gpu *g)
+struct worker *uvm_gpu_self(struct uvm_gpu *g)
 {
 	int64_t i = uvm_tidmap_get(&g->tids, (uint32_t)syscall(SYS_gettid));
 
@@ -510,8 +388,12 @@ static struct worker *self(struct uvm_gpu *g)
 	return i >= 0 && i < UVM_TIDMAP_SLOTS ? g->w[i] : NULL;
 }
 
-/* The unheld modelled slot of GPU d free earliest (-1: none). */
-static int earliest_free(const struct dev *d)
+int uvm_gpu_next_slot(const struct dev *d)
+{
+	return d->k.running && d->k.begun < d->k.ncta ? uvm_gpu_earliest_free(d) : -1;
+}
+
+int uvm_gpu_earliest_free(const struct dev *d)
 {
 	int best = -1;
 
@@ -529,9 +411,9 @@ void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
 	int s;
 
 	uvm_mutex_lock(&g->lock);
-	w = self(g);
+	w = uvm_gpu_self(g);
 	d = w ? &g->dev[w->dev] : NULL;
-	s = d && d->k.running ? earliest_free(d) : -1;
+	s = d && d->k.running ? uvm_gpu_earliest_free(d) : -1;
 	if (s >= 0) {
 		d->held[s] = true;
 		w->held = s;
@@ -546,6 +428,8 @@ void uvm_gpu_run_begin(struct uvm_gpu *g, uint64_t ncta)
 		w->run_ncta = ncta;
 		w->run_faulted = false;
 		d->k.begun += ncta;
+		if (g->turn.on && d->k.begun >= d->k.ncta)
+			uvm_turn_close(g, w->dev);
 	}
 	uvm_mutex_unlock(&g->lock);
 }
@@ -562,7 +446,7 @@ static void spread(struct dev *d, struct worker *w, uint64_t compute)
 	d->free_t[w->held] = w->t;
 	d->held[w->held] = false;
 	for (uint64_t c = 0; c < w->run_ncta; c++) {
-		int s = earliest_free(d);
+		int s = uvm_gpu_earliest_free(d);
 		uint64_t end = d->free_t[s] + each;
 
 		d->free_t[s] = end;
@@ -577,7 +461,7 @@ void uvm_gpu_run_end(struct uvm_gpu *g, uint64_t ran)
 	uint64_t cpu;
 
 	/* A fault outside a thread loop's warps is waited for here. */
-	w = self(g);
+	w = uvm_gpu_self(g);
 	if (w && atomic_load_explicit(&w->pub.attention, memory_order_relaxed))
 		uvm_gpu_barrier(g);
 	cpu = work_now(g);
@@ -602,6 +486,14 @@ void uvm_gpu_run_end(struct uvm_gpu *g, uint64_t ran)
 		w->state = W_IDLE;
 		ring(g);
 	}
+	/* The hand-out's end is its turn's: the next is the earliest worker's,
+	 * this one's again if the earliest is a new hand-out on its GPU. What
+	 * may be formed is formed first, so the choice is the model's alone. */
+	if (w && g->turn.on && g->turn.holder == (int32_t)w->idx) {
+		g->turn.holder = -1;
+		uvm_gpu_form(g);
+		uvm_turn_choose(g, w);
+	}
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -624,7 +516,7 @@ static void account(struct uvm_gpu *g, struct worker *w, uint64_t tc)
  */
 void uvm_gpu_warp_end(struct uvm_gpu *g)
 {
-	struct worker *w = self(g);
+	struct worker *w = uvm_gpu_self(g);
 	uint64_t cpu;
 
 	if (!w)
@@ -642,7 +534,7 @@ void uvm_gpu_warp_end(struct uvm_gpu *g)
 
 void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_t xacts)
 {
-	struct worker *w = self(g);
+	struct worker *w = uvm_gpu_self(g);
 	uint64_t cpu = work_now(g), tc, end;
 
 	if (!w)
@@ -666,7 +558,7 @@ void uvm_gpu_remote(struct uvm_gpu *g, enum uvm_dir dir, uint64_t bytes, uint64_
 
 void uvm_gpu_barrier(struct uvm_gpu *g)
 {
-	struct worker *w = self(g);
+	struct worker *w = uvm_gpu_self(g);
 	uint64_t before, tc;
 
 	if (!w)
@@ -674,6 +566,19 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 	before = work_now(g);
 	uvm_mutex_lock(&g->lock);
 	tc = clock_at(g, w, before);
+	if (g->turn.on) {
+		/* In turns the loop's end is a turn's: what may be formed is
+		 * formed, then the earliest worker runs (this one if its
+		 * batches ended first). */
+		w->resume_t = tc;
+		w->wants_turn = true;
+		w->state = W_WAIT;
+		uvm_gpu_form(g);
+		if (w->pending == 0)
+			w->state = W_RESUME;
+		ring(g);
+		uvm_turn_yield(g, w);
+	}
 	/* A run a signal is ending waits for no batch (uvm_gpu_abandon). */
 	while (w->pending > 0 && !uvm_waits_abandoned()) {
 		uint32_t gen = atomic_load(&w->wake);
@@ -681,7 +586,7 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 		w->state = W_WAIT;
 		ring(g);
 		uvm_mutex_unlock(&g->lock);
-		futex_wait(&w->wake, gen);
+		uvm_gpu_futex_wait(&w->wake, gen);
 		uvm_mutex_lock(&g->lock);
 	}
 	w->state = W_RUN;
@@ -707,11 +612,11 @@ void uvm_gpu_abandon(struct uvm_gpu *g)
 
 		/* Under the lock: a worker not waiting yet sees the flag before
 		 * it waits. */
-		if (w->state == W_WAIT) {
-			atomic_fetch_add(&w->wake, 1);
-			futex_wake(&w->wake);
-		}
+		if (w->state == W_WAIT)
+			uvm_gpu_futex_wake(&w->wake);
 	}
+	if (g->turn.on)
+		uvm_turn_abandon(g);
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -769,6 +674,8 @@ void uvm_gpu_kernel_begin(struct uvm_gpu *g, unsigned dev, uint64_t ncta, unsign
 	d->k.begin = d->k.end = start;
 	d->k.ncta = ncta;
 	d->k.begun = 0;
+	if (g->turn.on)
+		uvm_turn_choose(g, NULL);
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -789,6 +696,8 @@ void uvm_gpu_kernel_end(struct uvm_gpu *g, unsigned dev, uint64_t *begin, uint64
 	}
 	d->k.running = false;
 	d->k.ncta = d->k.begun = 0;
+	if (g->turn.on)
+		uvm_turn_close(g, (unsigned)(d - g->dev));
 	ring(g);
 	uvm_mutex_unlock(&g->lock);
 }
@@ -884,9 +793,12 @@ void uvm_gpu_host_fault(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
 	g->fig.host_fault_bytes += bytes[UVM_H2D] + bytes[UVM_D2H];
 	g->fig.host_fault_ns += end - at;
 	/* The faulting thread sleeps: its CPU clock stands still meanwhile.
-	 * (The driver calls this: the host's thread stays the anchor.) */
+	 * (The driver calls this: the host's thread stays the anchor.) What
+	 * the fault's trap and return and the first touch of what it mapped
+	 * cost the thread in CPU time is the emulator's, as a worker's is
+	 * (uvm_gpu_set_costs): the host's next that much does not count. */
 	g->anchor_h = end;
-	g->anchor_r = host_cpu(g);
+	g->anchor_r = host_cpu(g) + g->fault_cpu_ns;
 	uvm_mutex_unlock(&g->lock);
 }
 
@@ -957,14 +869,49 @@ static bool waits_for(const struct worker *w, uint64_t page)
 
 /* Whether a fault of w's SM on `page` is pending: the SM's TLB holds the
  * miss, and another warp's access to the page waits for the same fill. */
+/*
+ * The workers of w's SM, from `after` on (-1: the first): the SM its thread
+ * stands for, or in turns the SM of the modelled slot its CTA holds (which
+ * thread runs a CTA is the host's choice there, its slot the model's).
+ * Returns -1 past the last.
+ */
+static int32_t next_of_sm(const struct uvm_gpu *g, const struct worker *w, int32_t after)
+{
+	if (!g->turn.on) {
+		if (w->sm >= SM_MAX)
+			return after < 0 ? (int32_t)w->idx : -1;
+		return after < 0 ? g->sm_first[w->dev][w->sm] : g->w[after]->next_on_sm;
+	}
+	for (size_t i = (size_t)(after + 1); i < g->nw; i++) {
+		const struct worker *x = g->w[i];
+
+		if (x->dev == w->dev && x->held >= 0 && w->held >= 0 &&
+		    (unsigned)x->held / g->ctas_per_sm == (unsigned)w->held / g->ctas_per_sm)
+			return (int32_t)i;
+	}
+	return -1;
+}
+
 static bool sm_waits_for(const struct uvm_gpu *g, const struct worker *w, uint64_t page)
 {
-	if (w->sm >= SM_MAX)
-		return waits_for(w, page);
-	for (int32_t i = g->sm_first[w->dev][w->sm]; i >= 0; i = g->w[i]->next_on_sm)
+	for (int32_t i = next_of_sm(g, w, -1); i >= 0; i = next_of_sm(g, w, i))
 		if (waits_for(g->w[i], page))
 			return true;
 	return false;
+}
+
+/*
+ * In turns, worker w's clock is t (the one running, about to fault at t or
+ * not): what may be formed before t is formed before a block's arrival is
+ * read, so that whether the driver thread had stepped yet decides nothing.
+ */
+static void known_at(struct uvm_gpu *g, struct worker *w, uint64_t t)
+{
+	if (t > 0 && t - 1 > w->lb) {
+		w->lb = t - 1;
+		w->lb_at = uvm_now_ns();
+	}
+	uvm_gpu_form(g);
 }
 
 /* Whether a block arriving at r (arrival()) is there at modelled time t. */
@@ -981,6 +928,8 @@ void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bo
 	if (s.slot < 0)
 		return;
 	uvm_mutex_lock(&g->lock);
+	if (g->turn.on)
+		known_at(g, g->w[s.slot], s.stamp);
 	if (block < g->nblocks && fresh) {
 		set_ready(g, block, PENDING); /* it moves now: the first batch holding it pays */
 	} else if (block < g->nblocks && (r = arrival(g, block)) != 0 && there_by(r, s.stamp)) {
@@ -997,7 +946,7 @@ void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bo
 bool uvm_gpu_late(struct uvm_gpu *g, uint64_t page)
 {
 	uint64_t block = page >> UVMEMU_BLOCK_SHIFT, cpu, t;
-	struct worker *w = self(g);
+	struct worker *w = uvm_gpu_self(g);
 	bool waits = false, mine;
 
 	if (!w || block >= g->nblocks)
@@ -1010,6 +959,8 @@ bool uvm_gpu_late(struct uvm_gpu *g, uint64_t page)
 	    (atomic_load_explicit(&w->pub.attention, memory_order_relaxed) & UVMEMU_ATTN_WARP))
 		goto out;
 	t = clock_at(g, w, cpu);
+	if (g->turn.on)
+		known_at(g, w, t);
 	if (there_by(arrival(g, block), t)) {
 		/* A hit: and the slot's clock is at least t. */
 		if (t > atomic_load_explicit(&w->pub.clock_lb, memory_order_relaxed))
@@ -1130,7 +1081,9 @@ static uint64_t horizon(struct uvm_gpu *g, uint64_t need)
 			continue;
 		else if (atomic_load_explicit(&w->pub.attention, memory_order_relaxed) &
 			 UVMEMU_ATTN_WARP)
-			lb = w->warp_t;
+			/* In turns, a warp's lanes fault together: the batch
+			 * its issue time starts waits for the warp's end. */
+			lb = g->turn.on && w->warp_t > 0 ? w->warp_t - 1 : w->warp_t;
 		else
 			lb = w->lb < need ? lower_bound(g, w, now) : w->lb;
 		if (lb < h)
@@ -1138,11 +1091,8 @@ static uint64_t horizon(struct uvm_gpu *g, uint64_t need)
 	}
 	for (unsigned i = 0; i < g->ndev; i++) {
 		const struct dev *d = &g->dev[i];
-		int s;
+		int s = uvm_gpu_next_slot(d);
 
-		if (!d->k.running || d->k.begun >= d->k.ncta)
-			continue;
-		s = earliest_free(d);
 		if (s >= 0 && d->free_t[s] < h)
 			h = d->free_t[s];
 	}
@@ -1247,8 +1197,9 @@ static void resolved(struct worker *w, uint64_t done)
 		w->done_t = done;
 	if (--w->pending == 0 && w->state == W_WAIT) {
 		w->state = W_RESUME;
-		atomic_fetch_add(&w->wake, 1);
-		futex_wake(&w->wake);
+		/* In turns, it goes on when its turn comes (uvm_turn_choose). */
+		if (!w->wants_turn)
+			uvm_gpu_futex_wake(&w->wake);
 	}
 }
 
@@ -1256,9 +1207,9 @@ static void resolved(struct worker *w, uint64_t done)
  * go on then too. */
 static void release_joined(struct uvm_gpu *g, struct worker *w, uint64_t page, uint64_t done)
 {
-	if (!drop_page(w->waited, &w->nwaited, page) || w->sm >= SM_MAX)
+	if (!drop_page(w->waited, &w->nwaited, page))
 		return;
-	for (int32_t i = g->sm_first[w->dev][w->sm]; i >= 0; i = g->w[i]->next_on_sm) {
+	for (int32_t i = next_of_sm(g, w, -1); i >= 0; i = next_of_sm(g, w, i)) {
 		struct worker *x = g->w[i];
 
 		while (drop_page(x->joined, &x->njoined, page))
@@ -1326,14 +1277,11 @@ static uint64_t driver_free(const struct uvm_gpu *g)
 	return g->dev[0].buf.free_at;
 }
 
-size_t uvm_gpu_step(struct uvm_gpu *g)
+void uvm_gpu_form(struct uvm_gpu *g)
 {
 	uint64_t start = 0;
 	unsigned dev = 0;
-	size_t left;
 
-	uvm_mutex_lock(&g->lock);
-	g->waiting = false;
 	while (next_batch(g, &dev, &start)) {
 		uint64_t lat_end = start + g->latency_ns, end, h2d;
 		struct uvm_gpu_figures was = g->fig; /* tell_batch's reference */
@@ -1363,6 +1311,17 @@ size_t uvm_gpu_step(struct uvm_gpu *g)
 		if (!g->per_fault)
 			driver_done(g, end);
 	}
+}
+
+size_t uvm_gpu_step(struct uvm_gpu *g)
+{
+	size_t left;
+
+	uvm_mutex_lock(&g->lock);
+	g->waiting = false;
+	uvm_gpu_form(g);
+	if (g->turn.on)
+		uvm_turn_choose(g, NULL);
 	left = pending(g);
 	uvm_mutex_unlock(&g->lock);
 	return left;

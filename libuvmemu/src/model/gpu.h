@@ -143,6 +143,18 @@ void uvm_gpu_barrier(struct uvm_gpu *g);
  * waiting at their loops' ends go on now, as the real clock's waits end. */
 void uvm_gpu_abandon(struct uvm_gpu *g);
 
+/*
+ * --schedule model (turns.c): the workers run kernel code one at a time,
+ * the one earliest in modelled time first. uvm_gpu_turn_take: the calling
+ * worker waits until the turn is its to start a hand-out, or its GPU has
+ * no CTA left to start (false at once when not in turns); one that then
+ * finds no CTA passes the turn on (uvm_gpu_turn_pass). The turn passes on
+ * by itself at a hand-out's end and at a loop's end whose warps faulted.
+ */
+bool uvm_gpu_turns(struct uvm_gpu *g);
+bool uvm_gpu_turn_take(struct uvm_gpu *g);
+void uvm_gpu_turn_pass(struct uvm_gpu *g);
+
 /* The calling worker read or wrote `bytes` of host memory remotely over
  * the link in `xacts` transactions (GMMU accessors): booked from its
  * modelled time (link.h's uvm_link_book_remote), its slot stalls until they

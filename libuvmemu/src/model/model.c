@@ -31,6 +31,7 @@ void uvm_model_init(struct uvm_model *m, const struct uvm_config *cfg)
 	m->fixed_dilation = d != 0;
 	m->fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_latency);
 	m->cpu_fault_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_cpu_fault_latency);
+	m->launch_cost_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_launch_cost);
 	m->uvmmu_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_uvmmu_latency);
 	m->sample_period_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_sample_period);
 	m->instant = m->fault_latency_ns == 0 && m->link.unlimited;

@@ -39,6 +39,7 @@ struct uvm_model {
 	uint64_t fault_latency_ns; /* --fault-latency: a batch of far faults, undilated */
 	uint64_t uvmmu_latency_ns; /* --uvmmu-latency: UVMMU's hardware migration, undilated */
 	uint64_t cpu_fault_latency_ns; /* --cpu-fault-latency: the model clock's CPU faults */
+	uint64_t launch_cost_ns;       /* --launch-cost: the host's time per launch */
 	uint64_t sample_period_ns; /* --remote-sample-period, undilated */
 	/* Nothing can be delayed (no fault latency, an unlimited link): copies
 	 * wake their waiters as they land instead of at replay. */

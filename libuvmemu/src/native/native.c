@@ -266,6 +266,19 @@ void uvm_rt_warp_end(bool barrier)
 	(void)barrier;
 }
 
+bool uvm_rt_turn(enum uvm_turn_op op)
+{
+	(void)op;
+	return false;
+}
+
+uint64_t uvm_rt_launch(bool begin, uint64_t host_ns)
+{
+	(void)begin;
+	(void)host_ns;
+	return 0;
+}
+
 uint64_t uvm_rt_host_time(void)
 {
 	return 0;

@@ -285,6 +285,19 @@ void uvm_rt_warp_end(bool barrier)
 	uvm_emu_warp_end(emu(), barrier);
 }
 
+bool uvm_rt_turn(enum uvm_turn_op op)
+{
+	if (op == UVM_TURN_ASK)
+		return uvm_emu_turns(emu());
+	uvm_emu_turn(emu(), op == UVM_TURN_TAKE);
+	return false;
+}
+
+uint64_t uvm_rt_launch(bool begin, uint64_t host_ns)
+{
+	return uvm_emu_launch(emu(), begin, host_ns);
+}
+
 uint64_t uvm_rt_host_time(void)
 {
 	return uvm_emu_host_time(emu());
