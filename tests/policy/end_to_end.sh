@@ -59,7 +59,7 @@ run ra-record "$work/record.json" --prefetch none --record-trace "$work/ra.csv" 
 head -n 1 "$work/ra.csv" | grep -qx 'launch,kernel,alloc,block,accesses,source' ||
 	fail "the recorded trace lacks its header"
 
-for evict in lru2m random nru lru64k seq-local tree lfu reverse cpc opt; do
+for evict in lru2m random nru lru64k seq-local tree lfu lfu2m reverse cpc opt; do
 	extra=()
 	case $evict in
 	cpc) extra=(--dispatch switch) ;;

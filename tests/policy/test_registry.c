@@ -7,6 +7,7 @@
  * choice of --policy, and resolving it sets every option it names to its
  * value (a setting skipped or misparsed fails here; one naming an option
  * that does not exist fails to compile); options given explicitly win.
+ * Every rule of implied.def sets its settings when its option has its value.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -132,11 +133,71 @@ static void test_presets(void **state)
 	assert_string_equal(cfg.v[UVM_OPT_migrate].s, "adaptive");
 }
 
+/*
+ * Every rule of implied.def, its option set alone, makes each of its
+ * settings that option's default; given explicitly, the option wins. (A
+ * preset contradicting a rule it triggers fails test_presets: the rule is
+ * applied last.)
+ */
+static void test_implied(void **state)
+{
+	static const struct rule {
+		enum uvm_opt_id when;
+		const char *value;
+		enum uvm_opt_id id;
+		const char *sets;
+	} rules[] = {
+/* A rule's own row (id UVM_OPT_COUNT), then its settings. */
+#define SET(id, value)			    {UVM_OPT_COUNT, NULL, UVM_OPT_##id, value},
+#define UVMEMU_IMPLIED(id, value, settings) {UVM_OPT_##id, value, UVM_OPT_COUNT, NULL}, settings
+#include "implied.def"
+#undef UVMEMU_IMPLIED
+#undef SET
+	};
+	static struct uvm_config cfg, mine;
+	const struct rule *head = NULL;
+	char err[UVM_ERRLEN];
+	size_t settings = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule *r = &rules[i];
+		const char *name;
+
+		if (r->id == UVM_OPT_COUNT) {
+			head = r;
+			name = uvm_options[head->when].name;
+			uvm_config_defaults(&cfg);
+			assert_int_equal(
+			    uvm_config_set(&cfg, name, head->value, "test", err, sizeof(err)), 0);
+			uvm_config_resolve(&cfg);
+			continue;
+		}
+		assert_non_null(head);
+		settings++;
+		assert_string_equal(cfg.v[r->id].s, r->sets);
+		assert_false(cfg.v[r->id].given);
+		/* The same rule with its setting's option given: the user's value stays. */
+		uvm_config_defaults(&mine);
+		assert_int_equal(uvm_config_set(&mine, uvm_options[r->id].name,
+						uvm_options[r->id].def, "test", err, sizeof(err)),
+				 0);
+		assert_int_equal(uvm_config_set(&mine, uvm_options[head->when].name, head->value,
+						"test", err, sizeof(err)),
+				 0);
+		uvm_config_resolve(&mine);
+		assert_string_equal(mine.v[r->id].s, uvm_options[r->id].def);
+		assert_true(mine.v[r->id].given);
+	}
+	assert_true(settings > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_policies),
 	    cmocka_unit_test(test_presets),
+	    cmocka_unit_test(test_implied),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
