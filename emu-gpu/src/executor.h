@@ -129,6 +129,7 @@ struct eg_worker {
 	sigjmp_buf recover;
 	uint64_t ticket;	      /* the CTA being run, as a ticket */
 	long nvcsw;		      /* voluntary context switches so far */
+	bool batch_policy;	      /* it set itself SCHED_BATCH (worker.c) */
 	volatile sig_atomic_t in_cta; /* recover is armed */
 	volatile sig_atomic_t fault_sig;
 	void *volatile fault_addr;

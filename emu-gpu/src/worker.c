@@ -330,6 +330,42 @@ static void resize_chunk(struct eg_kernel *k, uint32_t size, uint64_t ran, uint6
 	}
 }
 
+/*
+ * Workers are throughput threads: SCHED_BATCH keeps a woken worker from
+ * preempting one that is running a CTA (it runs when a core frees: a worker
+ * blocks on a far fault or its time slice ends), and the driver thread, a
+ * normal thread, still preempts workers at once. Without it, each spare woken
+ * during a kernel preempted a running worker in mid hand-out. Unprivileged
+ * threads may always choose it; if refused, the default policy is only slower.
+ * Only from the default policy: a process started under SCHED_IDLE (`chrt
+ * --idle 0`, a background job) must not have its workers raise themselves
+ * above its other threads and the rest of the machine, and a real-time one
+ * keeps its class.
+ */
+static void set_batch_policy(struct eg_worker *w)
+{
+	struct sched_param none = {0};
+
+	if (sched_getscheduler(0) == SCHED_OTHER)
+		w->batch_policy = !pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
+}
+
+/*
+ * In turns (uvmemu_turns) one worker runs at a time and each hand-over
+ * wakes the next: there is no running worker to protect, and SCHED_BATCH,
+ * which never lets a woken thread preempt, made each hand-over wait for a
+ * time slice of whatever else the machine ran (ra beside two busy loops:
+ * 25 s against 4.7 s side by side). So a worker in turns goes back to the
+ * default policy it came from.
+ */
+static void leave_batch_policy(struct eg_worker *w)
+{
+	struct sched_param none = {0};
+
+	if (w->batch_policy && !pthread_setschedparam(pthread_self(), SCHED_OTHER, &none))
+		w->batch_policy = false;
+}
+
 /* Runs k's CTAs until none are left. True when k is still running on other
  * workers and does not fault: the caller may linger for the next kernel. */
 static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
@@ -353,6 +389,8 @@ static bool run_kernel(struct eg_worker *w, struct eg_kernel *k)
 	 * slot runs what (uvmemu.h). */
 	bool turns = cta.slot && uvmemu_turns();
 
+	if (turns)
+		leave_batch_policy(w);
 	w->kernel = k;
 	for (;;) {
 		uint32_t size = turns ? 1 : atomic_load_explicit(&k->chunk, memory_order_relaxed);
@@ -436,26 +474,6 @@ static void linger(const struct eg_device *d, uint64_t seen)
 	}
 }
 
-/*
- * Workers are throughput threads: SCHED_BATCH keeps a woken worker from
- * preempting one that is running a CTA (it runs when a core frees: a worker
- * blocks on a far fault or its time slice ends), and the driver thread, a
- * normal thread, still preempts workers at once. Without it, each spare woken
- * during a kernel preempted a running worker in mid hand-out. Unprivileged
- * threads may always choose it; if refused, the default policy is only slower.
- * Only from the default policy: a process started under SCHED_IDLE (`chrt
- * --idle 0`, a background job) must not have its workers raise themselves
- * above its other threads and the rest of the machine, and a real-time one
- * keeps its class.
- */
-static void set_batch_policy(void)
-{
-	struct sched_param none = {0};
-
-	if (sched_getscheduler(0) == SCHED_OTHER)
-		pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
-}
-
 static void *worker_main(void *arg)
 {
 	struct eg_worker *w = arg;
@@ -473,7 +491,7 @@ static void *worker_main(void *arg)
 	name[15] = '\0'; /* a thread's name holds 15 characters */
 	pthread_setname_np(pthread_self(), name);
 	eg_fault_thread_enter(w);
-	set_batch_policy();
+	set_batch_policy(w);
 
 	/* The worker is on its GPU, as a kernel's threads are: the runtime
 	 * files its slot under the thread's current device (uvmemu.h), and
