@@ -390,7 +390,7 @@ struct worker *uvm_gpu_self(struct uvm_gpu *g)
 
 int uvm_gpu_next_slot(const struct dev *d)
 {
-	return d->k.running && d->k.begun < d->k.ncta ? uvm_gpu_earliest_free(d) : -1;
+	return uvm_gpu_ctas_left(d) ? uvm_gpu_earliest_free(d) : -1;
 }
 
 int uvm_gpu_earliest_free(const struct dev *d)
@@ -571,7 +571,6 @@ void uvm_gpu_barrier(struct uvm_gpu *g)
 		 * formed, then the earliest worker runs (this one if its
 		 * batches ended first). */
 		w->resume_t = tc;
-		w->wants_turn = true;
 		w->state = W_WAIT;
 		uvm_gpu_form(g);
 		if (w->pending == 0)
@@ -928,7 +927,8 @@ void uvm_gpu_commit(struct uvm_gpu *g, struct uvm_gpu_stamp s, uint64_t page, bo
 	if (s.slot < 0)
 		return;
 	uvm_mutex_lock(&g->lock);
-	if (g->turn.on)
+	/* In turns, an arrival is read only after what may be formed is. */
+	if (g->turn.on && block < g->nblocks && !fresh)
 		known_at(g, g->w[s.slot], s.stamp);
 	if (block < g->nblocks && fresh) {
 		set_ready(g, block, PENDING); /* it moves now: the first batch holding it pays */
@@ -1191,14 +1191,14 @@ static bool drop_page(uint64_t *list, uint32_t *n, uint64_t page)
 }
 
 /* One of w's waits ended at modelled time `done`. */
-static void resolved(struct worker *w, uint64_t done)
+static void resolved(struct uvm_gpu *g, struct worker *w, uint64_t done)
 {
 	if (done > w->done_t)
 		w->done_t = done;
 	if (--w->pending == 0 && w->state == W_WAIT) {
 		w->state = W_RESUME;
 		/* In turns, it goes on when its turn comes (uvm_turn_choose). */
-		if (!w->wants_turn)
+		if (!g->turn.on)
 			uvm_gpu_futex_wake(&w->wake);
 	}
 }
@@ -1213,7 +1213,7 @@ static void release_joined(struct uvm_gpu *g, struct worker *w, uint64_t page, u
 		struct worker *x = g->w[i];
 
 		while (drop_page(x->joined, &x->njoined, page))
-			resolved(x, done);
+			resolved(g, x, done);
 	}
 }
 
@@ -1234,7 +1234,7 @@ static void complete(struct uvm_gpu *g, const struct uvm_mfault *f, size_t n, ui
 		else if (r != PENDING)
 			done = r;
 		release_joined(g, w, f[i].page, done);
-		resolved(w, done);
+		resolved(g, w, done);
 	}
 }
 

@@ -68,9 +68,9 @@ struct worker {
 	bool run_faulted;      /* a fault stalled it: its CTAs ran one after another */
 	_Atomic uint32_t wake; /* futex word for its waits: a warp's end, its turn */
 	/* --schedule model (turns.c): it waits to start a hand-out (the next
-	 * of its GPU's list of such workers), or at a loop's end from resume_t
-	 * for its turn. */
-	bool at_gate, wants_turn;
+	 * of its GPU's list of such workers), or at a loop's end (W_WAIT,
+	 * W_RESUME) from resume_t for its turn. */
+	bool at_gate;
 	int32_t next_at_gate;
 	uint64_t resume_t;
 };
@@ -180,6 +180,11 @@ static inline void uvm_gpu_futex_wake(_Atomic uint32_t *word)
 struct worker *uvm_gpu_self(struct uvm_gpu *g);
 /* GPU d's unheld modelled slot free earliest (-1: none). */
 int uvm_gpu_earliest_free(const struct dev *d);
+/* d's running kernel has a CTA left to start. */
+static inline bool uvm_gpu_ctas_left(const struct dev *d)
+{
+	return d->k.running && d->k.begun < d->k.ncta;
+}
 /* The slot the next CTA of d's kernel would start on (-1: none is left to
  * start, or no slot is free). */
 int uvm_gpu_next_slot(const struct dev *d);

@@ -57,6 +57,15 @@ static bool before(const struct cand *a, const struct cand *b)
 	return a->slot < b->slot;
 }
 
+/* Keeps c if it goes before *best (or nothing was kept yet). */
+static void consider(struct cand *best, bool *any, const struct cand *c)
+{
+	if (!*any || before(c, best)) {
+		*best = *c;
+		*any = true;
+	}
+}
+
 static void give(struct uvm_gpu *g, struct worker *w)
 {
 	g->turn.holder = (int32_t)w->idx;
@@ -88,7 +97,8 @@ void uvm_turn_choose(struct uvm_gpu *g, struct worker *taker)
 		return;
 	for (size_t i = 0; i < g->nw; i++) {
 		w = g->w[i];
-		if (!w->wants_turn || w->state != W_RESUME)
+		/* In turns every CTA whose batches formed waits for its turn. */
+		if (w->state != W_RESUME)
 			continue;
 		c = (struct cand){
 		    .t = w->resume_t > w->done_t ? w->resume_t : w->done_t,
@@ -97,10 +107,7 @@ void uvm_turn_choose(struct uvm_gpu *g, struct worker *taker)
 		    .slot = w->held,
 		    .w = w,
 		};
-		if (!any || before(&c, &best)) {
-			best = c;
-			any = true;
-		}
+		consider(&best, &any, &c);
 	}
 	for (unsigned i = 0; i < g->ndev; i++) {
 		const struct dev *d = &g->dev[i];
@@ -109,10 +116,7 @@ void uvm_turn_choose(struct uvm_gpu *g, struct worker *taker)
 		if (s < 0)
 			continue;
 		c = (struct cand){.t = d->free_t[s], .fresh = 1, .dev = i, .slot = s};
-		if (!any || before(&c, &best)) {
-			best = c;
-			any = true;
-		}
+		consider(&best, &any, &c);
 	}
 	if (!any)
 		return; /* every CTA waits for a batch, or none is left */
@@ -128,14 +132,6 @@ void uvm_turn_choose(struct uvm_gpu *g, struct worker *taker)
 		give(g, w);
 }
 
-/* Whether GPU dev's running kernel has a CTA left to start. */
-static bool open(const struct uvm_gpu *g, unsigned dev)
-{
-	const struct dev *d = &g->dev[dev];
-
-	return d->k.running && d->k.begun < d->k.ncta;
-}
-
 bool uvm_gpu_turn_take(struct uvm_gpu *g)
 {
 	struct worker *w;
@@ -149,7 +145,7 @@ bool uvm_gpu_turn_take(struct uvm_gpu *g)
 	}
 	if (g->turn.holder < 0)
 		uvm_turn_choose(g, w);
-	while (g->turn.holder != (int32_t)w->idx && open(g, w->dev) && !uvm_waits_abandoned()) {
+	while (g->turn.holder != (int32_t)w->idx && uvm_gpu_ctas_left(&g->dev[w->dev]) && !uvm_waits_abandoned()) {
 		uint32_t gen = atomic_load(&w->wake);
 
 		if (!w->at_gate) {
@@ -205,7 +201,6 @@ void uvm_turn_yield(struct uvm_gpu *g, struct worker *w)
 		uvm_gpu_futex_wait(&w->wake, gen);
 		uvm_mutex_lock(&g->lock);
 	}
-	w->wants_turn = false;
 }
 
 void uvm_turn_close(struct uvm_gpu *g, unsigned dev)
@@ -221,6 +216,6 @@ void uvm_turn_abandon(struct uvm_gpu *g)
 	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++)
 		uvm_turn_close(g, d);
 	for (size_t i = 0; i < g->nw; i++)
-		if (g->w[i]->wants_turn)
+		if (g->w[i]->state == W_WAIT || g->w[i]->state == W_RESUME)
 			uvm_gpu_futex_wake(&g->w[i]->wake);
 }
