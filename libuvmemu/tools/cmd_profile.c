@@ -17,7 +17,9 @@
  * launch, so the accesses are the launch's own). Given explicitly with other
  * values, those options are an error. --trace DIR keeps the traces (else a
  * temporary directory under $TMPDIR is removed with all they wrote);
- * --record-trace FILE writes the same access trace for --evict opt.
+ * --record-trace FILE writes the same access trace for --evict opt. The
+ * trace never drops an access, kernel or allocation record (their producers
+ * wait for the writer: trace.h), so a loaded machine cannot thin a profile.
  */
 #include <errno.h>
 #include <limits.h>
@@ -258,27 +260,6 @@ out:
 	return rc;
 }
 
-/* A trace that dropped rows would make a wrong profile. */
-static int check_report(const char *path, char *err, size_t len)
-{
-	struct plot_report r;
-	double dropped;
-	int rc;
-
-	if (plot_report_read(&r, path, err, len))
-		return -1;
-	rc = plot_report_num(&r, "trace.dropped", &dropped, err, len);
-	if (!rc && dropped > 0) {
-		snprintf(err, len,
-			 "the trace dropped %.0f records (the disk could not keep up): the profile "
-			 "would be incomplete; run again",
-			 dropped);
-		rc = -1;
-	}
-	plot_report_free(&r);
-	return rc;
-}
-
 static int write_profile(const char *out, const struct uvm_objprof *p, char *err, size_t len)
 {
 	char tmp[PATH_MAX];
@@ -326,11 +307,11 @@ static int run_program(char **argv)
 int uvm_cmd_profile(int argc, char **argv)
 {
 	static struct uvm_config cfg; /* large (a config file's text): not on the stack */
-	char dir[PATH_MAX], report[PATH_MAX];
+	char dir[PATH_MAX];
 	char err[PLOT_ERRLEN];
 	const char *out = NULL;
 	struct uvm_objprof p;
-	bool own_dir = false, own_report = false;
+	bool own_dir = false;
 	int prog, rc, st;
 
 	if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
@@ -353,12 +334,6 @@ int uvm_cmd_profile(int argc, char **argv)
 		own_dir = true;
 		uvm_config_set(&cfg, "trace", dir, "profile", err, sizeof(err));
 	}
-	snprintf(report, sizeof(report), "%s", uvm_cfg_s(&cfg, UVM_OPT_report));
-	if (!*report) {
-		plot_path(report, sizeof(report), dir, "report.json");
-		own_report = true;
-		uvm_config_set(&cfg, "report", report, "profile", err, sizeof(err));
-	}
 	rc = uvm_cli_environment(CMD, &cfg);
 	if (rc)
 		goto out;
@@ -369,7 +344,7 @@ int uvm_cmd_profile(int argc, char **argv)
 		rc = st > 0 ? st : 1;
 		goto out;
 	}
-	if (check_report(report, err, sizeof(err)) || build(dir, &p, err, sizeof(err))) {
+	if (build(dir, &p, err, sizeof(err))) {
 		fprintf(stderr, CMD ": %s\n", err);
 		rc = 2;
 		goto out;
@@ -383,8 +358,6 @@ int uvm_cmd_profile(int argc, char **argv)
 	}
 	uvm_objprof_free(&p);
 out:
-	if (own_report && !own_dir)
-		unlink(report);
 	if (own_dir)
 		tool_tmpdir_remove(dir);
 	return rc;

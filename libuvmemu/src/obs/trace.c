@@ -170,6 +170,8 @@ struct uvm_trace {
 	struct uvm_mutex lock; /* the main queue's and what follows */
 	pthread_cond_t nonempty;
 	pthread_cond_t drained;	   /* signalled when the writer emptied the queues */
+	pthread_cond_t room;	   /* signalled when the writer freed room in main */
+	unsigned room_waiters;	   /* producers of kept records waiting for it */
 	struct ring main;	   /* every record but the workers' CTA records */
 	struct uvm_mutex cta_lock; /* ctas' (never held with lock) */
 	struct ring ctas;	   /* the workers' CTA records */
@@ -484,6 +486,8 @@ static void *writer_main(void *arg)
 			break;
 		}
 		n = drain(t, &t->main, &t->lock, &rows);
+		if (t->room_waiters)
+			pthread_cond_broadcast(&t->room);
 		uvm_mutex_unlock(&t->lock);
 		uvm_mutex_lock(&t->cta_lock);
 		n += drain(t, &t->ctas, &t->cta_lock, &rows);
@@ -512,6 +516,29 @@ static void *writer_main(void *arg)
 static void push(struct uvm_trace *t, const struct rec *r)
 {
 	uvm_mutex_lock(&t->lock);
+	if (ring_put(&t->main, r))
+		pthread_cond_signal(&t->nonempty);
+	uvm_mutex_unlock(&t->lock);
+}
+
+/*
+ * A record that is data, not an observation: the accesses, kernels and
+ * allocations are what `uvmemu profile` and --evict opt read, and one
+ * dropped would make their input wrong (a loaded machine starved the writer
+ * of a core long enough to fill the queue in CI). Its producer waits for
+ * room instead. None is made inside the driver's timed stages (kernel ends
+ * and allocations, on the program's threads), and the writer takes no lock
+ * but the trace's own, so the wait always ends.
+ */
+static void push_kept(struct uvm_trace *t, const struct rec *r)
+{
+	uvm_mutex_lock(&t->lock);
+	while ((t->main.tail + 1) % t->main.cap == t->main.head) {
+		t->room_waiters++;
+		pthread_cond_signal(&t->nonempty);
+		uvm_cond_wait(&t->room, &t->lock);
+		t->room_waiters--;
+	}
 	if (ring_put(&t->main, r))
 		pthread_cond_signal(&t->nonempty);
 	uvm_mutex_unlock(&t->lock);
@@ -750,6 +777,7 @@ int uvm_trace_open(struct uvm_trace **out, const struct uvm_config *cfg, uint64_
 		goto fail;
 	}
 	pthread_cond_init(&t->drained, NULL);
+	pthread_cond_init(&t->room, NULL);
 	if (pthread_create(&t->writer, NULL, writer_main, t)) {
 		snprintf(err, errlen, "cannot start the trace writer");
 		goto fail;
@@ -815,6 +843,7 @@ void uvm_trace_close(struct uvm_trace *t)
 	uvm_mutex_destroy(&t->cta_lock);
 	pthread_cond_destroy(&t->nonempty);
 	pthread_cond_destroy(&t->drained);
+	pthread_cond_destroy(&t->room);
 	uvm_timeline_free(t->tl);
 	free(t->peers);
 	free(t->main.q);
@@ -924,7 +953,7 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 	r.access.alloc = alloc;
 	r.access.gmmu = from_gmmu;
 	snprintf(r.access.kernel, sizeof(r.access.kernel), "%s", kernel ? kernel : "");
-	push(t, &r);
+	push_kept(t, &r);
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
@@ -950,7 +979,7 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
 	if (objs)
 		r.kernel.objs = *objs;
-	push(t, &r);
+	push_kept(t, &r);
 }
 
 void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
@@ -967,7 +996,7 @@ void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, ui
 	/* A name with a comma would break the row. */
 	for (size_t i = 0; i + 1 < sizeof(r.alloc.name) && name[i]; i++)
 		r.alloc.name[i] = name[i] == ',' ? ';' : name[i];
-	push(t, &r);
+	push_kept(t, &r);
 }
 
 void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t launch, unsigned cta,

@@ -44,9 +44,12 @@
  *
  * Producers (the driver, the executor's threads at kernel and CTA
  * boundaries, the link at each booking, the GPU's clock at each modelled
- * batch and stall) append fixed-size records to a bounded queue and never
- * wait: when the queue is full a record is dropped and counted, and the
- * report says how many.
+ * batch and stall) append fixed-size records to a bounded queue. An
+ * observation (a batch, fault, CTA, transfer or stall) never waits: when the
+ * queue is full it is dropped and counted, and the report says how many.
+ * The accesses, kernels and allocations are data (uvmemu profile and
+ * --evict opt read them), made on the program's threads at kernel ends and
+ * allocations: their producer waits for room, so they are never dropped.
  */
 #ifndef UVM_TRACE_H
 #define UVM_TRACE_H
