@@ -35,6 +35,7 @@ expect 2 "--dilation='0.5': must be between 1 and" run --dilation 0.5 -- "$probe
 expect 2 "--prefetch tree \\(UVMEMU_PREFETCH\\) cannot go with --fault-path uvmmu: .* use --prefetch none" run --fault-path uvmmu --prefetch tree -- "$probe"
 expect 2 "--prefetch seq64k \\(UVMEMU_PREFETCH\\) cannot go with --fault-path uvmmu" run --policy uvmmu --prefetch seq64k -- "$probe"
 expect 2 "--fault-path='gmmu': accepted values are driver\\|uvmmu" run --fault-path gmmu -- "$probe"
+expect 2 "--cpu-prefetch='tree2': accepted values are same\\|none\\|.*tree" run --cpu-prefetch tree2 -- "$probe"
 expect 2 "--evict='nru2': accepted values are .*\\|nru\\|.*\\|seq-local\\|" run --evict nru2 -- "$probe"
 expect 2 "--policy='etc2': accepted values are .*\\|etc\\|" run --policy etc2 -- "$probe"
 expect 2 "--proactive-evict='2Q': expected a size" run --proactive-evict 2Q -- "$probe"

@@ -8,7 +8,10 @@
  * another block is not held back. A swap's write-back takes the other link
  * direction and does not delay the fetch. End to end, an oversubscribed
  * buffer read and written by several "GPU" threads through the path keeps
- * every byte, resolves its faults one by one and swaps.
+ * every byte, resolves its faults one by one and swaps. CPU faults are the
+ * driver's, not UVMMU's: with --cpu-prefetch tree (what --fault-path uvmmu
+ * implies) reading the buffer back brings blocks along with each fault;
+ * with the GPU's prefetcher (none) every block faults alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -181,6 +184,46 @@ static void test_end_to_end_real_clock(void **state)
 	end_to_end("clock=real");
 }
 
+/* The blocks the host's read-back of a GPU-resident buffer faulted and
+ * prefetched, with CPU faults served by `cpu_prefetch`. */
+static void read_back(const char *cpu_prefetch, uint64_t *faults, uint64_t *prefetched)
+{
+	const char *const opts[] = {"fault-path=uvmmu", "prefetch=none",  cpu_prefetch,
+				    "evict=random",	"device-mem=64M", NULL};
+	struct th_emu t;
+	struct uvm_stats on_gpu, back;
+	struct work w;
+	uint8_t *host;
+
+	th_start(&t, opts);
+	host = th_managed(&t, BYTES);
+	for (size_t i = 0; i < BYTES; i += 512)
+		host[i] = (uint8_t)(i >> 9);
+	w.dev = th_dev(&t, host);
+	th_parallel(NTHREADS, gpu_pass, &w);
+	on_gpu = th_stats(&t);
+	for (size_t i = 0; i < BYTES; i += 512)
+		assert_int_equal(host[i], (uint8_t)((i >> 9) + 1));
+	back = th_stats(&t);
+	th_stop(&t);
+	assert_int_equal(on_gpu.blocks_prefetched, 0); /* the GPU's side: none */
+	*faults = back.cpu_faults - on_gpu.cpu_faults;
+	*prefetched = back.blocks_cpu_prefetched - on_gpu.blocks_cpu_prefetched;
+}
+
+static void test_cpu_faults_keep_the_drivers_prefetcher(void **state)
+{
+	uint64_t faults, prefetched;
+
+	(void)state;
+	read_back("cpu-prefetch=tree", &faults, &prefetched);
+	assert_true(prefetched > 0);
+	assert_true(faults < BYTES / UVM_BLOCK_SIZE);
+	read_back("cpu-prefetch=same", &faults, &prefetched);
+	assert_int_equal(prefetched, 0);
+	assert_int_equal(faults, BYTES / UVM_BLOCK_SIZE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +232,7 @@ int main(void)
 	    cmocka_unit_test(test_swap_uses_both_directions),
 	    cmocka_unit_test(test_end_to_end),
 	    cmocka_unit_test(test_end_to_end_real_clock),
+	    cmocka_unit_test(test_cpu_faults_keep_the_drivers_prefetcher),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

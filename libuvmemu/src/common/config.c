@@ -28,6 +28,10 @@ static const char evict_names[] = ""
 static const char prefetch_names[] = ""
 #include "policies.def"
     ;
+/* --cpu-prefetch: a prefetcher, or "same" as the GPU's (the default). */
+static const char cpu_prefetch_names[] = "|same"
+#include "policies.def"
+    ;
 #undef UVM_POLICY_NAME_prefetch
 #undef UVM_POLICY_NAME_migrate
 #define UVM_POLICY_NAME_prefetch(name)

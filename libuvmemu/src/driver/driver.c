@@ -277,13 +277,19 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 {
 	const struct uvm_config *cfg = d->dep.cfg;
 	const char *e = uvm_cfg_s(cfg, UVM_OPT_evict), *p = uvm_cfg_s(cfg, UVM_OPT_prefetch),
-		   *m = uvm_cfg_s(cfg, UVM_OPT_migrate);
+		   *m = uvm_cfg_s(cfg, UVM_OPT_migrate), *cp = uvm_cfg_s(cfg, UVM_OPT_cpu_prefetch);
+	bool own_cpu = strcmp(cp, "same") != 0;
 
 	d->evict = uvm_evict_find(e);
 	d->prefetch = uvm_prefetch_find(p);
 	d->migrate = uvm_migrate_find(m);
-	if (!d->evict || !d->prefetch || !d->migrate) {
-		snprintf(err, errlen, "no policy named '%s'", !d->evict ? e : !d->prefetch ? p : m);
+	d->cpu_prefetch = own_cpu ? uvm_prefetch_find(cp) : d->prefetch;
+	if (!d->evict || !d->prefetch || !d->migrate || !d->cpu_prefetch) {
+		snprintf(err, errlen, "no policy named '%s'",
+			 !d->evict	? e
+			 : !d->prefetch ? p
+			 : !d->migrate	? m
+					: cp);
 		return -EINVAL;
 	}
 	/* It explains its own failure (a missing input file) in err. One per
@@ -294,8 +300,9 @@ static int policies(struct uvm_driver *d, char *err, size_t errlen)
 			return -EINVAL;
 	}
 	d->prefetch_p = d->prefetch->create(d->dep.space, cfg);
+	d->cpu_prefetch_p = own_cpu ? d->cpu_prefetch->create(d->dep.space, cfg) : d->prefetch_p;
 	d->migrate_p = d->migrate->create(d->dep.space, cfg);
-	if (!d->prefetch_p || !d->migrate_p) {
+	if (!d->prefetch_p || !d->cpu_prefetch_p || !d->migrate_p) {
 		snprintf(err, errlen, "out of memory creating policies");
 		return -ENOMEM;
 	}
@@ -568,6 +575,8 @@ void uvm_driver_stop(struct uvm_driver *d)
 	for (unsigned g = 0; g < d->ngpus; g++)
 		if (d->evict_p[g])
 			d->evict->destroy(d->evict_p[g]);
+	if (d->cpu_prefetch_p && d->cpu_prefetch_p != d->prefetch_p)
+		d->cpu_prefetch->destroy(d->cpu_prefetch_p);
 	if (d->prefetch_p)
 		d->prefetch->destroy(d->prefetch_p);
 	if (d->migrate_p)

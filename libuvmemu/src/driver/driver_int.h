@@ -111,6 +111,9 @@ struct uvm_driver {
 	bool evict_to_peer; /* --evict-to peer */
 	const struct uvm_prefetch_ops *prefetch;
 	void *prefetch_p;
+	/* CPU faults' (--cpu-prefetch): prefetch and prefetch_p under "same". */
+	const struct uvm_prefetch_ops *cpu_prefetch;
+	void *cpu_prefetch_p;
 	const struct uvm_migrate_ops *migrate;
 	void *migrate_p;
 

@@ -687,8 +687,9 @@ static void host_fill(struct uvm_driver *d, size_t b)
 }
 
 /*
- * A CPU fault on a DEVICE block brings it back with what the prefetcher picks
- * around it in its vablock, as the driver's prefetcher serves CPU faults too
+ * A CPU fault on a DEVICE block brings it back with what the CPU's prefetcher
+ * (--cpu-prefetch: the GPU's unless set) picks around it in its vablock, as
+ * the driver's prefetcher serves CPU faults too
  * (the faulting page's region grows by the same density rule, the blocks
  * already on the host counting as occupied). Only plain DEVICE blocks come
  * along, none thrashing; a thrashing fault brings its block alone, and so
@@ -722,7 +723,8 @@ static void cpu_bring_back(struct uvm_driver *d, size_t b, bool newly_pinned, bo
 				uvm_vbmask_set(&movable, i);
 		}
 		extra = uvm_vbmask_andnot(
-		    uvm_vbmask_and(d->prefetch->pick(d->prefetch_p, &pctx), movable), faulted);
+		    uvm_vbmask_and(d->cpu_prefetch->pick(d->cpu_prefetch_p, &pctx), movable),
+		    faulted);
 		d->st.ns.policy += uvm_elapsed_ns(t);
 	}
 	uvm_op_to_host_mask(d, first, uvm_vbmask_or(faulted, extra));
