@@ -136,6 +136,23 @@ static void gpu_pass(int index, void *arg)
 	}
 }
 
+/* The host writes the buffer, the "GPU" threads check and rewrite it, and
+ * the host checks it back; *on_gpu (if given): the counters before that. */
+static void round_trip(struct th_emu *t, struct uvm_stats *on_gpu)
+{
+	uint8_t *host = th_managed(t, BYTES);
+	struct work w;
+
+	for (size_t i = 0; i < BYTES; i += 512)
+		host[i] = (uint8_t)(i >> 9);
+	w.dev = th_dev(t, host);
+	th_parallel(NTHREADS, gpu_pass, &w);
+	if (on_gpu)
+		*on_gpu = th_stats(t);
+	for (size_t i = 0; i < BYTES; i += 512)
+		assert_int_equal(host[i], (uint8_t)((i >> 9) + 1));
+}
+
 /* Under either clock: the real clock waits for each migration's modelled
  * end, the model clock computes it. */
 static void end_to_end(const char *clock)
@@ -149,17 +166,9 @@ static void end_to_end(const char *clock)
 				    NULL};
 	struct th_emu t;
 	struct uvm_stats st;
-	struct work w;
-	uint8_t *host;
 
 	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	for (size_t i = 0; i < BYTES; i += 512)
-		host[i] = (uint8_t)(i >> 9);
-	w.dev = th_dev(&t, host);
-	th_parallel(NTHREADS, gpu_pass, &w);
-	for (size_t i = 0; i < BYTES; i += 512)
-		assert_int_equal(host[i], (uint8_t)((i >> 9) + 1));
+	round_trip(&t, NULL);
 	st = th_stats(&t);
 	th_stop(&t);
 	assert_true(st.uvmmu_faults >= BYTES / UVM_BLOCK_SIZE);
@@ -192,18 +201,9 @@ static void read_back(const char *cpu_prefetch, uint64_t *faults, uint64_t *pref
 				    "evict=random",	"device-mem=64M", NULL};
 	struct th_emu t;
 	struct uvm_stats on_gpu, back;
-	struct work w;
-	uint8_t *host;
 
 	th_start(&t, opts);
-	host = th_managed(&t, BYTES);
-	for (size_t i = 0; i < BYTES; i += 512)
-		host[i] = (uint8_t)(i >> 9);
-	w.dev = th_dev(&t, host);
-	th_parallel(NTHREADS, gpu_pass, &w);
-	on_gpu = th_stats(&t);
-	for (size_t i = 0; i < BYTES; i += 512)
-		assert_int_equal(host[i], (uint8_t)((i >> 9) + 1));
+	round_trip(&t, &on_gpu);
 	back = th_stats(&t);
 	th_stop(&t);
 	assert_int_equal(on_gpu.blocks_prefetched, 0); /* the GPU's side: none */
