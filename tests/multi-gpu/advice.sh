@@ -3,7 +3,8 @@
 # the given backend, clock and page size, with --check 1 (the residency
 # invariants and every view's page tables after every batch):
 #   - integrity: preferred location and accessed-by on data both GPUs and
-#     the host read and write, 8 MiB buffers over 6 MiB per GPU (evictions
+#     the host read and write, 8 MiB buffers over 6 MiB per GPU (at 4 KB
+#     pages 4 over 3; evictions
 #     zap peer mappings), and read-mostly data read on both GPUs, written on
 #     one and read on both again (the write collapses every copy); every
 #     word checked;
@@ -38,7 +39,11 @@ run() { # NAME UVMEMU_OPTIONS... -- PROGRAM_ARGUMENTS...
 }
 q() { jq -r "$2" "$dir/$1.json"; }
 
-run integrity --device-mem 6M -- integrity 8
+# At 4 KB, half the buffers at the same ratio: 16 times the pages, each
+# walked by --check after every batch.
+size=8 mem=6M
+[ "$page" = 4k ] && size=4 mem=3M
+run integrity --device-mem "$mem" -- integrity "$size"
 echo "integrity: blocks_peer_mapped $(q integrity .blocks_peer_mapped), blocks_p2p $(q integrity .blocks_p2p), blocks_evicted $(q integrity .blocks_evicted)"
 [ "$(q integrity .blocks_evicted)" -gt 0 ] || fail "integrity: nothing evicted"
 [ "$(q integrity .blocks_duplicated)" -gt 0 ] || fail "integrity: read-mostly data was not duplicated"
