@@ -145,7 +145,8 @@ bool uvm_gpu_turn_take(struct uvm_gpu *g)
 	}
 	if (g->turn.holder < 0)
 		uvm_turn_choose(g, w);
-	while (g->turn.holder != (int32_t)w->idx && uvm_gpu_ctas_left(&g->dev[w->dev]) && !uvm_waits_abandoned()) {
+	while (g->turn.holder != (int32_t)w->idx && uvm_gpu_ctas_left(&g->dev[w->dev]) &&
+	       !uvm_waits_abandoned()) {
 		uint32_t gen = atomic_load(&w->wake);
 
 		if (!w->at_gate) {

@@ -128,18 +128,21 @@ static size_t ring_used(const struct ring *r)
 	return (r->tail + r->cap - r->head) % r->cap;
 }
 
+static bool ring_full(const struct ring *r)
+{
+	return (r->tail + 1) % r->cap == r->head;
+}
+
 /* Stores *rec at the tail (a full queue drops it); true when this record
  * filled the queue to a quarter: time to wake the writer. */
 static bool ring_put(struct ring *r, const struct rec *rec)
 {
-	size_t next = (r->tail + 1) % r->cap;
-
-	if (next == r->head) {
+	if (ring_full(r)) {
 		r->dropped++;
 		return false;
 	}
 	r->q[r->tail] = *rec;
-	r->tail = next;
+	r->tail = (r->tail + 1) % r->cap;
 	return ring_used(r) == r->cap / 4;
 }
 
@@ -513,27 +516,22 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-static void push(struct uvm_trace *t, const struct rec *r)
-{
-	uvm_mutex_lock(&t->lock);
-	if (ring_put(&t->main, r))
-		pthread_cond_signal(&t->nonempty);
-	uvm_mutex_unlock(&t->lock);
-}
-
 /*
- * A record that is data, not an observation: the accesses, kernels and
- * allocations are what `uvmemu profile` and --evict opt read, and one
- * dropped would make their input wrong (a loaded machine starved the writer
- * of a core long enough to fill the queue in CI). Its producer waits for
- * room instead. None is made inside the driver's timed stages (kernel ends
- * and allocations, on the program's threads), and the writer takes no lock
- * but the trace's own, so the wait always ends.
+ * What a full main queue does with a record. An observation is dropped (and
+ * counted). Data - the accesses, kernels and allocations, which `uvmemu
+ * profile` and --evict opt read - waits for room: one dropped would make
+ * their input wrong (a loaded machine starved the writer of a core long
+ * enough to fill the queue in CI). No data record is made inside the
+ * driver's timed stages (kernel ends and allocations, on the program's
+ * threads), and the writer takes no lock but the trace's own, so the wait
+ * always ends.
  */
-static void push_kept(struct uvm_trace *t, const struct rec *r)
+enum when_full { DROP, WAIT };
+
+static void push(struct uvm_trace *t, const struct rec *r, enum when_full full)
 {
 	uvm_mutex_lock(&t->lock);
-	while ((t->main.tail + 1) % t->main.cap == t->main.head) {
+	while (full == WAIT && ring_full(&t->main)) {
 		t->room_waiters++;
 		pthread_cond_signal(&t->nonempty);
 		uvm_cond_wait(&t->room, &t->lock);
@@ -620,9 +618,11 @@ static const char access_header[] = "launch,kernel,alloc,block,accesses,source\n
 static void link_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t start,
 			uint64_t busy_end)
 {
-	push(ctx, &(struct rec){
-		      .type = REC_XFER,
-		      .xfer = {.bytes = bytes, .start_ns = start, .end_ns = busy_end, .dir = dir}});
+	push(ctx,
+	     &(struct rec){
+		 .type = REC_XFER,
+		 .xfer = {.bytes = bytes, .start_ns = start, .end_ns = busy_end, .dir = dir}},
+	     DROP);
 }
 
 /* A peer link's booking: its H2D direction is a -> b, its D2H b -> a. */
@@ -631,14 +631,16 @@ static void peer_booked(void *ctx, enum uvm_dir dir, uint64_t bytes, uint64_t st
 {
 	const struct peer_watch *w = ctx;
 
-	push(w->t, &(struct rec){.type = REC_XFER,
-				 .xfer = {.bytes = bytes,
-					  .start_ns = start,
-					  .end_ns = busy_end,
-					  .dir = dir,
-					  .peer = true,
-					  .from = dir == UVM_H2D ? w->a : w->b,
-					  .to = dir == UVM_H2D ? w->b : w->a}});
+	push(w->t,
+	     &(struct rec){.type = REC_XFER,
+			   .xfer = {.bytes = bytes,
+				    .start_ns = start,
+				    .end_ns = busy_end,
+				    .dir = dir,
+				    .peer = true,
+				    .from = dir == UVM_H2D ? w->a : w->b,
+				    .to = dir == UVM_H2D ? w->b : w->a}},
+	     DROP);
 }
 
 /* Several GPUs: every peer link is observed as the CPU-GPU link is (the
@@ -886,7 +888,7 @@ static void on_batch(void *p, const struct uvm_batch_event *b)
 		uvm_pool_snapshot(t->dep.pool, &pool);
 		r.batch.device_bytes = (pool.used + pool.pinned) << UVM_BLOCK_SHIFT;
 	}
-	push(t, &r);
+	push(t, &r, DROP);
 }
 
 static void on_fault(void *p, const struct uvm_fault_event *f)
@@ -906,7 +908,7 @@ static void on_fault(void *p, const struct uvm_fault_event *f)
 	    .outcome = f->outcome,
 	    .dev = f->dev,
 	};
-	push(t, &r);
+	push(t, &r, DROP);
 }
 
 struct uvm_res_observer uvm_trace_observer(struct uvm_trace *t)
@@ -920,13 +922,15 @@ struct uvm_res_observer uvm_trace_observer(struct uvm_trace *t)
 
 static void on_gpu_batch(void *p, const struct uvm_gpu_batch *b)
 {
-	push(p, &(struct rec){.type = REC_GPU_BATCH, .gpu_batch = *b});
+	push(p, &(struct rec){.type = REC_GPU_BATCH, .gpu_batch = *b}, DROP);
 }
 
 static void on_gpu_stall(void *p, unsigned slot, uint64_t from, uint64_t to)
 {
-	push(p, &(struct rec){.type = REC_GPU_STALL,
-			      .gpu_stall = {.from_ns = from, .to_ns = to, .slot = slot}});
+	push(p,
+	     &(struct rec){.type = REC_GPU_STALL,
+			   .gpu_stall = {.from_ns = from, .to_ns = to, .slot = slot}},
+	     DROP);
 }
 
 struct uvm_gpu_observer uvm_trace_gpu_observer(struct uvm_trace *t)
@@ -953,7 +957,7 @@ void uvm_trace_access(struct uvm_trace *t, uint64_t launch, const char *kernel, 
 	r.access.alloc = alloc;
 	r.access.gmmu = from_gmmu;
 	snprintf(r.access.kernel, sizeof(r.access.kernel), "%s", kernel ? kernel : "");
-	push_kept(t, &r);
+	push(t, &r, WAIT);
 }
 
 void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_launch *l,
@@ -979,7 +983,7 @@ void uvm_trace_kernel(struct uvm_trace *t, uint64_t launch, const struct uvmemu_
 	snprintf(r.kernel.kernel, sizeof(r.kernel.kernel), "%s", l->kernel ? l->kernel : "");
 	if (objs)
 		r.kernel.objs = *objs;
-	push_kept(t, &r);
+	push(t, &r, WAIT);
 }
 
 void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, uint64_t first,
@@ -996,7 +1000,7 @@ void uvm_trace_allocation(struct uvm_trace *t, uint32_t id, const char *kind, ui
 	/* A name with a comma would break the row. */
 	for (size_t i = 0; i + 1 < sizeof(r.alloc.name) && name[i]; i++)
 		r.alloc.name[i] = name[i] == ',' ? ';' : name[i];
-	push_kept(t, &r);
+	push(t, &r, WAIT);
 }
 
 void uvm_trace_cta(struct uvm_trace *t, uint32_t tid, unsigned sm, uint64_t launch, unsigned cta,
