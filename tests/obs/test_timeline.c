@@ -27,6 +27,7 @@
 
 #include "harness.h"
 #include "timeline.h"
+#include "trace_files.h"
 
 /* The timeline as a string (the caller frees it). */
 static char *write_out(struct uvm_timeline *tl)
@@ -39,15 +40,6 @@ static char *write_out(struct uvm_timeline *tl)
 	assert_int_equal(uvm_timeline_write(tl, f, "test", err, sizeof(err)), 0);
 	fclose(f);
 	return buf;
-}
-
-static int occurrences(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = s; (p = strstr(p, what)); p++)
-		n++;
-	return n;
 }
 
 /* The event of process pid, track tid, named name, starting at ts ("1.000"). */
@@ -176,9 +168,9 @@ static void test_layout_and_modelled_time(void **state)
 	assert_event(json, 2, 1, "1437.500", "batch", "30.000"); /* (3000 - 125) / 2 */
 	assert_event(json, 2, 10, "450.000", "k", "487.500");	 /* (900..2000, less 125) / 2 */
 	/* Kernels and counters, both processes. */
-	assert_int_equal(occurrences(json, "\"ph\":\"b\""), 2);
-	assert_int_equal(occurrences(json, "\"name\":\"device memory in use\""), 4);
-	assert_int_equal(occurrences(json, "\"name\":\"faults per batch\""), 4);
+	assert_int_equal(tf_occurrences(json, "\"ph\":\"b\""), 2);
+	assert_int_equal(tf_occurrences(json, "\"name\":\"device memory in use\""), 4);
+	assert_int_equal(tf_occurrences(json, "\"name\":\"faults per batch\""), 4);
 	uvm_timeline_counts(tl, &c);
 	assert_int_equal(c.dropped, 0);
 	assert_int_equal(c.tracks_total, 3);
@@ -258,10 +250,11 @@ static void test_model_clock_process(void **state)
 	assert_non_null(find(json, 2, 0, "90.000", "k"));
 	assert_non_null(find(json, 2, 0, "250.000", "k1"));
 	/* No stages, CTAs or device memory in modelled time: they are real. */
-	assert_int_equal(occurrences(json, "\"pid\":2,\"tid\":1,"), 2 + 2); /* 2 names, 2 slices */
-	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 1);
-	assert_int_equal(occurrences(json, "\"name\":\"device memory in use\""), 1);
-	assert_int_equal(occurrences(json, "\"name\":\"faults per batch\""), 1 + 3);
+	assert_int_equal(tf_occurrences(json, "\"pid\":2,\"tid\":1,"),
+			 2 + 2); /* 2 names, 2 slices */
+	assert_int_equal(tf_occurrences(json, "\"cat\":\"cta\""), 1);
+	assert_int_equal(tf_occurrences(json, "\"name\":\"device memory in use\""), 1);
+	assert_int_equal(tf_occurrences(json, "\"name\":\"faults per batch\""), 1 + 3);
 	/* Real time as under the real clock: the batch's stages (ns here) from
 	 * its start. */
 	assert_event(json, 1, 1, "1000.000", "batch", "0.185");
@@ -290,7 +283,7 @@ static void test_thinning_keeps_whole_tracks(void **state)
 	uvm_timeline_counts(tl, &c);
 	assert_int_equal(c.tracks_total, 64);
 	assert_int_equal(c.tracks_shown, 2); /* 3 would not fit, 2 do: workers 0 and 32 */
-	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 2 * 200);
+	assert_int_equal(tf_occurrences(json, "\"cat\":\"cta\""), 2 * 200);
 	assert_int_equal(c.dropped, 6400 - 200);
 	assert_true(c.events <= 1000);
 	free(json);
@@ -325,33 +318,6 @@ static void gpu_thread(int index, void *arg)
 }
 
 /* The run's file `name` in dir as a string (the caller frees it). */
-static char *slurp(const char *dir, const char *name)
-{
-	char path[96], *s = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&s, &len, '\0', f) > 0);
-	fclose(f);
-	return s;
-}
-
-static void remove_trace(const char *dir)
-{
-	char path[96];
-
-	for (const char *n = "batches.csv\0kernels.csv\0accesses.csv\0allocations.csv\0"
-			     "gpu_batches.csv\0gpu_transfers.csv\0gpu_stalls.csv\0timeline.json\0";
-	     *n; n += strlen(n) + 1) {
-		snprintf(path, sizeof(path), "%s/%s", dir, n);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
 static void test_live_run_from_many_threads(void **state)
 {
 	char dir[] = "/tmp/uvmemu-timeline-XXXXXX", opt[64];
@@ -370,17 +336,17 @@ static void test_live_run_from_many_threads(void **state)
 	th_parallel(8, gpu_thread, &l);
 	uvm_emu_kernel_end(l.t.e, 0);
 	th_stop(&l.t); /* writes the timeline */
-	json = slurp(dir, "timeline.json");
-	assert_true(occurrences(json, "\"cat\":\"driver\",\"name\":\"batch\"") > 0);
-	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 2 * 256);
-	assert_true(occurrences(json, "\"name\":\"host to device\"") +
-			occurrences(json, "\"name\":\"device to host\"") >
+	json = tf_slurp(dir, "timeline.json");
+	assert_true(tf_occurrences(json, "\"cat\":\"driver\",\"name\":\"batch\"") > 0);
+	assert_int_equal(tf_occurrences(json, "\"cat\":\"cta\""), 2 * 256);
+	assert_true(tf_occurrences(json, "\"name\":\"host to device\"") +
+			tf_occurrences(json, "\"name\":\"device to host\"") >
 		    0);
 	assert_non_null(
 	    strstr(json, "\"dropped\":{\"batch\":0,\"kernel\":0,\"transfer\":0,\"thread\":0}"));
 	assert_null(strstr(json, "\"clock\":\"model\""));
 	free(json);
-	remove_trace(dir);
+	tf_remove(dir);
 }
 
 /* A worker of a modelled kernel: one hand-out of 32 CTAs, each touching a
@@ -419,20 +385,20 @@ static void test_live_run_model_clock(void **state)
 	th_parallel(8, model_thread, &l);
 	uvm_emu_kernel_end(l.t.e, 0);
 	th_stop(&l.t);
-	json = slurp(dir, "timeline.json");
-	rows = slurp(dir, "gpu_batches.csv");
+	json = tf_slurp(dir, "timeline.json");
+	rows = tf_slurp(dir, "gpu_batches.csv");
 	assert_non_null(strstr(json, "\"clock\":\"model\""));
 	/* One modelled batch slice per row (less the header), and some. */
-	assert_true(occurrences(rows, "\n") > 1);
-	assert_int_equal(occurrences(json, "\"pid\":2,\"tid\":1,") - 2,
-			 occurrences(rows, "\n") - 1);
-	assert_int_equal(occurrences(json, "\"cat\":\"cta\""), 256);	/* in real time only */
-	assert_true(occurrences(json, "\"pid\":2,\"tid\":2,") > 2);	/* modelled bookings */
-	assert_int_equal(occurrences(json, "\"pid\":1,\"tid\":2,"), 2); /* none real: names */
+	assert_true(tf_occurrences(rows, "\n") > 1);
+	assert_int_equal(tf_occurrences(json, "\"pid\":2,\"tid\":1,") - 2,
+			 tf_occurrences(rows, "\n") - 1);
+	assert_int_equal(tf_occurrences(json, "\"cat\":\"cta\""), 256);	   /* in real time only */
+	assert_true(tf_occurrences(json, "\"pid\":2,\"tid\":2,") > 2);	   /* modelled bookings */
+	assert_int_equal(tf_occurrences(json, "\"pid\":1,\"tid\":2,"), 2); /* none real: names */
 	assert_non_null(strstr(json, "\"gpu_batch\":0,\"gpu_transfer\":0,\"gpu_stall\":0}"));
 	free(rows);
 	free(json);
-	remove_trace(dir);
+	tf_remove(dir);
 }
 
 int main(void)

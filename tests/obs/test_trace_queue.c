@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "trace.h"
+#include "trace_files.h"
 
 enum { PRODUCERS = 4, RECORDS = 60000 };
 
@@ -34,22 +35,9 @@ static void *produce(void *arg)
 	return NULL;
 }
 
-static long lines_of(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long n = 0;
-	int c;
-
-	assert_non_null(f);
-	while ((c = fgetc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
-	return n;
-}
-
 static void test_accesses_never_dropped(void **state)
 {
-	char dir[] = "/tmp/uvmemu-trace-queue-XXXXXX", err[512], path[600];
+	char dir[] = "/tmp/uvmemu-trace-queue-XXXXXX", err[512], *rows;
 	struct producer p[PRODUCERS];
 	pthread_t th[PRODUCERS];
 	struct uvm_config cfg;
@@ -72,10 +60,10 @@ static void test_accesses_never_dropped(void **state)
 	uvm_trace_counts(t, &written, &dropped);
 	assert_int_equal(dropped, 0);
 	uvm_trace_close(t);
-	snprintf(path, sizeof(path), "%s/accesses.csv", dir);
-	assert_int_equal(lines_of(path), 1 + (long)PRODUCERS * RECORDS);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	assert_int_equal(system(path), 0);
+	rows = tf_slurp(dir, "accesses.csv");
+	assert_int_equal(tf_occurrences(rows, "\n"), 1 + PRODUCERS * RECORDS);
+	free(rows);
+	tf_remove(dir);
 }
 
 int main(void)
