@@ -43,6 +43,7 @@ static void test_accesses_never_dropped(void **state)
 	struct uvm_config cfg;
 	struct uvm_trace *t = NULL;
 	uint64_t written, dropped;
+	long lines = 0;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -61,7 +62,11 @@ static void test_accesses_never_dropped(void **state)
 	assert_int_equal(dropped, 0);
 	uvm_trace_close(t);
 	rows = tf_slurp(dir, "accesses.csv");
-	assert_int_equal(tf_occurrences(rows, "\n"), 1 + PRODUCERS * RECORDS);
+	/* A character loop: sanitizers check the whole rest of the string at
+	 * each strstr, which over 240,000 rows would take minutes. */
+	for (const char *c = rows; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 1 + PRODUCERS * RECORDS);
 	free(rows);
 	tf_remove(dir);
 }
