@@ -56,6 +56,7 @@ expect 2 "--late-hits \\(UVMEMU_LATE_HITS\\) is read only under --clock model" r
 expect 2 "--schedule='turns': accepted values are auto\\|host\\|model" run --schedule turns -- "$probe"
 expect 2 "--schedule \\(UVMEMU_SCHEDULE\\) is read only under --clock model" run --clock real --schedule model -- "$probe"
 expect 2 "--launch-cost \\(UVMEMU_LAUNCH_COST\\) is read only under --clock model" run --clock real --launch-cost 10us -- "$probe"
+expect 2 "--fetch-window \\(UVMEMU_FETCH_WINDOW\\) is read only under --clock model" run --clock real --fetch-window 10us -- "$probe"
 # Blocks asked for where the program does not count them: refused before the
 # first kernel (a build with -DEMUGPU_COUNT_BLOCKS=ON counts them).
 if ! nm -D "$bin/vecadd" 2>/dev/null | grep -q __sanitizer_cov_trace_pc; then

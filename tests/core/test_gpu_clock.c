@@ -44,7 +44,7 @@ static void test_batch_holds_faults_stamped_by_its_start(void **state)
 	uint64_t start;
 
 	(void)state;
-	uvm_batcher_init(&b, 8);
+	uvm_batcher_init(&b, 8, 0);
 	/* Arrival order is not stamp order: the buffer orders by stamp. */
 	assert_int_equal(uvm_batcher_add(&b, 30 * US, 3, 0), 0);
 	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 1), 0);
@@ -78,7 +78,7 @@ static void test_batch_size_caps_a_batch(void **state)
 	uint64_t start;
 
 	(void)state;
-	uvm_batcher_init(&b, 4);
+	uvm_batcher_init(&b, 4, 0);
 	for (uint64_t i = 0; i < 10; i++)
 		assert_int_equal(uvm_batcher_add(&b, 5 * US, i, 0), 0);
 	assert_true(uvm_batcher_next(&b, &start));
@@ -87,6 +87,46 @@ static void test_batch_size_caps_a_batch(void **state)
 	for (uint64_t i = 0; i < 4; i++)
 		assert_int_equal(out[i].page, i);
 	assert_int_equal(uvm_batcher_pending(&b), 6);
+	uvm_batcher_destroy(&b);
+}
+
+/* The driver reads the buffer for its fetch window from a batch's start:
+ * faults issued meanwhile join the batch, later ones wait for the next. */
+static void test_fetch_window_takes_faults_issued_while_reading(void **state)
+{
+	struct uvm_batcher b;
+	struct uvm_mfault out[8];
+	uint64_t start;
+
+	(void)state;
+	uvm_batcher_init(&b, 8, 5 * US);
+	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 0), 0);
+	assert_int_equal(uvm_batcher_add(&b, 15 * US, 2, 1), 0);
+	assert_int_equal(uvm_batcher_add(&b, 16 * US, 3, 2), 0);
+	assert_int_equal(uvm_batcher_add(&b, 61 * US, 4, 3), 0);
+	assert_true(uvm_batcher_next(&b, &start));
+	/* The batch still starts at the first fault; it reads until 15 us. */
+	assert_int_equal(start, 10 * US);
+	assert_int_equal(uvm_batcher_fetched_by(&b, start), 15 * US);
+	assert_int_equal(uvm_batcher_take(&b, start, out), 2);
+	assert_int_equal(out[0].page, 1);
+	assert_int_equal(out[1].page, 2);
+	/* Busy until 55 us, the driver then reads until 60: the fault at 16 us
+	 * is there, the one at 61 us is not. */
+	uvm_batcher_done(&b, 55 * US);
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(start, 55 * US);
+	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
+	assert_int_equal(out[0].page, 3);
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(start, 61 * US);
+	uvm_batcher_destroy(&b);
+	/* Without a window the first batch holds the first fault alone. */
+	uvm_batcher_init(&b, 8, 0);
+	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 0), 0);
+	assert_int_equal(uvm_batcher_add(&b, 15 * US, 2, 1), 0);
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
 	uvm_batcher_destroy(&b);
 }
 
@@ -837,6 +877,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_batch_holds_faults_stamped_by_its_start),
 	    cmocka_unit_test(test_batch_size_caps_a_batch),
+	    cmocka_unit_test(test_fetch_window_takes_faults_issued_while_reading),
 	    cmocka_unit_test(test_batches_form_in_modelled_time),
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
 	    cmocka_unit_test(test_compute_counts_blocks_not_cpu_time),

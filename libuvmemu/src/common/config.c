@@ -928,6 +928,11 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		    err, errlen,
 		    "--cpu-fault-latency (UVMEMU_CPU_FAULT_LATENCY) is read only under --clock "
 		    "model: under --clock real a CPU fault costs its real service");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_fetch_window].given)
+		return fail(
+		    err, errlen,
+		    "--fetch-window (UVMEMU_FETCH_WINDOW) is read only under --clock model: "
+		    "under --clock real the driver reads the faults that reached it");
 	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_compute].given)
 		return fail(err, errlen,
 			    "--compute (UVMEMU_COMPUTE) is read only under --clock model: under "

@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-void uvm_batcher_init(struct uvm_batcher *b, unsigned max)
+void uvm_batcher_init(struct uvm_batcher *b, unsigned max, uint64_t window)
 {
-	*b = (struct uvm_batcher){.max = max ? max : 1};
+	*b = (struct uvm_batcher){.max = max ? max : 1, .window = window};
 }
 
 void uvm_batcher_destroy(struct uvm_batcher *b)
@@ -82,9 +82,10 @@ static void pop(struct uvm_batcher *b, struct uvm_mfault *out)
 
 size_t uvm_batcher_take(struct uvm_batcher *b, uint64_t start, struct uvm_mfault *out)
 {
+	uint64_t by = uvm_batcher_fetched_by(b, start);
 	size_t k = 0;
 
-	while (k < b->max && b->n > 0 && b->heap[0].stamp <= start)
+	while (k < b->max && b->n > 0 && b->heap[0].stamp <= by)
 		pop(b, &out[k++]);
 	return k;
 }

@@ -5,10 +5,13 @@
  *
  * Faults enter stamped with the modelled time their warp issued them. The
  * driver starts a batch when it is free (the previous batch's modelled end)
- * or when the earliest fault arrives, whichever is later; the batch holds
- * the faults stamped at or before its start, earliest first, up to the
- * batch size. Whether the caller may start it yet (no slot could still
- * deliver an earlier fault) is the caller's question (gpu.c); this is the
+ * or when the earliest fault arrives, whichever is later, and reads the
+ * buffer from then for the fetch window (--fetch-window: the interrupt, the
+ * worker's wake-up and the reads, which go on while entries remain); the
+ * batch holds the faults stamped by the window's end, earliest first, up to
+ * the batch size. Whether the caller may start it yet (no slot could still
+ * deliver a fault stamped inside the window) is the caller's question
+ * (gpu.c); this is the
  * buffer alone, without locks, clocks or threads, so that tests can check
  * batch formation on stamps they choose.
  */
@@ -31,19 +34,25 @@ struct uvm_batcher {
 	struct uvm_mfault *heap; /* pending faults, earliest (stamp, seq) first */
 	size_t n, cap;
 	uint64_t free_at; /* when the driver is free, modelled */
+	uint64_t window;  /* how long a batch reads the buffer (--fetch-window) */
 	unsigned max;	  /* faults a batch holds at most (--batch) */
 	uint32_t seq;
 };
 
-void uvm_batcher_init(struct uvm_batcher *b, unsigned max);
+void uvm_batcher_init(struct uvm_batcher *b, unsigned max, uint64_t window);
 void uvm_batcher_destroy(struct uvm_batcher *b);
 /* Queues a fault; -ENOMEM when the buffer cannot grow. */
 int uvm_batcher_add(struct uvm_batcher *b, uint64_t stamp, uint64_t page, uint32_t slot);
 /* When the next batch starts, the later of the driver's free time and the
  * earliest fault's stamp; false when no fault is pending. */
 bool uvm_batcher_next(const struct uvm_batcher *b, uint64_t *start);
-/* The batch that starts at `start`: moves the faults stamped at or before
- * it into out (at most b->max), earliest first; returns how many. */
+/* The last stamp the batch that starts at `start` reads: its window's end. */
+static inline uint64_t uvm_batcher_fetched_by(const struct uvm_batcher *b, uint64_t start)
+{
+	return start + b->window;
+}
+/* The batch that starts at `start`: moves the faults stamped by its
+ * window's end into out (at most b->max), earliest first; returns how many. */
 size_t uvm_batcher_take(struct uvm_batcher *b, uint64_t start, struct uvm_mfault *out);
 /* The batch ended at `end`: the driver is free from then. */
 void uvm_batcher_done(struct uvm_batcher *b, uint64_t end);

@@ -218,8 +218,10 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 	g->ndev = m->ngpus ? m->ngpus : 1;
 	if (g->ndev > UVMEMU_MAX_DEVICES)
 		g->ndev = UVMEMU_MAX_DEVICES;
+	/* UVMMU's hardware has no buffer to read: each fault goes alone. */
 	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++)
-		uvm_batcher_init(&g->dev[d].buf, g->batch_max);
+		uvm_batcher_init(&g->dev[d].buf, g->batch_max,
+				 g->per_fault ? 0 : (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fetch_window));
 	g->fig.ndev = g->ndev;
 	set_speeds(g, cfg);
 	g->w = calloc(UVM_TIDMAP_SLOTS, sizeof(*g->w));
@@ -1284,10 +1286,12 @@ void uvm_gpu_form(struct uvm_gpu *g)
 
 	while (next_batch(g, &dev, &start)) {
 		uint64_t lat_end = start + g->latency_ns, end, h2d;
+		uint64_t by = uvm_batcher_fetched_by(&g->dev[dev].buf, start);
 		struct uvm_gpu_figures was = g->fig; /* tell_batch's reference */
 		size_t n;
 
-		if (horizon(g, start) < start) {
+		/* A slot could still issue a fault the window reads. */
+		if (horizon(g, by) < by) {
 			g->waiting = true;
 			g->fig.horizon_waits++;
 			break;
@@ -1301,6 +1305,8 @@ void uvm_gpu_form(struct uvm_gpu *g)
 			end = uvm_model_critical(g->model, lat_end, end, h2d);
 		if (end < lat_end)
 			end = lat_end;
+		if (end < by) /* a window longer than the latency */
+			end = by;
 		complete(g, g->taken, n, end);
 		count(g, dev, g->taken, n);
 		g->fig.batch_ns += end - start;
