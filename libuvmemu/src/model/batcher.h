@@ -11,9 +11,8 @@
  * batch holds the faults stamped by the window's end, earliest first, up to
  * the batch size. Whether the caller may start it yet (no slot could still
  * deliver a fault stamped inside the window) is the caller's question
- * (gpu.c); this is the
- * buffer alone, without locks, clocks or threads, so that tests can check
- * batch formation on stamps they choose.
+ * (gpu.c); this is the buffer alone, without locks, clocks or threads, so
+ * that tests can check batch formation on stamps they choose.
  */
 #ifndef UVM_BATCHER_H
 #define UVM_BATCHER_H
