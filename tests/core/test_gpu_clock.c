@@ -37,6 +37,13 @@
 
 /* ------------------------------------------------------ the buffer alone */
 
+/* Queues faults on pages[i] stamped at us[i] microseconds, from slot i. */
+static void add_faults(struct uvm_batcher *b, const uint64_t *us, const uint64_t *pages, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(uvm_batcher_add(b, us[i] * US, pages[i], (uint32_t)i), 0);
+}
+
 static void test_batch_holds_faults_stamped_by_its_start(void **state)
 {
 	struct uvm_batcher b;
@@ -46,10 +53,7 @@ static void test_batch_holds_faults_stamped_by_its_start(void **state)
 	(void)state;
 	uvm_batcher_init(&b, 8, 0);
 	/* Arrival order is not stamp order: the buffer orders by stamp. */
-	assert_int_equal(uvm_batcher_add(&b, 30 * US, 3, 0), 0);
-	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 1), 0);
-	assert_int_equal(uvm_batcher_add(&b, 20 * US, 2, 2), 0);
-	assert_int_equal(uvm_batcher_add(&b, 200 * US, 4, 3), 0);
+	add_faults(&b, (const uint64_t[]){30, 10, 20, 200}, (const uint64_t[]){3, 1, 2, 4}, 4);
 	assert_true(uvm_batcher_next(&b, &start));
 	assert_int_equal(start, 10 * US);
 	/* The first batch starts at the earliest fault and holds it alone. */
@@ -100,10 +104,7 @@ static void test_fetch_window_takes_faults_issued_while_reading(void **state)
 
 	(void)state;
 	uvm_batcher_init(&b, 8, 5 * US);
-	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 0), 0);
-	assert_int_equal(uvm_batcher_add(&b, 15 * US, 2, 1), 0);
-	assert_int_equal(uvm_batcher_add(&b, 16 * US, 3, 2), 0);
-	assert_int_equal(uvm_batcher_add(&b, 61 * US, 4, 3), 0);
+	add_faults(&b, (const uint64_t[]){10, 15, 16, 61}, (const uint64_t[]){1, 2, 3, 4}, 4);
 	assert_true(uvm_batcher_next(&b, &start));
 	/* The batch still starts at the first fault; it reads until 15 us. */
 	assert_int_equal(start, 10 * US);
@@ -123,8 +124,7 @@ static void test_fetch_window_takes_faults_issued_while_reading(void **state)
 	uvm_batcher_destroy(&b);
 	/* Without a window the first batch holds the first fault alone. */
 	uvm_batcher_init(&b, 8, 0);
-	assert_int_equal(uvm_batcher_add(&b, 10 * US, 1, 0), 0);
-	assert_int_equal(uvm_batcher_add(&b, 15 * US, 2, 1), 0);
+	add_faults(&b, (const uint64_t[]){10, 15}, (const uint64_t[]){1, 2}, 2);
 	assert_true(uvm_batcher_next(&b, &start));
 	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
 	uvm_batcher_destroy(&b);

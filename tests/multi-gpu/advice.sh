@@ -4,10 +4,9 @@
 # invariants and every view's page tables after every batch):
 #   - integrity: preferred location and accessed-by on data both GPUs and
 #     the host read and write, 8 MiB buffers over 6 MiB per GPU (at 4 KB
-#     pages 4 over 3; evictions
-#     zap peer mappings), and read-mostly data read on both GPUs, written on
-#     one and read on both again (the write collapses every copy); every
-#     word checked;
+#     pages 4 over 3; evictions zap peer mappings), and read-mostly data
+#     read on both GPUs, written on one and read on both again (the write
+#     collapses every copy); every word checked;
 #   - prefer: data on GPU 1, a kernel on GPU 0. Under remap, with
 #     SetPreferredLocation(1) it stays there (blocks_p2p 0) and GPU 0 maps
 #     it (blocks_peer_mapped > 0); without the advice it migrates. Under

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Description: tests/multi-gpu/integrity.c under `uvmemu run` with N GPUs at
 # 1.5x oversubscription on each (24 MiB of data, 16 MiB per device; at 4 KB
-# pages 12 and 8), with --check 1 (the residency invariants
-# and the views' page tables after every batch); every word is checked by
-# the program, and the report must show GPU-GPU migrations and evictions.
+# pages 12 and 8), with --check 1 (the residency invariants and the views'
+# page tables after every batch); every word is checked by the program, and
+# the report must show GPU-GPU migrations and evictions.
 # usage: integrity.sh BUILD_DIR SOURCE_DIR GPUS BACKEND CLOCK PAGE_SIZE [SCHEDULE]
 #   SCHEDULE: host (default) or model (the workers in turns; model clock)
 set -u
