@@ -33,7 +33,7 @@ static void gmmu_notify(void *ctx)
  */
 static _Thread_local struct {
 	uint32_t bytes, xacts;
-} remote_owed[2];
+} remote_owed[2] __attribute__((tls_model("initial-exec")));
 
 /* Books what the calling thread owes in direction dir. */
 static void book_owed(struct uvm_emu *e, enum uvm_dir dir)
