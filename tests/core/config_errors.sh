@@ -88,8 +88,19 @@ expect 2 "no program given" run --oversub 1.5
 expect 127 "cannot run '/nonexistent/prog': No such file or directory" run -- /nonexistent/prog
 expect 2 "unknown command 'frobnicate'" "$bin/uvmemu" frobnicate
 expect 2 "--oversub 8 of a 2.00 MiB managed footprint .* gives 256.00 KiB, less than one 2 MB vablock" run --oversub 8 -- "$probe" --footprint 2
+expect 2 "--oversub 2 of a 8.00 MiB managed footprint .* gives 4.00 MiB \\(of which cudaMalloc holds 4.00 MiB\\), less than one 2 MB vablock of device memory beside cudaMalloc's; .* or --oversub-pinned out" run --oversub 2 -- "$probe" --footprint 8 --pinned 4
+expect 2 "--oversub-pinned='over': accepted values are in\\|out" run --oversub 2 --oversub-pinned over -- "$probe"
 expect 2 "--device-node 7: no such NUMA node; this machine has node" run --device-node 7 -- "$probe"
 expect 2 "--host-node 4095: no such NUMA node" run --host-node 4095 -- "$probe"
+
+# --oversub-pinned out sizes the managed share alone: cudaMalloc's 4 MiB
+# come on top of footprint / ratio, and the run verifies.
+out=$(run --summary on --oversub 2 --oversub-pinned out -- "$probe" --footprint 8 --pinned 4 2>&1); rc=$?
+if [ $rc -ne 0 ] || ! grep -q "gives 8.00 MiB (cudaMalloc's 4.00 MiB on top)" <<<"$out" || ! grep -q "verify pass" <<<"$out"; then
+	echo "FAIL: --oversub-pinned out: exit $rc"; echo "$out"; fails=$((fails + 1))
+else
+	echo "ok: --oversub-pinned out: $(grep 'device ' <<<"$out")"
+fi
 
 # Node 0 exists everywhere; on a single-node machine the report says so.
 out=$(run --summary on --device-node 0 --host-node 0 -- "$probe" 2>&1); rc=$?

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * probe [--footprint SIZE] - a minimal emulated program for the core's
- * script tests: allocates managed memory, initialises it on the host, runs
+ * probe [--footprint MB] [--pinned MB] - a minimal emulated program for the
+ * core's script tests: allocates managed memory (and, with --pinned, device
+ * memory by cudaMalloc, as programs with scratch arrays do), initialises it on the host, runs
  * one "kernel" (two threads writing through the device view, bracketed by the
  * executor hooks, each a worker on the model clock: a CTA on a slot of its
  * own, its warps 32 words wide), checks the result on the host and reports
@@ -49,9 +50,27 @@ int main(int argc, char **argv)
 	uint32_t *m;
 	size_t bad = 0;
 	uint64_t idx;
+	void *scratch = NULL;
 
-	if (argc == 3 && strcmp(argv[1], "--footprint") == 0)
-		bytes = strtoull(argv[2], NULL, 0) << 20;
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 == argc) {
+			fprintf(stderr, "probe: option '%s' needs a value\n", argv[i]);
+			return 2;
+		} else if (strcmp(argv[i], "--footprint") == 0) {
+			bytes = strtoull(argv[i + 1], NULL, 0) << 20;
+		} else if (strcmp(argv[i], "--pinned") == 0) {
+			if (cudaMalloc(&scratch, strtoull(argv[i + 1], NULL, 0) << 20) !=
+			    cudaSuccess) {
+				fprintf(stderr, "probe: cudaMalloc failed\n");
+				return 1;
+			}
+		} else {
+			fprintf(stderr,
+				"probe: unknown option '%s' (--footprint MB, --pinned MB)\n",
+				argv[i]);
+			return 2;
+		}
+	}
 	n = bytes / sizeof(uint32_t);
 	if (cudaMallocManaged((void **)&m, bytes, cudaMemAttachGlobal) != cudaSuccess) {
 		fprintf(stderr, "probe: cudaMallocManaged failed\n");
@@ -73,5 +92,6 @@ int main(int argc, char **argv)
 	uvmemu_set_verify(bad ? UVMEMU_VERIFY_FAIL : UVMEMU_VERIFY_PASS);
 	printf("probe: %zu bytes, verify %s\n", bytes, bad ? "FAIL" : "pass");
 	cudaFree(m);
+	cudaFree(scratch);
 	return bad != 0;
 }

@@ -51,16 +51,30 @@ static void flush_launch(struct uvm_emu *e)
 	}
 }
 
+/* What cudaMalloc holds of the capacity --oversub gives ("" for nothing). */
+static const char *pinned_note(char *buf, size_t len, uint64_t pinned, bool on_top)
+{
+	char a[32];
+
+	if (!pinned)
+		return "";
+	snprintf(buf, len, on_top ? " (cudaMalloc's %s on top)" : " (of which cudaMalloc holds %s)",
+		 uvm_fmt_size(a, sizeof(a), pinned << UVM_BLOCK_SHIFT));
+	return buf;
+}
+
 /*
  * --oversub at the first launch: each GPU with a ratio gets the managed
  * footprint over it (a list gives each GPU its own; the note names every
- * GPU's when they differ). e->lock held.
+ * GPU's when they differ), and with --oversub-pinned out the blocks
+ * cudaMalloc holds by then as well. e->lock held.
  */
 static int resolve_oversub(struct uvm_emu *e)
 {
 	uint64_t footprint = atomic_load(&e->session->managed_bytes);
 	/* One ratio for every GPU: its capacity is said once. */
 	bool each = strchr(uvm_cfg_s(&e->session->cfg, UVM_OPT_oversub), ',') != NULL;
+	bool on_top = uvm_cfg_i(&e->session->cfg, UVM_OPT_oversub_pinned) == UVM_OVERSUB_PINNED_OUT;
 	size_t len;
 	char a[32];
 	int rc = 0;
@@ -73,19 +87,31 @@ static int resolve_oversub(struct uvm_emu *e)
 		double ratio = e->oversub_gpu[g];
 		uint64_t blocks =
 		    ratio > 0 ? (uint64_t)((double)footprint / ratio) >> UVM_BLOCK_SHIFT : 0;
-		char b[32];
+		struct uvm_pool now;
+		char b[32], c[64];
 
 		if (ratio <= 0)
 			continue;
+		uvm_pool_snapshot(&e->pool[g], &now);
+		if (on_top)
+			blocks += now.pinned;
 		if (len < sizeof(e->capacity_note) && (each || g == 0))
 			len += (size_t)snprintf(
-			    e->capacity_note + len, sizeof(e->capacity_note) - len, "%s %s",
-			    g ? "," : "", uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT));
-		if (blocks < UVM_BLOCKS_PER_VABLOCK) {
-			snprintf(e->launch_error, sizeof(e->launch_error),
-				 "%s, less than one 2 MB vablock of device memory%s; use a smaller "
-				 "ratio or a larger footprint",
-				 e->capacity_note, each ? " on a GPU" : "");
+			    e->capacity_note + len, sizeof(e->capacity_note) - len, "%s %s%s",
+			    g ? "," : "", uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT),
+			    pinned_note(c, sizeof(c), now.pinned, on_top));
+		/* cudaMalloc'd blocks are never evicted: the driver needs a
+		 * vablock's room beside them to service one vablock's faults. */
+		if (blocks < now.pinned + UVM_BLOCKS_PER_VABLOCK) {
+			snprintf(
+			    e->launch_error, sizeof(e->launch_error),
+			    "%s, less than one 2 MB vablock of device memory%s%s; use a smaller "
+			    "ratio or a larger footprint%s",
+			    e->capacity_note, now.pinned ? " beside cudaMalloc's" : "",
+			    each ? " on a GPU" : "",
+			    now.pinned && !on_top
+				? ", or --oversub-pinned out to size the managed share alone"
+				: "");
 			rc = -EINVAL;
 			break;
 		}
