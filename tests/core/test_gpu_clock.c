@@ -688,6 +688,39 @@ static void test_host_clock_skips_modelled_calls(void **state)
 	rig_down(&r);
 }
 
+/*
+ * Under --compute blocks the host's code is priced like a kernel's, by the
+ * blocks it ran at block_ns each, undilated (host code runs at the host's
+ * speed): the CPU time it burns outside counted code, a busy machine and a
+ * fault's trap move nothing, and nothing after a host fault is skipped.
+ */
+static void test_host_clock_counts_blocks(void **state)
+{
+	struct rig r;
+	uint64_t at, after;
+
+	(void)state;
+	rig_up(&r, "2");
+	uvm_gpu_set_block_cost(r.gpu, 10.0);
+	at = uvm_gpu_host_pause(r.gpu);
+	uvm_gpu_host_resume(r.gpu, at); /* this thread is the host's */
+	burn(6 * MS);
+	run_blocks(200000);
+	after = uvm_gpu_host_now(r.gpu);
+	printf("200000 blocks at 10 ns and 6 ms of CPU outside counted code: the host moved "
+	       "%.6f ms\n",
+	       (double)(after - at) / 1e6);
+	assert_int_equal(after - at, 2 * MS);
+	at = uvm_gpu_host_now(r.gpu);
+	uvm_gpu_host_fault(r.gpu, at, (const uint64_t[2]){0, 64ull << 10},
+			   (const uint32_t[2]){0, 1});
+	at = uvm_gpu_host_now(r.gpu);
+	burn(2 * MS);
+	run_blocks(100000);
+	assert_int_equal(uvm_gpu_host_now(r.gpu) - at, 1 * MS);
+	rig_down(&r);
+}
+
 /* ------------------------------------------- remote (zero-copy) traffic */
 
 /*
@@ -887,6 +920,7 @@ int main(void)
 	    cmocka_unit_test(test_gpus_run_kernels_side_by_side),
 	    cmocka_unit_test(test_gpu_preset_per_device),
 	    cmocka_unit_test(test_host_clock_skips_modelled_calls),
+	    cmocka_unit_test(test_host_clock_counts_blocks),
 	    cmocka_unit_test(test_remote_transactions_pay_latency),
 	    cmocka_unit_test(test_turns_run_earliest_first),
 	};

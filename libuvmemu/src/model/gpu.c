@@ -98,22 +98,30 @@ static uint64_t clock_at(const struct uvm_gpu *g, const struct worker *w, uint64
 	return w->t + modelled(g, w, compute_cpu(g, w, cpu));
 }
 
-/* The host thread's CPU time (anchor_r if it is gone: the clock waits for
- * the next thread to synchronise). */
-static uint64_t host_cpu(const struct uvm_gpu *g)
+/*
+ * The host thread's work: its CPU time, or under --compute blocks the basic
+ * blocks of program code it ran, which a fault's trap, the kernel's page
+ * table work and a busy machine do not move (anchor_r if the thread is
+ * gone: the clock waits for the next thread to synchronise).
+ */
+static uint64_t host_work(const struct uvm_gpu *g)
 {
 	struct timespec ts;
 
 	if (clock_gettime(g->host_clk, &ts))
 		return g->anchor_r;
+	if (g->block_ns > 0)
+		return atomic_load_explicit(g->host_blocks, memory_order_relaxed);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The host's clock: host code runs at the host's speed, so a counted block
+ * costs the host what it cost the calibration kernel's CPU, undilated. */
 static uint64_t host_now_locked(const struct uvm_gpu *g)
 {
-	uint64_t cpu = host_cpu(g);
+	uint64_t work = host_work(g), since = work > g->anchor_r ? work - g->anchor_r : 0;
 
-	return g->anchor_h + (cpu > g->anchor_r ? cpu - g->anchor_r : 0);
+	return g->anchor_h + (g->block_ns > 0 ? priced(g, since) : since);
 }
 
 /* The host's clock reads h now; the calling thread is the host's. */
@@ -123,8 +131,9 @@ static void anchor_here(struct uvm_gpu *g, uint64_t h)
 
 	if (pthread_getcpuclockid(pthread_self(), &c) == 0)
 		g->host_clk = c;
+	g->host_blocks = uvm_blocks_run_ptr();
 	g->anchor_h = h;
-	g->anchor_r = host_cpu(g);
+	g->anchor_r = host_work(g);
 }
 
 static void ring(struct uvm_gpu *g)
@@ -292,8 +301,14 @@ void uvm_gpu_set_costs(struct uvm_gpu *g, double fault_cpu_us, double map_touch_
 
 void uvm_gpu_set_block_cost(struct uvm_gpu *g, double block_ns)
 {
+	uint64_t h;
+
 	uvm_mutex_lock(&g->lock);
+	/* The host's clock goes on in the new measure from where it is. */
+	h = host_now_locked(g);
 	g->block_ns = block_ns > 0 ? block_ns : 0;
+	g->anchor_h = h;
+	g->anchor_r = host_work(g);
 	/* --schedule auto: in turns where compute is counted, the one case
 	 * where turns make a run repeat exactly. */
 	if (g->turn.automatic)
@@ -799,7 +814,7 @@ void uvm_gpu_host_fault(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
 	 * cost the thread in CPU time is the emulator's, as a worker's is
 	 * (uvm_gpu_set_costs): the host's next that much does not count. */
 	g->anchor_h = end;
-	g->anchor_r = host_cpu(g) + g->fault_cpu_ns;
+	g->anchor_r = host_work(g) + (g->block_ns > 0 ? 0 : g->fault_cpu_ns);
 	uvm_mutex_unlock(&g->lock);
 }
 

@@ -136,13 +136,14 @@ struct uvm_gpu {
 	 * compute); written before the first kernel, read by workers. */
 	double block_ns;
 
-	/* The host's clock: anchor_h when the CPU clock of the thread that last
-	 * synchronised with the runtime (host_clk) read anchor_r, then that
-	 * thread's CPU time: host code runs at the host's speed, and the time
-	 * it waits for a core beside the emulator's workers is not the
-	 * program's. */
+	/* The host's clock: anchor_h when the work of the thread that last
+	 * synchronised with the runtime read anchor_r (its CPU clock host_clk,
+	 * or under --compute blocks its count host_blocks), then that thread's
+	 * work: host code runs at the host's speed, and the time it waits for
+	 * a core beside the emulator's workers is not the program's. */
 	uint64_t anchor_h, anchor_r;
 	clockid_t host_clk;
+	const _Atomic uint64_t *host_blocks;
 	uint64_t paused_h; /* uvm_gpu_host_pause's time */
 
 	struct ledger *ledger;
