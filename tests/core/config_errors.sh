@@ -93,6 +93,15 @@ expect 2 "--oversub-pinned='over': accepted values are in\\|out" run --oversub 2
 expect 2 "--device-node 7: no such NUMA node; this machine has node" run --device-node 7 -- "$probe"
 expect 2 "--host-node 4095: no such NUMA node" run --host-node 4095 -- "$probe"
 
+# A cudaMalloc that would leave managed data less than a vablock fails as
+# CUDA's out of memory, not as an internal error of the driver later.
+out=$(run --device-mem 4M -- "$probe" --footprint 8 --pinned 3 2>&1); rc=$?
+if [ $rc -ne 1 ] || ! grep -q "probe: cudaMalloc failed" <<<"$out" || grep -q "internal error" <<<"$out"; then
+	echo "FAIL: --device-mem 4M, cudaMalloc 3M: exit $rc"; echo "$out"; fails=$((fails + 1))
+else
+	echo "ok: --device-mem 4M, cudaMalloc 3M: refused: $(head -1 <<<"$out")"
+fi
+
 # --oversub-pinned out sizes the managed share alone: cudaMalloc's 4 MiB
 # come on top of footprint / ratio, and the run verifies.
 out=$(run --summary on --oversub 2 --oversub-pinned out -- "$probe" --footprint 8 --pinned 4 2>&1); rc=$?

@@ -111,6 +111,12 @@ static void test_device_memory_shrinks_pool(void **state)
 		assert_true(free1 <= total - (8u << 20));
 		assert_int_equal(cudaMalloc(&big, 32u << 20), cudaErrorMemoryAllocation);
 		cudaGetLastError();
+		/* Managed data keeps a vablock's room beside what is pinned: 7 MB
+		 * more would leave it 1 MB, 6 MB leaves it 2 MB. */
+		assert_int_equal(cudaMalloc(&big, 7u << 20), cudaErrorMemoryAllocation);
+		cudaGetLastError();
+		assert_int_equal(cudaMalloc(&big, 6u << 20), cudaSuccess);
+		assert_int_equal(cudaFree(big), cudaSuccess);
 	}
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(m[i], (uint8_t)(i % 251));

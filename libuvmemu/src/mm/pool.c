@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "space.h"
+
 void uvm_pool_init(struct uvm_pool *p, uint64_t capacity_blocks, bool resolved)
 {
 	memset(p, 0, sizeof(*p));
@@ -61,7 +63,10 @@ int uvm_pool_pin(struct uvm_pool *p, int64_t blocks)
 	int err = 0;
 
 	uvm_mutex_lock(&p->lock);
-	if (blocks > 0 && p->resolved && p->capacity && p->pinned + (uint64_t)blocks > p->capacity)
+	/* Managed data keeps a vablock's room: the driver brings one
+	 * vablock's faulted blocks in at once, and pinned blocks never leave. */
+	if (blocks > 0 && p->resolved && p->capacity &&
+	    p->pinned + (uint64_t)blocks + UVM_BLOCKS_PER_VABLOCK > p->capacity)
 		err = -ENOMEM;
 	else
 		p->pinned = (uint64_t)((int64_t)p->pinned + blocks);

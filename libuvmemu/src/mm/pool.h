@@ -32,8 +32,9 @@ uint64_t uvm_pool_free(struct uvm_pool *p);
 /* Blocks managed data holds beyond what it may (0 when within the limit). */
 uint64_t uvm_pool_excess(struct uvm_pool *p);
 void uvm_pool_use(struct uvm_pool *p, int64_t blocks);
-/* Pins (or unpins, negative) cudaMalloc blocks; -ENOMEM if they cannot fit
- * even with every managed block evicted. */
+/* Pins (or unpins, negative) cudaMalloc blocks; -ENOMEM if they would
+ * leave managed data less than one vablock even with every managed block
+ * evicted (cudaMalloc then fails with cudaErrorMemoryAllocation). */
 int uvm_pool_pin(struct uvm_pool *p, int64_t blocks);
 void uvm_pool_set_capacity(struct uvm_pool *p, uint64_t blocks);
 void uvm_pool_snapshot(struct uvm_pool *p, struct uvm_pool *out);
