@@ -812,7 +812,8 @@ void uvm_gpu_host_fault(struct uvm_gpu *g, uint64_t at, const uint64_t bytes[2],
 	 * (The driver calls this: the host's thread stays the anchor.) What
 	 * the fault's trap and return and the first touch of what it mapped
 	 * cost the thread in CPU time is the emulator's, as a worker's is
-	 * (uvm_gpu_set_costs): the host's next that much does not count. */
+	 * (uvm_gpu_set_costs): the host's next that much does not count.
+	 * Counted blocks hold none of it: nothing is skipped there. */
 	g->anchor_h = end;
 	g->anchor_r = host_work(g) + (g->block_ns > 0 ? 0 : g->fault_cpu_ns);
 	uvm_mutex_unlock(&g->lock);
