@@ -100,9 +100,7 @@ static int resolve_oversub(struct uvm_emu *e)
 			    e->capacity_note + len, sizeof(e->capacity_note) - len, "%s %s%s",
 			    g ? "," : "", uvm_fmt_size(b, sizeof(b), blocks << UVM_BLOCK_SHIFT),
 			    pinned_note(c, sizeof(c), now.pinned, on_top));
-		/* cudaMalloc'd blocks are never evicted: the driver needs a
-		 * vablock's room beside them to service one vablock's faults. */
-		if (blocks < now.pinned + UVM_BLOCKS_PER_VABLOCK) {
+		if (!uvm_pool_room_beside(blocks, now.pinned)) {
 			snprintf(
 			    e->launch_error, sizeof(e->launch_error),
 			    "%s, less than one 2 MB vablock of device memory%s%s; use a smaller "

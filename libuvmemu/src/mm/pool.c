@@ -15,6 +15,13 @@ void uvm_pool_init(struct uvm_pool *p, uint64_t capacity_blocks, bool resolved)
 	p->resolved = resolved;
 }
 
+bool uvm_pool_room_beside(uint64_t capacity, uint64_t pinned)
+{
+	/* The driver brings one vablock's faulted blocks in at once, and
+	 * pinned blocks never leave. */
+	return capacity >= pinned + UVM_BLOCKS_PER_VABLOCK;
+}
+
 static uint64_t limit(const struct uvm_pool *p)
 {
 	if (!p->resolved || p->capacity == 0)
@@ -63,10 +70,8 @@ int uvm_pool_pin(struct uvm_pool *p, int64_t blocks)
 	int err = 0;
 
 	uvm_mutex_lock(&p->lock);
-	/* Managed data keeps a vablock's room: the driver brings one
-	 * vablock's faulted blocks in at once, and pinned blocks never leave. */
 	if (blocks > 0 && p->resolved && p->capacity &&
-	    p->pinned + (uint64_t)blocks + UVM_BLOCKS_PER_VABLOCK > p->capacity)
+	    !uvm_pool_room_beside(p->capacity, p->pinned + (uint64_t)blocks))
 		err = -ENOMEM;
 	else
 		p->pinned = (uint64_t)((int64_t)p->pinned + blocks);

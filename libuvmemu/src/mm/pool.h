@@ -36,6 +36,9 @@ void uvm_pool_use(struct uvm_pool *p, int64_t blocks);
  * leave managed data less than one vablock even with every managed block
  * evicted (cudaMalloc then fails with cudaErrorMemoryAllocation). */
 int uvm_pool_pin(struct uvm_pool *p, int64_t blocks);
+/* Whether a capacity leaves managed data a vablock's room beside `pinned`
+ * blocks (what uvm_pool_pin and an --oversub capacity must). */
+bool uvm_pool_room_beside(uint64_t capacity, uint64_t pinned);
 void uvm_pool_set_capacity(struct uvm_pool *p, uint64_t blocks);
 void uvm_pool_snapshot(struct uvm_pool *p, struct uvm_pool *out);
 
