@@ -762,6 +762,60 @@ static void test_remote_transactions_pay_latency(void **state)
 	uvm_link_destroy(&l);
 }
 
+/* A link of `set` (pairs of option and value). */
+static void link_of(struct uvm_link *l, const char *const (*set)[2], size_t n)
+{
+	struct uvm_config cfg;
+	char err[256];
+
+	uvm_config_defaults(&cfg);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(
+		    uvm_config_set(&cfg, set[i][0], set[i][1], "test", err, sizeof(err)), 0);
+	uvm_config_resolve(&cfg);
+	uvm_link_init(l, &cfg);
+}
+
+/*
+ * pcie3-uvmsmart answers a remote access as GPGPU-Sim UVMSmart does: 135 ns
+ * after it is issued, one at a time, whatever its size (its curve's 2.2
+ * GB/s would move 128 bytes in 58 ns); pcie3 keeps 256 in flight, a
+ * microsecond each. --remote-latency and --remote-inflight override a
+ * preset's; --link-latency moves the remote latency of a preset without one.
+ */
+static void test_remote_latency_of_presets(void **state)
+{
+	static const char *const smart[][2] = {{"link", "pcie3-uvmsmart"}};
+	static const char *const pcie3[][2] = {{"link", "pcie3"}};
+	static const char *const over[][2] = {
+	    {"link", "pcie3-uvmsmart"}, {"remote-latency", "1us"}, {"remote-inflight", "4"}};
+	static const char *const custom[][2] = {{"link", "pcie3"}, {"link-latency", "2us"}};
+	struct uvm_link l;
+
+	(void)state;
+	link_of(&l, smart, 1);
+	assert_int_equal(uvm_link_remote_latency_ns(&l), 135);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 128, 1, 1), 135);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 32000, 1000, 1), 135 * US);
+	/* A migration's transfer keeps the curve and no latency of its own. */
+	assert_int_equal(uvm_link_book(&l, UVM_H2D, 65536, 0, 1), uvm_link_busy_ns(&l, 65536, 1));
+	/* Remote transactions queue behind it on the direction they share. */
+	assert_int_equal(uvm_link_book_remote(&l, UVM_H2D, 128, 1, 0, 1),
+			 uvm_link_busy_ns(&l, 65536, 1) + 135 + 135);
+	uvm_link_destroy(&l);
+	link_of(&l, pcie3, 1);
+	assert_int_equal(uvm_link_remote_latency_ns(&l), 1 * US);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 12800, 256, 1), 1 * US);
+	uvm_link_destroy(&l);
+	link_of(&l, over, 3);
+	assert_int_equal(uvm_link_remote_latency_ns(&l), 1 * US);
+	assert_int_equal(uvm_link_remote_busy_ns(&l, 128, 1, 1), 250);
+	uvm_link_destroy(&l);
+	link_of(&l, custom, 2);
+	assert_int_equal(uvm_link_remote_latency_ns(&l), 2 * US);
+	uvm_link_destroy(&l);
+}
+
 /* ------------------------------------------------------------ turns */
 
 #define TURN_CTAS 4
@@ -922,6 +976,7 @@ int main(void)
 	    cmocka_unit_test(test_host_clock_skips_modelled_calls),
 	    cmocka_unit_test(test_host_clock_counts_blocks),
 	    cmocka_unit_test(test_remote_transactions_pay_latency),
+	    cmocka_unit_test(test_remote_latency_of_presets),
 	    cmocka_unit_test(test_turns_run_earliest_first),
 	};
 

@@ -51,11 +51,13 @@ static const char preset_names[] = ""
 #undef UVMEMU_PRESET
 #define UVMEMU_LINK(name, gbps, latency_us) "|" name
 #define UVMEMU_LINK_CURVE(name, bytes, gbps)
+#define UVMEMU_LINK_REMOTE(name, latency_ns, inflight)
 static const char link_names[] = ""
 #include "links.def"
     ;
 #undef UVMEMU_LINK
 #undef UVMEMU_LINK_CURVE
+#undef UVMEMU_LINK_REMOTE
 #define UVMEMU_GPU(name, sms, bytes_per_s) "|" name
 static const char gpu_names[] = ""
 #include "uvmemu_gpus.def"

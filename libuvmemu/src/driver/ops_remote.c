@@ -6,11 +6,13 @@
  * A REMOTE block is mapped on the device view until sampling unmaps it, so
  * that the next access faults and counts (without GMMU accessors nothing
  * else sees remote accesses). What a mapping charges to the link differs:
- * the copy backend's read-only snapshot really crosses (64 KB per block);
- * under remap the GPU reaches the host frames themselves: GMMU accessors
- * (--gmmu count) charge the sectors warps really move, and the mapping
- * nothing; otherwise each sampled access is charged --remote-sample-bytes,
- * an estimate the report names (and --gmmu measure sets beside the exact
+ * GMMU accessors (--gmmu count) charge the sectors warps really move, and
+ * the mapping nothing, under either backend (the copy backend's read-only
+ * snapshot is then the emulator's view, booked when the block migrates);
+ * without them the copy backend's snapshot is charged as it crosses (64 KB
+ * per block), and under remap, where the GPU reaches the host frames
+ * themselves, each sampled access is charged --remote-sample-bytes, an
+ * estimate the report names (and --gmmu measure sets beside the exact
  * figure).
  *
  * A DUPLICATED block counts against device memory and is mapped read-only on
@@ -28,24 +30,36 @@ static bool all_mapped(const struct uvm_driver *d, size_t first, size_t n, bool 
 	return true;
 }
 
+/*
+ * Whether the copy backend's snapshot of a block mapped REMOTE is the link's
+ * traffic: without GMMU accessors it is all the model sees of the remote
+ * reads; with them (--gmmu count) they charge the sectors warps read, and
+ * the snapshot is only the emulator's way of giving them a view, its
+ * transfer booked when the block migrates.
+ */
+static bool snapshot_booked(const struct uvm_driver *d)
+{
+	return !d->backend.ops->shared_frames && uvm_driver_counts_faults(d);
+}
+
 void uvm_op_map_remote_on(struct uvm_driver *d, size_t first, size_t n, unsigned gpu, bool charge)
 {
-	uint64_t bytes = uvm_be_off(n);
+	uint64_t booked = snapshot_booked(d) ? uvm_be_off(n) : 0;
 
 	/* Shared frames: the estimate, unless the accessors charge exactly. A
 	 * mapping ahead of any access (accessed-by) charges nothing there. */
 	if (d->backend.ops->shared_frames)
-		bytes = charge && uvm_driver_counts_faults(d) ? d->remote_sample_bytes * n : 0;
+		booked = charge && uvm_driver_counts_faults(d) ? d->remote_sample_bytes * n : 0;
 
 	d->backend.ops->map_remote(uvm_driver_backend_on(d, gpu), first, n);
-	if (bytes)
-		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, bytes);
+	if (booked)
+		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, booked);
 	if (d->dep.space->block[first].state != UVM_REMOTE)
 		uvm_res_move_gpu(&d->res, first, n, UVM_REMOTE, UVM_RES_MIGRATE, gpu);
 	uvm_res_remote_map_on(&d->res, first, n, gpu);
-	d->st.remote_bytes += bytes;
+	d->st.remote_bytes += booked;
 	/* Booked as one transfer per mapping: one latency for the run. */
-	d->st.remote_xacts += bytes ? 1 : 0;
+	d->st.remote_xacts += booked ? 1 : 0;
 	d->st.blocks_remote += n;
 }
 
@@ -75,9 +89,9 @@ void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)
 		mapped = false;
 	}
 	d->backend.ops->remote_to_device(uvm_driver_backend_on(d, d->target), first, n, mapped);
-	/* A copy backend's snapshot crossed the link when it was mapped; shared
-	 * frames cross now. */
-	if (!mapped || d->backend.ops->shared_frames) {
+	/* A snapshot booked when it was mapped has crossed; anything else
+	 * crosses now. */
+	if (!mapped || !snapshot_booked(d)) {
 		uvm_model_book(d->dep.model, &d->bt, UVM_H2D, len);
 		d->st.bytes_h2d += len;
 	}

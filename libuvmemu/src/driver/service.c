@@ -356,6 +356,40 @@ static struct uvm_vbmask prefetchable_of(const struct uvm_driver *d, size_t firs
 }
 
 /*
+ * The prefetcher's picks around the blocks of vablock `vab` that migrate
+ * (`migrating`): the prefetchable ones neither resident nor among `asked`
+ * (the blocks that faulted, or that the access counters chose).
+ */
+static struct uvm_vbmask prefetch_around(struct uvm_driver *d, size_t vab,
+					 struct uvm_vbmask migrating, struct uvm_vbmask resident,
+					 struct uvm_vbmask asked)
+{
+	const struct uvm_space *s = d->dep.space;
+	struct uvm_prefetch_ctx pctx = {s, vab, migrating, resident,
+					uvm_vbmask_run(0, s->vablock[vab].nvalid)};
+	struct uvm_vbmask picks =
+	    prefetchable_of(d, uvm_vablock_first(vab), d->prefetch->pick(d->prefetch_p, &pctx));
+
+	return uvm_vbmask_andnot(picks, uvm_vbmask_or(resident, asked));
+}
+
+/* The prefetched blocks of a vablock (from its first block) once moved. */
+static void note_prefetched(struct uvm_driver *d, size_t first, struct uvm_vbmask extra)
+{
+	uvm_vbmask_for_each(i, extra) {
+		/* A row per prefetched block, so traces show what came unasked. */
+		struct uvm_fault row = {.page = (first + i) << UVM_BLOCK_SHIFT,
+					.gpu = 1,
+					.dev = (uint8_t)d->target,
+					.outcome = UVM_OUT_PREFETCHED};
+
+		uvm_res_prefetched(&d->res, first + i);
+		uvm_driver_trace_fault(d, &row);
+	}
+	d->st.blocks_prefetched += uvm_vbmask_count(extra);
+}
+
+/*
  * Far faults below the migration threshold start a tree walk too, and the
  * prefetcher's picks around them are mapped REMOTE in the same batch, as
  * Baseline would have migrated them. The adaptive-migration paper's
@@ -556,7 +590,6 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	struct uvm_vbmask resident = uvm_res_gpu_mask(&d->res, vab, d->target);
 	struct uvm_vbmask extra = uvm_vbmask_zero();
 	struct uvm_vbmask room, remote_extra, peer;
-	struct uvm_prefetch_ctx pctx = {s, vab, uvm_vbmask_zero(), resident, valid};
 	uint64_t t = uvm_now_ns();
 
 	if (!uvm_vbmask_empty(uvm_vbmask_andnot(faulted, valid)))
@@ -586,11 +619,8 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	d->st.stale_faults += uvm_vbmask_count(dec->mask[ACT_NONE]);
 	/* The prefetcher sees the faults that migrate: blocks read remotely
 	 * or duplicated start no tree walk. Prefetchable blocks are valid ones. */
-	pctx.faulted = dec->mask[ACT_MIGRATE];
-	if (!uvm_vbmask_empty(dec->mask[ACT_MIGRATE])) {
-		extra = prefetchable_of(d, first, d->prefetch->pick(d->prefetch_p, &pctx));
-		extra = uvm_vbmask_andnot(extra, uvm_vbmask_or(resident, faulted));
-	}
+	if (!uvm_vbmask_empty(dec->mask[ACT_MIGRATE]))
+		extra = prefetch_around(d, vab, dec->mask[ACT_MIGRATE], resident, faulted);
 	remote_extra = remote_neighbours(
 	    d, vab, dec,
 	    uvm_vbmask_or(uvm_vbmask_or(resident, extra), uvm_vbmask_andnot(faulted, dec->below)));
@@ -622,17 +652,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	uvm_vbmask_for_each(i, uvm_vbmask_and(uvm_vbmask_or(dec->mask[ACT_MIGRATE], peer), written))
 		if (s->block[first + i].state == UVM_DEVICE)
 			uvm_res_written(&d->res, first + i);
-	uvm_vbmask_for_each(i, extra) {
-		/* A row per prefetched block, so traces show what came unasked. */
-		struct uvm_fault row = {.page = (first + i) << UVM_BLOCK_SHIFT,
-					.gpu = 1,
-					.dev = (uint8_t)d->target,
-					.outcome = UVM_OUT_PREFETCHED};
-
-		uvm_res_prefetched(&d->res, first + i);
-		uvm_driver_trace_fault(d, &row);
-	}
-	d->st.blocks_prefetched += uvm_vbmask_count(extra);
+	note_prefetched(d, first, extra);
 	record_migrations(
 	    d, first,
 	    uvm_vbmask_or(uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUP_COLLAPSE]),
@@ -1113,7 +1133,7 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 
 	for (size_t v = 0; v < s->used_vablocks && seen < d->res.remote_blocks; v++) {
 		size_t first = uvm_vablock_first(v);
-		struct uvm_vbmask want = uvm_vbmask_zero();
+		struct uvm_vbmask want = uvm_vbmask_zero(), resident, extra;
 
 		/* Towards the GPU whose view maps the blocks (GPU 0 for those no
 		 * view maps): one GPU per pass over the vablock. */
@@ -1136,11 +1156,21 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 		}
 		if (uvm_vbmask_empty(want))
 			continue;
+		/* A count that reaches the threshold is a far fault in the
+		 * adaptive-migration paper's simulator, and its block comes
+		 * with the prefetcher's picks, as a faulted one does. */
+		resident = uvm_res_gpu_mask(&d->res, v, d->target);
+		extra = prefetch_around(d, v, want, resident, want);
 		s->vablock[v].in_batch = d->seq;
-		if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
-			continue; /* nothing may be evicted now: try again at the next scan */
-		run_action(d, first, want, ACT_MIGRATE);
+		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(want, extra)), v)) {
+			extra = uvm_vbmask_zero();
+			/* Nothing may be evicted now: try again at the next scan. */
+			if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
+				continue;
+		}
+		run_action(d, first, uvm_vbmask_or(want, extra), ACT_MIGRATE);
 		d->st.blocks_counter_migrated += uvm_vbmask_count(want);
+		note_prefetched(d, first, extra);
 	}
 }
 

@@ -14,9 +14,11 @@ static const struct {
 } presets[] = {
 #define UVMEMU_LINK(name, gbps, latency_us) {name, gbps, latency_us},
 #define UVMEMU_LINK_CURVE(name, bytes, gbps)
+#define UVMEMU_LINK_REMOTE(name, latency_ns, inflight)
 #include "links.def"
 #undef UVMEMU_LINK
 #undef UVMEMU_LINK_CURVE
+#undef UVMEMU_LINK_REMOTE
 };
 
 /* Their size-dependent bandwidths, point by point, in size order. */
@@ -26,10 +28,31 @@ static const struct {
 } curves[] = {
 #define UVMEMU_LINK(name, gbps, latency_us)
 #define UVMEMU_LINK_CURVE(name, bytes, gbps) {name, bytes, gbps},
+#define UVMEMU_LINK_REMOTE(name, latency_ns, inflight)
 #include "links.def"
 #undef UVMEMU_LINK
 #undef UVMEMU_LINK_CURVE
+#undef UVMEMU_LINK_REMOTE
 };
+
+/* Their remote accesses, where they differ from their transfers. */
+static const struct {
+	const char *name;
+	uint64_t latency_ns;
+	unsigned inflight;
+} remotes[] = {
+#define UVMEMU_LINK(name, gbps, latency_us)
+#define UVMEMU_LINK_CURVE(name, bytes, gbps)
+#define UVMEMU_LINK_REMOTE(name, latency_ns, inflight) {name, latency_ns, inflight},
+#include "links.def"
+#undef UVMEMU_LINK
+#undef UVMEMU_LINK_CURVE
+#undef UVMEMU_LINK_REMOTE
+};
+
+/* PCIe's outstanding read tags: remote transactions in flight at most,
+ * unless a preset says otherwise. */
+#define REMOTE_INFLIGHT 256
 
 /* Link l as preset `name` says. */
 static void init_preset(struct uvm_link *l, const char *name, const struct uvm_config *cfg)
@@ -48,7 +71,16 @@ static void init_preset(struct uvm_link *l, const char *name, const struct uvm_c
 			l->curve[l->ncurve++] =
 			    (struct uvm_link_point){curves[i].bytes, curves[i].gbps * 1e9};
 	l->unlimited = strcmp(name, "unlimited") == 0;
-	l->inflight = (unsigned)uvm_cfg_i(cfg, UVM_OPT_remote_inflight);
+	l->inflight = REMOTE_INFLIGHT;
+	l->remote_latency_ns = UINT64_MAX; /* the link's latency */
+	for (size_t i = 0; i < sizeof(remotes) / sizeof(remotes[0]); i++) {
+		if (strcmp(remotes[i].name, name) == 0) {
+			l->remote_latency_ns = remotes[i].latency_ns;
+			l->inflight = remotes[i].inflight;
+		}
+	}
+	if (uvm_cfg_i(cfg, UVM_OPT_remote_inflight) > 0)
+		l->inflight = (unsigned)uvm_cfg_i(cfg, UVM_OPT_remote_inflight);
 }
 
 void uvm_link_init_peer(struct uvm_link *l, const struct uvm_config *cfg)
@@ -75,6 +107,13 @@ void uvm_link_init(struct uvm_link *l, const struct uvm_config *cfg)
 		if (!l->unlimited)
 			snprintf(l->name, sizeof(l->name), "custom");
 	}
+	if (uvm_cfg_i(cfg, UVM_OPT_remote_latency) >= 0)
+		l->remote_latency_ns = (uint64_t)uvm_cfg_i(cfg, UVM_OPT_remote_latency);
+}
+
+uint64_t uvm_link_remote_latency_ns(const struct uvm_link *l)
+{
+	return l->remote_latency_ns == UINT64_MAX ? l->latency_ns : l->remote_latency_ns;
 }
 
 void uvm_link_destroy(struct uvm_link *l)
@@ -120,7 +159,7 @@ double uvm_link_bandwidth(const struct uvm_link *l, uint64_t bytes)
 /* Books `busy` ns of direction dir from `now` for `bytes`; returns when it
  * completes, a latency after. */
 static uint64_t book_busy(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t busy,
-			  uint64_t now, double scale)
+			  uint64_t latency_ns, uint64_t now, double scale)
 {
 	uint64_t start, done;
 
@@ -132,7 +171,7 @@ static uint64_t book_busy(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, 
 	}
 	start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
 	l->busy_until[dir] = start + busy;
-	done = start + busy + (uint64_t)((double)l->latency_ns * scale);
+	done = start + busy + (uint64_t)((double)latency_ns * scale);
 	if (l->observer)
 		l->observer(l->observer_ctx, dir, bytes, start, start + busy);
 	uvm_mutex_unlock(&l->lock);
@@ -142,7 +181,8 @@ static uint64_t book_busy(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, 
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
 		       double scale)
 {
-	return book_busy(l, dir, bytes, uvm_link_busy_ns(l, bytes, scale), now, scale);
+	return book_busy(l, dir, bytes, uvm_link_busy_ns(l, bytes, scale), l->latency_ns, now,
+			 scale);
 }
 
 uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale)
@@ -162,13 +202,14 @@ uint64_t uvm_link_remote_busy_ns(const struct uvm_link *l, uint64_t bytes, uint6
 	if (xacts == 0)
 		xacts = 1;
 	moving = (double)bytes / uvm_link_bandwidth(l, bytes / xacts) * 1e9;
-	waiting = (double)xacts * (double)l->latency_ns / (l->inflight ? l->inflight : 1);
+	waiting =
+	    (double)xacts * (double)uvm_link_remote_latency_ns(l) / (l->inflight ? l->inflight : 1);
 	return (uint64_t)((moving > waiting ? moving : waiting) * scale);
 }
 
 uint64_t uvm_link_book_remote(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t xacts,
 			      uint64_t now, double scale)
 {
-	return book_busy(l, dir, bytes, uvm_link_remote_busy_ns(l, bytes, xacts, scale), now,
-			 scale);
+	return book_busy(l, dir, bytes, uvm_link_remote_busy_ns(l, bytes, xacts, scale),
+			 uvm_link_remote_latency_ns(l), now, scale);
 }

@@ -36,7 +36,8 @@ struct uvm_link {
 	double bandwidth;    /* bytes/s per direction, undilated (a curve's top) */
 	uint64_t latency_ns; /* per transfer, undilated */
 	bool unlimited;
-	unsigned inflight; /* --remote-inflight: remote transactions in flight at most */
+	unsigned inflight;	    /* remote transactions in flight at most (--remote-inflight) */
+	uint64_t remote_latency_ns; /* a remote transaction's (UINT64_MAX: latency_ns) */
 	struct uvm_link_point curve[UVM_LINK_CURVE_POINTS]; /* by size; none: flat */
 	unsigned ncurve;
 
@@ -66,6 +67,9 @@ uint64_t uvm_link_busy_ns(const struct uvm_link *l, uint64_t bytes, double scale
  * completes. */
 uint64_t uvm_link_book(struct uvm_link *l, enum uvm_dir dir, uint64_t bytes, uint64_t now,
 		       double scale);
+/* The latency a remote (zero-copy) transaction waits, undilated: the
+ * preset's or --remote-latency, else the link's per transfer. */
+uint64_t uvm_link_remote_latency_ns(const struct uvm_link *l);
 /* How long `xacts` remote (zero-copy) transactions moving `bytes` occupy
  * one direction at `scale`: each moves at the rate of its size, and each
  * waits a latency with at most `inflight` of them outstanding, so the
