@@ -108,6 +108,12 @@ struct uvm_migrate_ctx {
 struct uvm_migrate_ops {
 	const char *name;
 	const char *help;
+	/* A store migrates its block whatever its count, as a store to
+	 * soft-pinned host data does on NVIDIA's GPUs and as the
+	 * adaptive-migration paper's simulator rules for all its threshold
+	 * policies: remote (zero-copy) blocks take only loads, and a store to
+	 * one faults (the device view maps it read-only). */
+	bool stores_migrate;
 	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
 	void (*destroy)(void *p);
 	enum uvm_migrate_decision (*decide)(void *p, const struct uvm_migrate_ctx *ctx);

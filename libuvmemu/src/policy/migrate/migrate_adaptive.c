@@ -31,6 +31,7 @@ static enum uvm_migrate_decision adaptive_decide(void *p, const struct uvm_migra
 
 const struct uvm_migrate_ops uvm_migrate_adaptive = {
     .name = "adaptive",
+    .stores_migrate = true,
     .help = "dynamic threshold: t_s*allocated/capacity+1, then t_s*(round trips+1)*penalty",
     .create = adaptive_create,
     .destroy = free,

@@ -22,6 +22,7 @@ static enum uvm_migrate_decision oversub_decide(void *p, const struct uvm_migrat
 
 const struct uvm_migrate_ops uvm_migrate_oversub = {
     .name = "oversub",
+    .stores_migrate = true,
     .help = "first touch until device memory is full, then the static threshold --ts",
     .create = oversub_create,
     .destroy = free,

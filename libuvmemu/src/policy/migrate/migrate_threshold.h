@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * migrate_threshold.h - what the threshold policies (always, oversub,
- * adaptive) share: a block stays REMOTE until its access count reaches a
- * threshold, loads and stores alike (under the copy backend stores migrate
- * without asking: its remote copies are read-only).
+ * adaptive) share: a block stays REMOTE until its loads' count reaches a
+ * threshold; a store migrates it at once (their .stores_migrate), as in the
+ * adaptive-migration paper's simulator, whose every threshold mode
+ * migrates a page on a write whatever its count.
  */
 #ifndef UVM_MIGRATE_THRESHOLD_H
 #define UVM_MIGRATE_THRESHOLD_H
