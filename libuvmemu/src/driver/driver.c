@@ -519,7 +519,6 @@ int uvm_driver_start(struct uvm_driver **out, const struct uvm_driver_deps *deps
 	rc = policies(d, err, errlen);
 	if (rc)
 		goto fail;
-	d->backend.remote_ro = d->migrate->stores_migrate;
 	observe(d);
 	if (uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU) {
 		rc = uvm_uvmmu_create(d, err, errlen);

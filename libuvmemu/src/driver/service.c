@@ -137,20 +137,11 @@ void uvm_service_evict_all_excess(struct uvm_driver *d)
  * themselves (remap); the copy backend's remote copies are read-only. */
 static bool remote_ok(const struct uvm_driver *d, bool write)
 {
-	return !write || (d->backend.ops->coherent_remote && !d->backend.remote_ro);
+	return !write || d->backend.ops->coherent_remote;
 }
 
 /* The migration policy's context for block b (its counts not read yet) on
  * GPU gpu's memory as it is now. */
-/* Whether the device view maps block b read-only: a DUPLICATED copy, or a
- * REMOTE block whose stores must fault. */
-static bool read_only_here(const struct uvm_driver *d, size_t b)
-{
-	uint8_t st = d->dep.space->block[b].state;
-
-	return st == UVM_DUPLICATED || (st == UVM_REMOTE && d->backend.remote_ro);
-}
-
 static struct uvm_migrate_ctx migrate_ctx(const struct uvm_driver *d, size_t b, bool write,
 					  unsigned gpu)
 {
@@ -169,7 +160,7 @@ static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 {
 	struct uvm_migrate_ctx m;
 
-	if (!remote_ok(d, write))
+	if (!remote_ok(d, write) || (write && d->migrate->stores_migrate))
 		return ACT_MIGRATE;
 	m = migrate_ctx(d, b, write, d->target);
 	m.accesses = uvm_counter_accesses(d->dep.space, b);
@@ -913,7 +904,7 @@ static void gpu_faults(struct uvm_driver *d, size_t vab, size_t i, size_t j)
 		d->fault[k].outcome = (uint8_t)gpu_outcome(&dec, idx, before[idx]);
 		if (d->fault[k].outcome == UVM_OUT_STALE && d->backend.ops->refresh &&
 		    d->backend.ops->refresh(uvm_driver_backend_on(d, d->target), d->fault[k].page,
-					    read_only_here(d, vfirst + idx)))
+					    s->block[vfirst + idx].state == UVM_DUPLICATED))
 			d->fault[k].outcome = UVM_OUT_REFRESHED;
 		account_emulated(d, &d->fault[k]);
 		uvm_res_gpu_fault(&d->res, vfirst + idx, before[idx],

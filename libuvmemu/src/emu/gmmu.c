@@ -6,7 +6,6 @@
  * the accessing thread.
  */
 #include "emu_int.h"
-#include "policy.h"
 
 /* ctx is the emulator (uvmemu_gmmu.h). */
 static void gmmu_halve(void *ctx)
@@ -117,7 +116,6 @@ static void gmmu_late(void *ctx, uintptr_t dev_addr)
 void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 {
 	bool measure = uvm_cfg_i(cfg, UVM_OPT_gmmu) == UVM_GMMU_MEASURE;
-	const struct uvm_migrate_ops *m = uvm_migrate_find(uvm_cfg_s(cfg, UVM_OPT_migrate));
 
 	e->gmmu = (struct uvmemu_gmmu){
 	    .dev_lo = e->arena.dev,
@@ -129,9 +127,7 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 				     e->arena.dev),
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
-	    /* A store to a REMOTE block reaches the host frames, unless the
-	     * migration policy migrates stores (it faults then). */
-	    .remote_stores = e->backend->shared_frames && !(m && m->stores_migrate),
+	    .remote_stores = e->backend->shared_frames,
 	    .measure_only = measure,
 	    .ctx = e,
 	    .remote_access = measure ? gmmu_remote_measure : gmmu_remote_access,

@@ -114,10 +114,6 @@ struct uvm_backend {
 	/* The GPU whose device view the operations act on (--gpus): the driver
 	 * sets it before each operation, as it does `zapped`. */
 	unsigned gpu;
-	/* REMOTE blocks are mapped read-only on the device view, so that a GPU
-	 * store faults (the migration policy migrates stores); with shared
-	 * frames they would otherwise take it. */
-	bool remote_ro;
 	/* UVM_VIEW_* whose zap of the runs being operated on was already made
 	 * in one batch (uvm_be_zap_runs): the operations skip their own. Set
 	 * and cleared by the caller around those operations only. */

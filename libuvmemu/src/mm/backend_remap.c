@@ -17,9 +17,7 @@
  *   first touch      UFFDIO_ZEROPAGE on the touching side's view puts zeroed
  *                    pages in the page cache.
  *   REMOTE           both views map the frames: GPU loads and stores reach
- *                    host data at memory speed (stores fault where the
- *                    migration policy migrates them: the device view's
- *                    mapping is then write-protected).
+ *                    host data at memory speed.
  *   DUPLICATED       both views map the frames write-protected; the first
  *                    write from either side collapses it.
  *   peer mapping     a DEVICE block's frames mapped on another GPU's view
@@ -105,8 +103,7 @@ static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_hos
 
 static void map_remote(struct uvm_backend *be, size_t first, size_t n)
 {
-	map_device(be, first, n, be->remote_ro ? UVM_MAP_WP : 0,
-		   "mapping host frames on the device");
+	map_device(be, first, n, 0, "mapping host frames on the device");
 }
 
 static void unmap_remote(struct uvm_backend *be, size_t first, size_t n)
@@ -119,8 +116,6 @@ static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, boo
 	uvm_be_zap_host(be, first, n);
 	if (!mapped)
 		map_device(be, first, n, 0, "mapping blocks on the device");
-	else if (be->remote_ro)
-		unprotect_device(be, first, n, "migrating a read-only remote block to the device");
 }
 
 static void duplicate(struct uvm_backend *be, size_t first, size_t n)

@@ -108,11 +108,12 @@ struct uvm_migrate_ctx {
 struct uvm_migrate_ops {
 	const char *name;
 	const char *help;
-	/* A store migrates its block whatever its count, as a store to
-	 * soft-pinned host data does on NVIDIA's GPUs and as the
-	 * adaptive-migration paper's simulator rules for all its threshold
-	 * policies: remote (zero-copy) blocks take only loads, and a store to
-	 * one faults (the device view maps it read-only). */
+	/* A far fault on a store migrates its block whatever its count, as the
+	 * adaptive-migration paper's simulator rules for each of its threshold
+	 * modes (and the paper says of soft-pinned data on NVIDIA's GPUs). A
+	 * block already mapped remotely takes stores without a fault, as a
+	 * zero-copy mapping does on a GPU (and the simulator's TLB, refilled by
+	 * the remote read, mostly lets through). */
 	bool stores_migrate;
 	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
 	void (*destroy)(void *p);

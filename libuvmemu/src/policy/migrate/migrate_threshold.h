@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * migrate_threshold.h - what the threshold policies (always, oversub,
- * adaptive) share: a block stays REMOTE until its loads' count reaches a
- * threshold; a store migrates it at once (their .stores_migrate), as in the
- * adaptive-migration paper's simulator, whose every threshold mode
- * migrates a page on a write whatever its count.
+ * adaptive) share: a block stays REMOTE until its access count reaches a
+ * threshold, loads and stores alike once it is mapped remotely; a far fault
+ * on a store migrates it whatever the count (their .stores_migrate), as in
+ * the adaptive-migration paper's simulator, whose every threshold mode
+ * migrates a page on a write (under the copy backend a store to a REMOTE
+ * block migrates it too: its remote copies are read-only).
  */
 #ifndef UVM_MIGRATE_THRESHOLD_H
 #define UVM_MIGRATE_THRESHOLD_H
