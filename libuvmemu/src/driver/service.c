@@ -160,7 +160,7 @@ static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 {
 	struct uvm_migrate_ctx m;
 
-	if (!remote_ok(d, write) || (write && d->migrate->stores_migrate))
+	if (!remote_ok(d, write))
 		return ACT_MIGRATE;
 	m = migrate_ctx(d, b, write, d->target);
 	m.accesses = uvm_counter_accesses(d->dep.space, b);
@@ -371,6 +371,20 @@ static struct uvm_vbmask prefetch_around(struct uvm_driver *d, size_t vab,
 	    prefetchable_of(d, uvm_vablock_first(vab), d->prefetch->pick(d->prefetch_p, &pctx));
 
 	return uvm_vbmask_andnot(picks, uvm_vbmask_or(resident, asked));
+}
+
+/*
+ * Room on the target for `need` blocks of vablock `vab` and the prefetcher's
+ * `*extra`; without room for both the prefetch is dropped (*extra cleared).
+ * Nonzero when not even `need` fits.
+ */
+static int make_room_with(struct uvm_driver *d, size_t vab, struct uvm_vbmask need,
+			  struct uvm_vbmask *extra)
+{
+	if (!uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(need, *extra)), vab))
+		return 0;
+	*extra = uvm_vbmask_zero();
+	return uvm_service_make_room(d, uvm_vbmask_count(need), vab);
 }
 
 /* The prefetched blocks of a vablock (from its first block) once moved. */
@@ -631,15 +645,9 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 	    uvm_vbmask_or(dec->mask[ACT_MIGRATE], dec->mask[ACT_DUPLICATE]),
 	    uvm_vbmask_andnot(uvm_vbmask_or(dec->mask[ACT_DUP_ADD], dec->mask[ACT_DUP_COLLAPSE]),
 			      resident));
-	if (!uvm_vbmask_empty(uvm_vbmask_or(room, extra))) {
-		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(room, extra)), vab)) {
-			/* No room for the prefetch: bring the faulted blocks alone. */
-			extra = uvm_vbmask_zero();
-			if (uvm_service_make_room(d, uvm_vbmask_count(room), vab))
-				uvm_bug("no device memory for one vablock's faults", first,
-					       ENOSPC);
-		}
-	}
+	/* No room for the prefetch: bring the faulted blocks alone. */
+	if (!uvm_vbmask_empty(uvm_vbmask_or(room, extra)) && make_room_with(d, vab, room, &extra))
+		uvm_bug("no device memory for one vablock's faults", first, ENOSPC);
 	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_MIGRATE], extra), ACT_MIGRATE);
 	run_action(d, first, uvm_vbmask_or(dec->mask[ACT_REMOTE], remote_extra), ACT_REMOTE);
 	d->st.blocks_remote_prefetched += uvm_vbmask_count(remote_extra);
@@ -1162,12 +1170,9 @@ void uvm_service_counter_migrations(struct uvm_driver *d)
 		resident = uvm_res_gpu_mask(&d->res, v, d->target);
 		extra = prefetch_around(d, v, want, resident, want);
 		s->vablock[v].in_batch = d->seq;
-		if (uvm_service_make_room(d, uvm_vbmask_count(uvm_vbmask_or(want, extra)), v)) {
-			extra = uvm_vbmask_zero();
-			/* Nothing may be evicted now: try again at the next scan. */
-			if (uvm_service_make_room(d, uvm_vbmask_count(want), v))
-				continue;
-		}
+		/* Nothing may be evicted now: try again at the next scan. */
+		if (make_room_with(d, v, want, &extra))
+			continue;
 		run_action(d, first, uvm_vbmask_or(want, extra), ACT_MIGRATE);
 		d->st.blocks_counter_migrated += uvm_vbmask_count(want);
 		note_prefetched(d, first, extra);

@@ -96,8 +96,9 @@ enum uvm_migrate_decision {
 struct uvm_migrate_ctx {
 	const struct uvm_space *space;
 	size_t block;
-	bool write;		  /* a store (the copy backend migrates stores without asking:
-				   * its remote copies are read-only) */
+	bool write;		  /* a far fault on a store (the copy backend migrates stores
+				   * without asking: its remote copies are read-only; the
+				   * threshold policies migrate them whatever the count) */
 	uint32_t accesses;	  /* the block's access count (27-bit field) */
 	uint32_t trips;		  /* its round trips (times evicted and brought back) */
 	uint64_t capacity_blocks; /* 0: unlimited */
@@ -108,13 +109,6 @@ struct uvm_migrate_ctx {
 struct uvm_migrate_ops {
 	const char *name;
 	const char *help;
-	/* A far fault on a store migrates its block whatever its count, as the
-	 * adaptive-migration paper's simulator rules for each of its threshold
-	 * modes (and the paper says of soft-pinned data on NVIDIA's GPUs). A
-	 * block already mapped remotely takes stores without a fault, as a
-	 * zero-copy mapping does on a GPU (and the simulator's TLB, refilled by
-	 * the remote read, mostly lets through). */
-	bool stores_migrate;
 	void *(*create)(const struct uvm_space *space, const struct uvm_config *cfg);
 	void (*destroy)(void *p);
 	enum uvm_migrate_decision (*decide)(void *p, const struct uvm_migrate_ctx *ctx);

@@ -26,12 +26,11 @@ static enum uvm_migrate_decision adaptive_decide(void *p, const struct uvm_migra
 		td = ctx->capacity_blocks ? t->ts * ctx->used_blocks / ctx->capacity_blocks + 1 : 1;
 	else
 		td = t->ts * ((uint64_t)ctx->trips + 1) * t->penalty;
-	return uvm_threshold_decide(ctx->accesses, td);
+	return uvm_threshold_decide(ctx, td);
 }
 
 const struct uvm_migrate_ops uvm_migrate_adaptive = {
     .name = "adaptive",
-    .stores_migrate = true,
     .help = "dynamic threshold: t_s*allocated/capacity+1, then t_s*(round trips+1)*penalty",
     .create = adaptive_create,
     .destroy = free,

@@ -15,12 +15,11 @@ static enum uvm_migrate_decision always_decide(void *p, const struct uvm_migrate
 {
 	const struct uvm_threshold *t = p;
 
-	return uvm_threshold_decide(ctx->accesses, t->ts);
+	return uvm_threshold_decide(ctx, t->ts);
 }
 
 const struct uvm_migrate_ops uvm_migrate_always = {
     .name = "always",
-    .stores_migrate = true,
     .help = "static threshold --ts from the start: remote until accessed t_s times",
     .create = always_create,
     .destroy = free,

@@ -17,12 +17,11 @@ static enum uvm_migrate_decision oversub_decide(void *p, const struct uvm_migrat
 
 	if (!ctx->oversubscribed)
 		return UVM_MIGRATE;
-	return uvm_threshold_decide(ctx->accesses, t->ts);
+	return uvm_threshold_decide(ctx, t->ts);
 }
 
 const struct uvm_migrate_ops uvm_migrate_oversub = {
     .name = "oversub",
-    .stores_migrate = true,
     .help = "first touch until device memory is full, then the static threshold --ts",
     .create = oversub_create,
     .destroy = free,

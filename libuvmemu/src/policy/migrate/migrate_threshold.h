@@ -3,7 +3,7 @@
  * migrate_threshold.h - what the threshold policies (always, oversub,
  * adaptive) share: a block stays REMOTE until its access count reaches a
  * threshold, loads and stores alike once it is mapped remotely; a far fault
- * on a store migrates it whatever the count (their .stores_migrate), as in
+ * on a store (ctx->write) migrates it whatever the count, as in
  * the adaptive-migration paper's simulator, whose every threshold mode
  * migrates a page on a write (under the copy backend a store to a REMOTE
  * block migrates it too: its remote copies are read-only).
@@ -30,9 +30,10 @@ static inline void *uvm_threshold_create(const struct uvm_config *cfg)
 	return t;
 }
 
-static inline enum uvm_migrate_decision uvm_threshold_decide(uint64_t accesses, uint64_t threshold)
+static inline enum uvm_migrate_decision uvm_threshold_decide(const struct uvm_migrate_ctx *ctx,
+							     uint64_t threshold)
 {
-	return accesses >= threshold ? UVM_MIGRATE : UVM_MAP_REMOTE;
+	return ctx->write || ctx->accesses >= threshold ? UVM_MIGRATE : UVM_MAP_REMOTE;
 }
 
 #endif
