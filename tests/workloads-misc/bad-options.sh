@@ -82,7 +82,7 @@ expect_error bicg --ny --nx 65536 --ny 65536
 expect_error mvt --n --n 46341
 expect_error mvt --n --footprint 24M --n 100
 
-for name in gaussian lud sgemm gauss-seidel kmeans nn cfd; do
+for name in gaussian lud sgemm sgemm-nn gauss-seidel kmeans nn cfd; do
 	[ -x "$build/bin/$name" ] || { echo "FAIL: $build/bin/$name not built"; exit 1; }
 	expect_error $name --bogus --bogus
 	expect_error $name --footprint --footprint 12Q
@@ -112,6 +112,13 @@ expect_error sgemm --m --m 1024 --footprint 24M
 expect_error sgemm --k --k 0
 expect_error sgemm --footprint --footprint 3
 expect_error sgemm --footprint --footprint 100K --k 4096
+
+expect_error sgemm-nn --m --m 200
+expect_error sgemm-nn --n --n 100
+expect_error sgemm-nn --k --k 12
+expect_error sgemm-nn --m --m 1024 --footprint 24M
+expect_error sgemm-nn --footprint --footprint 3
+expect_error sgemm-nn --footprint --footprint 100K --k 4096
 
 expect_error gauss-seidel --n --n 2
 expect_error gauss-seidel --n --n 1024 --footprint 24M
