@@ -26,7 +26,7 @@ expect_error() {
 	fi
 }
 
-for name in backprop nw atax fft fwt spmv 3dconv gemm bicg mvt; do
+for name in backprop nw atax fft fft-1d fwt spmv 3dconv gemm bicg mvt; do
 	[ -x "$build/bin/$name" ] || { echo "FAIL: $build/bin/$name not built"; exit 1; }
 	expect_error $name --bogus --bogus
 	expect_error $name --footprint --footprint 12Q
@@ -112,6 +112,12 @@ expect_error sgemm --m --m 1024 --footprint 24M
 expect_error sgemm --k --k 0
 expect_error sgemm --footprint --footprint 3
 expect_error sgemm --footprint --footprint 100K --k 4096
+
+expect_error fft-1d --n --n 1000
+expect_error fft-1d --n --n 256
+expect_error fft-1d --footprint --footprint 1K
+expect_error fft-1d --n --n 1024 --footprint 64M
+expect_error fft-1d --iterations --iterations 0
 
 expect_error sgemm-nn --m --m 200
 expect_error sgemm-nn --n --n 100
