@@ -7,12 +7,15 @@
  * replay policy (block, batch, batch_flush, once) services concurrent CPU and
  * GPU writers without losing a write.
  */
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -137,6 +140,91 @@ static void test_gpu_gpu_ping_pong_throttled(void **state)
 	gpu_gpu_ping_pong("thrashing=on");
 }
 
+/*
+ * The same ping-pong while signals keep interrupting the thread: a thread
+ * whose wait in a fault is interrupted retries its access at once, without
+ * the driver's wake-up, as does one that finds the PTE there before it
+ * sleeps (a window that CI's load once opened). Either goes on as soon as
+ * the destination's copy lands; the copy backend must not let its store in
+ * there while the source GPU's copy is still mapped, or the next load
+ * through the source's view reads that GPU's own stale copy. Without the
+ * fix about one round trip in ten read a stale value here.
+ */
+struct nagger {
+	pthread_t target;
+	atomic_bool stop;
+	uint64_t sent;
+};
+
+static void on_nag(int sig)
+{
+	(void)sig;
+}
+
+static void *nag(void *arg)
+{
+	struct nagger *n = arg;
+	const struct timespec pause = {0, 20000};
+
+	while (!atomic_load(&n->stop)) {
+		pthread_kill(n->target, SIGUSR1);
+		n->sent++;
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void test_gpu_gpu_ping_pong_interrupted(void **state)
+{
+	const char *const opts[] = {"gpus=2", "thrashing=off", "link=unlimited", "fault-latency=0",
+				    NULL};
+	struct sigaction sa = {.sa_handler = on_nag}, old;
+	struct nagger n = {.target = pthread_self()};
+	volatile uint64_t *host, *dev[2];
+	uint64_t i, bad = 0, first_bad = 0, got = 0, end;
+	pthread_t tid;
+	struct th_emu t;
+
+	(void)state;
+	th_start(&t, opts);
+	host = th_managed(&t, 64u << 10);
+	dev[0] = th_dev_g(&t, (void *)host, 0);
+	dev[1] = th_dev_g(&t, (void *)host, 1);
+	host[0] = 0;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	assert_int_equal(pthread_create(&tid, NULL, nag, &n), 0);
+	end = now_ms() + 2000;
+	for (i = 0; i < 10000 && now_ms() < end; i++) {
+		volatile uint64_t *g = dev[i % 2];
+		uint64_t v = g[0];
+
+		if (v != i && !bad++) {
+			first_bad = i;
+			got = v;
+		}
+		g[0] = i + 1;
+	}
+	atomic_store(&n.stop, true);
+	pthread_join(tid, NULL);
+	sigaction(SIGUSR1, &old, NULL);
+	printf("interrupted: %llu round trips, %llu signals, %llu stale reads (first at %llu: "
+	       "read %llu)\n",
+	       (unsigned long long)i, (unsigned long long)n.sent, (unsigned long long)bad,
+	       (unsigned long long)first_bad, (unsigned long long)got);
+	assert_int_equal(bad, 0);
+	assert_int_equal(host[0], i);
+	th_stop(&t);
+}
+
 static void test_replay_block(void **state)
 {
 	replay_mode("replay=block");
@@ -163,6 +251,7 @@ int main(void)
 	    cmocka_unit_test(test_ping_pong_throttled_then_pinned),
 	    cmocka_unit_test(test_gpu_gpu_ping_pong_exact),
 	    cmocka_unit_test(test_gpu_gpu_ping_pong_throttled),
+	    cmocka_unit_test(test_gpu_gpu_ping_pong_interrupted),
 	    cmocka_unit_test(test_replay_block),
 	    cmocka_unit_test(test_replay_batch),
 	    cmocka_unit_test(test_replay_batch_flush),

@@ -219,12 +219,19 @@ static void dup_drop(struct uvm_backend *be, size_t first, size_t n)
 	drop_device(be, first, n, DROP_WAIT);
 }
 
-/* As the real driver does, the source stops writing before the copy: its
+/*
+ * As the real driver does, the source stops writing before the copy: its
  * view is write-protected (a store through it waits for the driver), the
- * data copied into the destination's frames, then the source's freed. The
- * destination's waiters wake only once the source's copy is gone: woken
- * with the copy, a thread could write there and read the source's stale
- * copy before the driver dropped it. */
+ * data copied into the destination's frames, then the source's freed. No
+ * store may land in the destination's copy before the source's is gone, or
+ * a load through the source's view could still read the stale copy there.
+ * Not waking the destination's waiters until then is not enough: a thread
+ * whose wait in its fault a signal interrupted, or one that finds the PTE
+ * already there when it checks before sleeping, goes on without a wake-up
+ * as soon as the copy lands. So the copy lands write-protected (loads read
+ * the same data as the source's), and lifting the protection once the
+ * source's copy is gone lets stores in and wakes the waiters.
+ */
 static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 {
 	unsigned to = be->gpu, wake = be->wake;
@@ -237,14 +244,16 @@ static void peer(struct uvm_backend *be, size_t first, size_t n, unsigned from)
 	if (rc)
 		uvm_bug("write-protecting blocks on the source GPU", first, rc);
 	be->wake = 0;
-	copy_in(be, first, n, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)), 0,
+	copy_in(be, first, n, uvm_dev_addr_g(be->arena, from, uvm_be_off(first)), UVM_MAP_WP,
 		"copying blocks to the destination GPU");
 	be->wake = wake;
 	be->gpu = from;
 	drop_device(be, first, n, DROP_WAIT);
 	be->gpu = to;
-	if (wake && (rc = uvm_uffd_wake(be->uffd, dev(be, first), uvm_be_off(n))))
-		uvm_bug("waking the destination GPU's waiters", first, rc);
+	UVM_GPU_MAP_TIMED(be,
+			  rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), wake));
+	if (rc)
+		uvm_bug("making blocks writable on the destination GPU", first, rc);
 }
 
 static uint64_t register_mode(const struct uvm_uffd *u, bool device_view)
