@@ -483,6 +483,12 @@ void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n)
 		v[i] = (float)wl_rng_unit(r);
 }
 
+void wl_rng_fill_signed(struct wl_rng *r, float *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)(2.0 * wl_rng_unit(r) - 1.0);
+}
+
 double wl_sum_f32(const float *v, size_t n)
 {
 	double s = 0;

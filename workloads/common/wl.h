@@ -207,6 +207,8 @@ uint64_t wl_rng_below(struct wl_rng *r, uint64_t bound);
 double wl_rng_unit(struct wl_rng *r);
 /* v[0..n) uniform in [0, 1), as floats, in index order. */
 void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n);
+/* v[0..n) uniform in [-1, 1) (2 u - 1 in double, then rounded), in index order. */
+void wl_rng_fill_signed(struct wl_rng *r, float *v, size_t n);
 
 /* The sum of v[0..n) in double, in index order: the checksums workloads print
  * from their GPU-computed results. */

@@ -81,10 +81,8 @@ static void generate(uint64_t seed, float *a, float *b, const struct nn_dims *d)
 	struct wl_rng rng;
 
 	wl_rng_seed(&rng, seed);
-	for (size_t i = 0; i < na; i++)
-		a[i] = (float)(2.0 * wl_rng_unit(&rng) - 1.0);
-	for (size_t i = 0; i < nb; i++)
-		b[i] = (float)(2.0 * wl_rng_unit(&rng) - 1.0);
+	wl_rng_fill_signed(&rng, a, na);
+	wl_rng_fill_signed(&rng, b, nb);
 }
 
 int main(int argc, char **argv)
@@ -104,7 +102,6 @@ int main(int argc, char **argv)
 	struct wl w;
 	float *a, *b, *c, *ref;
 	size_t nc;
-	double sum = 0;
 	bool pass;
 
 	wl_init(&w, "sgemm-nn", "C = A B with cuBLAS's NN tiling (128 x 128 tiles)", argc, argv,
@@ -135,9 +132,7 @@ int main(int argc, char **argv)
 	nn_run_gpu(&w, a, b, c, &d);
 	uvmemu_roi_end();
 
-	for (size_t i = 0; i < nc; i++)
-		sum += c[i];
-	wl_log(&w, "sum of C = %.9g", sum);
+	wl_log(&w, "sum of C = %.9g", wl_sum_f32(c, nc));
 	pass = wl_check_f32_exact(&w, "C", c, ref, nc);
 	wl_output_f32(&w, "C", c, nc);
 	free(ref);

@@ -9,8 +9,6 @@ void sgemm_generate(uint64_t seed, float *a, float *b, const struct sgemm_dims *
 	struct wl_rng rng;
 
 	wl_rng_seed(&rng, seed);
-	for (size_t i = 0; i < na; i++)
-		a[i] = (float)(2.0 * wl_rng_unit(&rng) - 1.0);
-	for (size_t i = 0; i < nb; i++)
-		b[i] = (float)(2.0 * wl_rng_unit(&rng) - 1.0);
+	wl_rng_fill_signed(&rng, a, na);
+	wl_rng_fill_signed(&rng, b, nb);
 }
