@@ -483,6 +483,13 @@ void wl_rng_fill_unit(struct wl_rng *r, float *v, size_t n)
 		v[i] = (float)wl_rng_unit(r);
 }
 
+long long wl_round_nearest(double x, long long q)
+{
+	long long v = llround(x / (double)q) * q;
+
+	return v < q ? q : v;
+}
+
 void wl_rng_fill_signed(struct wl_rng *r, float *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

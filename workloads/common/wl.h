@@ -223,4 +223,8 @@ static inline uint64_t wl_round_up(uint64_t x, uint64_t m)
 	return (x + m - 1) / m * m;
 }
 
+/* The multiple of q nearest x, at least q: a dimension sized from a
+ * --footprint that must come in whole tiles. */
+long long wl_round_nearest(double x, long long q);
+
 #endif

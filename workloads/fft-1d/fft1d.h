@@ -79,6 +79,12 @@ struct fft1d_plan {
 /* The passes of N = 2^log2n (run.c). */
 void fft1d_plan_init(struct fft1d_plan *plan, int log2n);
 
+/* Pass i's output scale: the inverse transform's last pass divides by N. */
+static inline float fft1d_pass_scale(const struct fft1d_plan *plan, int i, bool inverse)
+{
+	return inverse && i == plan->passes - 1 ? 1.0f / (float)plan->pass[i].n : 1.0f;
+}
+
 EMU_HOST_DEVICE static inline struct fft1d_c fft1d_add(struct fft1d_c a, struct fft1d_c b)
 {
 	struct fft1d_c c;

@@ -12,10 +12,7 @@ void fft1d_generate(struct fft1d_c *x, uint64_t n, uint64_t seed)
 	struct wl_rng r;
 
 	wl_rng_seed(&r, seed);
-	for (uint64_t i = 0; i < n; i++) {
-		x[i].x = (float)(2 * wl_rng_unit(&r) - 1);
-		x[i].y = (float)(2 * wl_rng_unit(&r) - 1);
-	}
+	wl_rng_fill_signed(&r, (float *)(void *)x, 2 * n); /* re, im interleaved */
 }
 
 /*

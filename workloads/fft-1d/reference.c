@@ -42,11 +42,10 @@ static struct fft1d_c *reference_transform(const struct fft1d_plan *plan, struct
 					   bool inverse)
 {
 	for (int i = 0; i < plan->passes; i++) {
-		const float scale =
-		    inverse && i == plan->passes - 1 ? 1.0f / (float)plan->pass[i].n : 1.0f;
 		struct fft1d_c *t = a;
 
-		reference_pass(&plan->pass[i], a, b, tw, inverse, scale);
+		reference_pass(&plan->pass[i], a, b, tw, inverse,
+			       fft1d_pass_scale(plan, i, inverse));
 		a = b;
 		b = t;
 	}

@@ -54,8 +54,7 @@ void fft1d_run_gpu(const struct wl *w, const struct fft1d_plan *plan, struct fft
 			for (int i = 0; i < plan->passes; i++) {
 				const struct fft1d_pass *ps = &plan->pass[i];
 				const dim3 grid = emu_dim3((unsigned)(ps->cols / ps->c), 1, 1);
-				const float scale =
-				    inverse && i == plan->passes - 1 ? 1.0f / (float)ps->n : 1.0f;
+				const float scale = fft1d_pass_scale(plan, i, inverse);
 
 				if (inverse)
 					WL_CHECK(w,

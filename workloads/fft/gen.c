@@ -13,10 +13,7 @@ void fft_generate(const struct fft_problem *p, uint64_t seed)
 	struct wl_rng r;
 
 	wl_rng_seed(&r, seed);
-	for (uint64_t i = 0; i < n; i++) {
-		p->work[i].x = (float)(2 * wl_rng_unit(&r) - 1);
-		p->work[i].y = (float)(2 * wl_rng_unit(&r) - 1);
-	}
+	wl_rng_fill_signed(&r, (float *)(void *)p->work, 2 * n); /* re, im interleaved */
 }
 
 void fft_twiddles_init(struct fft_twiddles *t)

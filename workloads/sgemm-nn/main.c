@@ -15,13 +15,6 @@ struct nn_opts {
 	long long m, n, k;
 };
 
-static long long round_to(double x, long long q)
-{
-	long long v = llround(x / (double)q) * q;
-
-	return v < q ? q : v;
-}
-
 /*
  * --footprint: square matrices (m = n = k, a multiple of 128), or, with --k,
  * m = n filling the rest: 4 (2 m k + m^2) bytes.
@@ -31,12 +24,12 @@ static void size_for_footprint(const struct wl *w, struct nn_opts *o)
 	const double f = (double)w->footprint / sizeof(float);
 
 	if (!o->k) {
-		o->m = round_to(sqrt(f / 3), NN_TILE);
+		o->m = wl_round_nearest(sqrt(f / 3), NN_TILE);
 		o->k = o->m;
 	} else {
 		const double k = (double)o->k;
 
-		o->m = round_to(-k + sqrt(k * k + f), NN_TILE);
+		o->m = wl_round_nearest(-k + sqrt(k * k + f), NN_TILE);
 	}
 	o->n = o->m;
 }

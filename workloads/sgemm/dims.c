@@ -9,13 +9,6 @@
 
 #define SGEMM_DEFAULT_DIM 1024
 
-static long long round_to(double x, long long q)
-{
-	long long v = llround(x / (double)q) * q;
-
-	return v < q ? q : v;
-}
-
 /*
  * --footprint: m about equal to n (m a multiple of 128, n of 16), and k the
  * same unless --k fixes it; n takes up what rounding m left over, so the
@@ -27,18 +20,18 @@ static void size_for_footprint(const struct wl *w, struct sgemm_opts *o)
 	double k = (double)o->k, n;
 
 	if (!o->k)
-		o->m = round_to(sqrt(f / 3), SGEMM_TILE_M);
+		o->m = wl_round_nearest(sqrt(f / 3), SGEMM_TILE_M);
 	else
-		o->m = round_to(-k + sqrt(k * k + f), SGEMM_TILE_M);
+		o->m = wl_round_nearest(-k + sqrt(k * k + f), SGEMM_TILE_M);
 	if (!o->k) {
 		/* n = k: n^2 + 2 m n = f. */
 		n = -(double)o->m + sqrt((double)o->m * (double)o->m + f);
-		o->n = round_to(n, SGEMM_TILE_N);
+		o->n = wl_round_nearest(n, SGEMM_TILE_N);
 		o->k = o->n;
 	} else {
 		/* m k + n k + m n = f. */
 		n = (f - (double)o->m * k) / (k + (double)o->m);
-		o->n = round_to(n, SGEMM_TILE_N);
+		o->n = wl_round_nearest(n, SGEMM_TILE_N);
 	}
 }
 

@@ -34,13 +34,6 @@ static size_t managed_per_pixel(const struct srad_opts *o)
 	return (o->scratch_on_device ? 1 : SRAD_ARRAYS) * sizeof(float);
 }
 
-static long long round16(double x)
-{
-	long long v = llround(x / SRAD_BLOCK) * SRAD_BLOCK;
-
-	return v < SRAD_BLOCK ? SRAD_BLOCK : v;
-}
-
 static void choose_size(const struct wl *w, struct srad_opts *o)
 {
 	if (strcmp(o->scratch, "managed") != 0 && strcmp(o->scratch, "device") != 0)
@@ -53,8 +46,8 @@ static void choose_size(const struct wl *w, struct srad_opts *o)
 
 		/* Square as near as multiples of 16 allow; the rows take up
 		 * what rounding the columns left over. */
-		o->cols = round16(sqrt(pixels));
-		o->rows = round16(pixels / (double)o->cols);
+		o->cols = wl_round_nearest(sqrt(pixels), SRAD_BLOCK);
+		o->rows = wl_round_nearest(pixels / (double)o->cols, SRAD_BLOCK);
 	}
 	if (!o->rows)
 		o->rows = o->cols ? o->cols : SRAD_DEFAULT_N;
