@@ -32,12 +32,12 @@ deps[tools]=" common front mm policy model obs objects emu "
 declare -A home
 for m in "${!kind[@]}"; do
 	while read -r f; do
-		home[$(basename "$f")]=$m
+		home[${f##*/}]=$m
 	done < <(find "libuvmemu/src/$m" -name '*.h' -o -name '*.def')
 done
+# Sets `at` (no subshell: the check runs once per include).
 where() {
-	[ -e "libuvmemu/include/$1" ] && { echo public; return; }
-	echo "${home[$1]:-}"
+	if [ -e "libuvmemu/include/$1" ]; then at=public; else at=${home[$1]:-}; fi
 }
 
 private() {
@@ -66,8 +66,8 @@ check_module_file() {
 	local m=$1 f=$2 h at
 	for h in $(includes "$f"); do
 		checked=$((checked + 1))
-		[ -e "$(dirname "$f")/$h" ] && continue
-		at=$(where "$(basename "$h")")
+		[ -e "${f%/*}/$h" ] && continue
+		where "${h##*/}"
 		case $at in
 		public | "$m") continue ;;
 		"") say "$f: includes \"$h\", which no module holds" ; continue ;;
@@ -90,10 +90,10 @@ for f in libuvmemu/tools/*.[ch]; do
 done
 
 # Benchmarks: their own folder, public headers, uvmemu_bench.h, common's tables.
-for f in $(find bench -name '*.[ch]' 2>/dev/null); do
+while read -r f; do
 	for h in $(includes "$f"); do
 		checked=$((checked + 1))
-		[ -e "$(dirname "$f")/$h" ] && continue
+		[ -e "${f%/*}/$h" ] && continue
 		case $h in uvmemu_bench.h) continue ;; esac
 		[ -e "libuvmemu/include/$h" ] && continue
 		[ -e "emu-gpu/include/$h" ] && continue
@@ -101,13 +101,13 @@ for f in $(find bench -name '*.[ch]' 2>/dev/null); do
 		workload_header "$h" && continue
 		say "$f: includes \"$h\" of the library's insides: a benchmark includes uvmemu_bench.h"
 	done
-done
+done < <(find bench -name '*.[ch]' 2>/dev/null)
 
 # The executor and the workloads: public headers only.
-for f in $(find emu-gpu workloads -name '*.[ch]' -o -name '*.cu' 2>/dev/null); do
+while read -r f; do
 	for h in $(includes "$f"); do
 		checked=$((checked + 1))
-		[ -e "$(dirname "$f")/$h" ] && continue
+		[ -e "${f%/*}/$h" ] && continue
 		[ -e "libuvmemu/include/$h" ] && continue
 		[ -e "emu-gpu/include/$h" ] && continue
 		[ -e "workloads/common/$h" ] && continue
@@ -115,7 +115,7 @@ for f in $(find emu-gpu workloads -name '*.[ch]' -o -name '*.cu' 2>/dev/null); d
 		case $f in workloads/*) workload_header "$h" && continue ;; esac
 		say "$f: includes \"$h\", not a public header (libuvmemu/include, emu-gpu/include)"
 	done
-done
+done < <(find emu-gpu workloads -name '*.[ch]' -o -name '*.cu' 2>/dev/null)
 
 if [ "$bad" -gt 0 ]; then
 	echo "check_includes: $bad include(s) across a wall, of $checked"
