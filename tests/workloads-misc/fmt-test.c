@@ -2,12 +2,13 @@
 /*
  * Description: --output's value text (wl_fmt.h) is snprintf's, byte for
  * byte. Integers: every power of ten and its neighbours, the types' limits,
- * 2^20 drawn at random. Floats ("%.9g"): on the edges (zeros, infinities, NaNs, subnormals, the
- * largest and smallest normals, powers of ten and their neighbours, where
- * %g changes notation, where rounding carries into a new digit), on every
- * fifth float of [1, 2) and of the binade that holds 10^9, and on 2^21 bit
- * patterns drawn at random. (All 2^32 bit patterns matched when it was
- * written, a check of half an hour run once outside the suite.)
+ * 2^20 drawn at random. Floats ("%.9g"): on the edges (zeros, infinities,
+ * NaNs, subnormals, the largest and smallest normals, powers of ten and
+ * their neighbours, where %g changes notation, where rounding carries into
+ * a new digit), on every fifth float of [1, 2) and of the binade that holds
+ * 10^9, and on 2^21 bit patterns drawn at random. (All 2^32 bit patterns
+ * matched when it was written, a check of half an hour run once outside
+ * the suite.)
  */
 #include <float.h>
 #include <inttypes.h>

@@ -9,11 +9,12 @@
  * compared with). A float is M * 2^E with M < 2^24, so its nine correctly
  * rounded significant digits are a quotient of 128-bit integers whenever
  * M * 10^s and 2^-E fit; the rest (below about 1e-22, zeros, infinities
- * and NaNs) go to snprintf. tests/workloads checks the text is the same as
- * snprintf's, byte for byte.
+ * and NaNs) go to snprintf. tests/workloads-misc/fmt-test.c checks the text
+ * is snprintf's, byte for byte.
  */
 #include "wl_fmt.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,12 +34,12 @@ static u128 pow10_u128(unsigned k)
 }
 
 /*
- * m * 2^e scaled by 10^(8 - x): its integer part (floor; in [10^8, 10^9)
+ * m * 2^e scaled by 10^(8 - x): its integer part (in [10^8, 10^9)
  * when x is the value's decimal exponent) and that rounded to nearest,
  * ties to even (printf's rounding in the default mode); false where an
  * operand would not fit.
  */
-static bool scaled(uint32_t m, int e, int x, uint64_t *floor, uint64_t *q)
+static bool scaled(uint32_t m, int e, int x, uint64_t *whole, uint64_t *q)
 {
 	int s = DIGITS - 1 - x;
 	u128 num = m, den = 1, r;
@@ -55,7 +56,7 @@ static bool scaled(uint32_t m, int e, int x, uint64_t *floor, uint64_t *q)
 		num *= pow10_u128((unsigned)s); /* m < 2^24, 10^30 < 2^100 */
 	else
 		den *= pow10_u128((unsigned)-s); /* e >= 0: s >= -30 */
-	*q = *floor = (uint64_t)(num / den);
+	*q = *whole = (uint64_t)(num / den);
 	r = num % den;
 	if (2 * r > den || (2 * r == den && (*q & 1)))
 		++*q;
@@ -113,7 +114,7 @@ int wl_fmt_f32(char *buf, float f)
 		q = LOW;
 		x++;
 	}
-	digits_of((uint32_t)q, d);
+	digits_of(q, d);
 	nd = DIGITS;
 	while (nd > 1 && d[nd - 1] == '0')
 		nd--;
@@ -132,7 +133,7 @@ int wl_fmt_f32(char *buf, float f)
 			x = -x;
 		if (x < 10)
 			buf[len++] = '0';
-		len += digits_of((uint32_t)x, buf + len);
+		len += digits_of((uint64_t)x, buf + len);
 	} else if (x >= 0) {
 		int whole = x + 1;
 

@@ -3,7 +3,6 @@
 #ifndef WL_FMT_H
 #define WL_FMT_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 /* Room for any value's text below and its NUL ("-1.7976931348623157e+308"). */
