@@ -4,7 +4,8 @@
 # faults and batches, bytes each way, evictions at 1.5x oversubscription, the
 # stage times, and the program's own verdict. The text summary goes to stderr.
 # The headline is the GPU's modelled time under the model clock (gpu_s and
-# the gpu section), absent under --clock real. The main run is at the
+# the gpu section), absent under --clock real; a note says when the
+# modelled time is CPU time (one sample). The main run is at the
 # migration unit given ($3: 64k or 4k), which the report names and which
 # sizes device memory and the first-access probe's block.
 set -u
@@ -66,6 +67,15 @@ jq -e '.clock == "model" and .gpu_s > 0 and .gpu.kernels == 1 and .gpu.faults > 
 	.gpu.batches > 0 and .gpu.faults <= .gpu_faults and .gpu_s_covers == "run" and
 	.model.dilation_divides == "compute time"' \
 	"$report" >/dev/null || { echo "FAIL: the model clock's figures are not as documented"; fails=$((fails + 1)); }
+# Compute measured by CPU time makes a run one sample: the summary says so,
+# and says nothing of it where compute is counted.
+if [ "$(jq -r .model.compute "$report")" = cpu ]; then
+	grep -q "^  note    compute is CPU time: .* one run is one sample" <<<"$err" ||
+		{ echo "FAIL: CPU-time compute, and no note that one run is one sample"; fails=$((fails + 1)); }
+elif grep -q "compute is CPU time" <<<"$err"; then
+	echo "FAIL: counted compute ($(jq -r .model.compute "$report")), and the note on CPU time"
+	fails=$((fails + 1))
+fi
 real=$(mktemp)
 if "$build/bin/uvmemu" run --clock real --oversub 1.5 --summary off --report "$real" -- \
 	"$build/tests/bin/probe" --footprint 16 >/dev/null 2>&1; then

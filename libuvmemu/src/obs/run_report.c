@@ -530,6 +530,14 @@ void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
 		    "  note    access counts are fault-based (far faults, and sampled faults on "
 		    "REMOTE blocks; %s to count every warp transaction)\n",
 		    r->remote_measured ? "--gmmu count" : "build emu-gpu with -DEMUGPU_GMMU=ON");
+	/* A reader comparing two such runs must know they are samples: the
+	 * difference may be the machine's, not the configuration's. */
+	if (r->gpu && r->block_ns <= 0)
+		fprintf(f,
+			"  note    compute is CPU time: gpu_s and the batches move with the host's "
+			"load and scheduling, so one run is one sample (bench/repeat measures the "
+			"spread; counted compute, --compute blocks in a build with "
+			"-DEMUGPU_COUNT_BLOCKS=ON, repeats exactly)\n");
 	if (st.remote_bytes && r->counts_faults && r->shared_frames)
 		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(r));
 	if (r->remote_measured)
