@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "wl.h"
 #include "wl_fmt.h"
 
 static unsigned mismatches;
@@ -108,23 +109,15 @@ static void test_binades(void **state)
 	assert_int_equal(mismatches, 0);
 }
 
-/* xorshift64: the same draws in every run. */
-static uint64_t next_draw(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
 static void test_random(void **state)
 {
-	uint64_t x = 0x9e3779b97f4a7c15ull;
+	struct wl_rng r;
 
 	(void)state;
+	wl_rng_seed(&r, 0x9e3779b97f4a7c15ull); /* the same draws in every run */
 	mismatches = 0;
 	for (int i = 0; i < 1 << 21; i++)
-		check_bits((uint32_t)(next_draw(&x) >> 16));
+		check_bits((uint32_t)(wl_rng_next(&r) >> 16));
 	assert_int_equal(mismatches, 0);
 }
 
@@ -143,9 +136,11 @@ static void check_int(uint64_t u)
 
 static void test_integers(void **state)
 {
-	uint64_t x = 0x2545f4914f6cdd1dull, p = 1;
+	struct wl_rng r;
+	uint64_t p = 1;
 
 	(void)state;
+	wl_rng_seed(&r, 0x2545f4914f6cdd1dull);
 	for (int k = 0; k < 20; k++, p *= 10) {
 		check_int(p - 1);
 		check_int(p);
@@ -158,7 +153,7 @@ static void test_integers(void **state)
 	check_int((uint64_t)(int64_t)INT32_MIN);
 	check_int(UINT32_MAX);
 	for (int i = 0; i < 1 << 20; i++) {
-		uint64_t d = next_draw(&x);
+		uint64_t d = wl_rng_next(&r);
 
 		check_int(d >> (d & 63)); /* every length */
 	}
