@@ -143,12 +143,22 @@ static struct busy_count *busy_counts(struct wl *w, long long n, int *fd)
 	return p;
 }
 
-/* Passes per second of the busy threads' own CPU time between a and b. */
+/* Passes per second of the busy threads' own CPU time between a and b; -1
+ * when no pass ended between them (a busy process the scheduler did not run
+ * during a short phase): then nothing was measured, which is not a rate of 0. */
 static double busy_rate(struct busy_sample a, struct busy_sample b)
 {
-	return b.cpu_ns > a.cpu_ns
+	return b.passes > a.passes && b.cpu_ns > a.cpu_ns
 		   ? (double)(b.passes - a.passes) * 1e9 / (double)(b.cpu_ns - a.cpu_ns)
-		   : 0;
+		   : -1;
+}
+
+/* Reports a rate only when it was measured, so that a table's median never
+ * takes an unmeasured phase for a busy side that stopped. */
+static void report_rate(const char *name, double rate)
+{
+	if (rate >= 0)
+		uvmemu_report_value(name, rate);
 }
 
 static void *gpu_main(void *arg)
@@ -398,12 +408,19 @@ int main(int argc, char **argv)
 	if (threads > 0) {
 		double mig = busy_rate(s0, s1), res = busy_rate(s1, s2);
 
-		uvmemu_report_value("busy_rate_migrating", mig);
-		uvmemu_report_value("busy_rate_resident", res);
+		char mig_s[48] = "not measured (no pass ended)",
+		     res_s[48] = "not measured (no pass ended)";
+
+		report_rate("busy_rate_migrating", mig);
+		report_rate("busy_rate_resident", res);
+		if (mig >= 0)
+			snprintf(mig_s, sizeof(mig_s), "%.0f", mig);
+		if (res >= 0)
+			snprintf(res_s, sizeof(res_s), "%.0f", res);
 		wl_log(&w,
-		       "busy %s: %.0f passes per CPU second while blocks migrate, %.0f while the "
+		       "busy %s: %s passes per CPU second while blocks migrate, %s while the "
 		       "same loads find them resident",
-		       processes ? "processes" : "threads", mig, res);
+		       processes ? "processes" : "threads", mig_s, res_s);
 	}
 	cpus_describe(&cpus, msg, sizeof(msg));
 	wl_log(&w,
