@@ -256,9 +256,7 @@ static void gmmu_access(const struct uvmemu_gmmu *g, uintptr_t addr, size_t n, b
 	if (store && !g->measure_only && !(state & UVMEMU_GMMU_WRITTEN))
 		atomic_fetch_or_explicit(&g->state[block], UVMEMU_GMMU_WRITTEN,
 					 memory_order_relaxed);
-	/* A store to a REMOTE block whose device view is a read-only copy
-	 * faults instead, and the fault path migrates the block. */
-	if ((state & UVMEMU_GMMU_REMOTE) && (!store || g->remote_stores)) {
+	if (state & UVMEMU_GMMU_REMOTE) {
 		unsigned lines;
 		size_t sectors = new_sectors(s, addr, n, &lines);
 

@@ -9,10 +9,10 @@
  * threads of a CTA, x fastest) per 64 KB basic block per access. Loads from a block
  * mapped REMOTE (zero-copy) are charged to the link per distinct 32-byte
  * sector a warp touches, in one transaction per 128-byte line; so are
- * stores, where they reach host memory (remote_stores), and atomics both
- * ways. The load itself reads the device view: under the remap
- * backend that maps the host frames; under the copy backend it is the
- * block's read-only copy, equal to the host data while the block is REMOTE.
+ * stores, and atomics both ways. The access itself goes through the device
+ * view: under the remap backend that maps the host frames; under the copy
+ * backend it is the block's copy, equal to the host data but for the GPU's
+ * stores, which reach the host frames when the copy is dropped.
  * dma_offset gives the host data's address for tools that need it.
  *
  * The table is filled in by the runtime and never moves. The counters are
@@ -63,10 +63,6 @@ struct uvmemu_gmmu {
 	intptr_t dma_offset;	  /* device-view address + dma_offset = host data */
 	_Atomic uint32_t *counters;
 	_Atomic uint8_t *state;
-	/* A GPU store to a REMOTE block writes host memory (remap backend: the
-	 * device view maps the host frames). Otherwise the device view holds a
-	 * read-only copy, and a store faults and migrates the block. */
-	bool remote_stores;
 	/* The accessors only measure remote traffic (remote_access hears of
 	 * it): counters and the written bit are left to far faults and
 	 * sampling, as in a build without accessors (--gmmu measure). */

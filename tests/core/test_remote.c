@@ -6,8 +6,10 @@
  * under the threshold policies a far fault on a store migrates.
  * Under remap GPU loads and stores reach the host frames themselves (a store
  * lands in host memory, nothing migrates; remote bytes are sampled
- * estimates); under copy the device maps a read-only copy charged in full
- * and a GPU store migrates the block. With far faults as the only access
+ * estimates); under copy the device maps a copy charged in full, which takes
+ * GPU stores and is written back (and charged back) when a CPU access or
+ * sampling drops it, only if the GPU stored into it; nothing migrates under
+ * either. With far faults as the only access
  * count, sampling unmaps REMOTE blocks every period so the next access
  * faults and counts, and a block read often enough reaches the threshold and
  * migrates; a far fault below the threshold maps the prefetcher's picks
@@ -101,31 +103,45 @@ static void test_remote_stores(void **state)
 {
 	static const char *const opts[] = {"migrate=pin-host", "link=unlimited", "fault-latency=0",
 					   NO_SAMPLING, NULL};
+	const uint64_t blocks = BYTES / UVM_BLOCK_SIZE;
 	struct th_emu t;
 	uint64_t *host;
 	volatile uint64_t *dev;
+	struct uvm_stats st;
 
 	dev = start_filled(&t, opts, 10, &host);
 	assert_int_equal(check(dev, 10), 0);
-	/* A GPU store to a REMOTE block: under remap it lands in host memory
-	 * and nothing migrates; the copy backend's read-only copy cannot take
-	 * it, so the block migrates, with the rest of its 64 KB basic block at
-	 * 4 KB (the tree prefetcher's smallest region). */
+	st = th_stats(&t);
+	/* GPU stores to REMOTE blocks migrate nothing under either backend.
+	 * Under remap they land in host memory; under copy in the device
+	 * copy, which the CPU's touch of each block drops, writing it back
+	 * (the bytes charged back to the link, as the copy was charged). */
 	dev[0] = 7;
 	dev[WORDS - 1] = 8;
+	assert_int_equal(th_stats(&t).blocks_h2d, 0);
+	assert_int_equal(th_stats(&t).gpu_faults, st.gpu_faults); /* no fault at all */
 	assert_int_equal(host[0], 7);
 	assert_int_equal(host[WORDS - 1], 8);
+	st = th_stats(&t);
+	assert_int_equal(st.blocks_h2d, 0);
 	if (th_shared_frames(&t)) {
-		assert_int_equal(th_stats(&t).blocks_h2d, 0);
-		assert_int_equal(th_stats(&t).remote_write_migrations, 0);
-		assert_int_equal(uvm_driver_remote_blocks(t.e->driver), BYTES / UVM_BLOCK_SIZE);
+		assert_int_equal(st.blocks_remote_written_back, 0);
+		assert_int_equal(uvm_driver_remote_blocks(t.e->driver), blocks);
 	} else {
-		assert_int_equal(th_stats(&t).blocks_h2d, 2 * UVM_BLOCKS_PER_BASIC);
-		assert_int_equal(th_stats(&t).remote_write_migrations, 2);
+		assert_int_equal(st.blocks_remote_written_back, 2);
+		assert_int_equal(st.remote_bytes, BYTES + 2 * UVM_BLOCK_SIZE);
+		assert_int_equal(uvm_driver_remote_blocks(t.e->driver), blocks - 2);
 	}
-	/* A CPU write to a REMOTE block is seen by the next GPU load. */
+	/* A CPU write to a REMOTE block is seen by the next GPU load; a copy
+	 * the GPU only read is dropped without writing back. */
 	host[WORDS / 2] = 99;
 	assert_int_equal(dev[WORDS / 2], 99);
+	host[WORDS / 2] = WORDS / 2 * 31 + 10;
+	host[0] = 10;
+	host[WORDS - 1] = (WORDS - 1) * 31 + 10;
+	assert_int_equal(check(host, 10), 0);
+	assert_int_equal(check(dev, 10), 0);
+	assert_int_equal(th_stats(&t).blocks_remote_written_back, th_shared_frames(&t) ? 0 : 2);
 	th_stop(&t);
 }
 
@@ -133,8 +149,8 @@ static void test_remote_stores(void **state)
  * The threshold policies migrate a block whose far fault is a store,
  * whatever its count (the adaptive-migration paper's simulator, in each of
  * its threshold modes); a load below the threshold maps it REMOTE, and a
- * later store to it takes no fault under remap (the zero-copy mapping takes
- * stores) while the copy backend's read-only copy migrates it.
+ * later store to it takes no fault under either backend (the zero-copy
+ * mapping, or the copy backend's device copy, takes stores).
  */
 static void test_store_faults_migrate(void **state)
 {
@@ -156,13 +172,15 @@ static void test_store_faults_migrate(void **state)
 	dev[4 * per_basic + 1] = 55;
 	st = th_stats(&t);
 	assert_true(st.blocks_h2d > 0);
-	assert_int_equal(st.remote_write_migrations, 0);
 	assert_int_equal(host[4 * per_basic + 1], 55);
-	/* A store to the block read remotely. */
+	/* A store to the block read remotely takes no fault and moves nothing
+	 * (under copy it lands in the device copy, which the CPU's read drops
+	 * and writes back). */
 	dev[2] = 66;
-	st = th_stats(&t);
+	assert_int_equal(th_stats(&t).blocks_h2d, st.blocks_h2d);
+	assert_int_equal(th_stats(&t).gpu_faults, st.gpu_faults);
 	assert_int_equal(host[2], 66);
-	assert_int_equal(st.remote_write_migrations, th_shared_frames(&t) ? 0 : 1);
+	assert_int_equal(th_stats(&t).blocks_remote_written_back, th_shared_frames(&t) ? 0 : 1);
 	host[2] = 2 * 31 + 3;
 	host[4 * per_basic + 1] = (4 * per_basic + 1) * 31 + 3;
 	assert_int_equal(check(dev, 3), 0);
@@ -238,13 +256,14 @@ static void test_remote_neighbours(void **state)
 	/* Basic block 3 was mapped with 2: reading it maps nothing more. */
 	assert_int_equal(dev[3 * per_block + 2], (3 * per_block + 2) * 31 + 5);
 	assert_int_equal(th_stats(&t).blocks_remote, 4 * basic);
-	/* A CPU store to it is seen by the GPU, and a GPU store by the CPU
-	 * (under copy the read-only copy cannot take the store: it migrates). */
+	/* A CPU store to it is seen by the GPU, and a GPU store by the CPU;
+	 * nothing migrates. */
 	host[3 * per_block + 3] = 77;
 	assert_int_equal(dev[3 * per_block + 3], 77);
 	dev[3 * per_block + 4] = 78;
 	assert_int_equal(host[3 * per_block + 4], 78);
-	assert_int_equal(th_stats(&t).remote_write_migrations, th_shared_frames(&t) ? 0 : 1);
+	assert_int_equal(th_stats(&t).blocks_h2d, 0);
+	assert_int_equal(th_stats(&t).blocks_remote_written_back, th_shared_frames(&t) ? 0 : 1);
 	host[3 * per_block + 3] = (3 * per_block + 3) * 31 + 5;
 	host[3 * per_block + 4] = (3 * per_block + 4) * 31 + 5;
 	assert_int_equal(check(dev, 5), 0);

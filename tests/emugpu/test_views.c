@@ -8,7 +8,7 @@
  * of the arguments that points into the live allocation and nothing else (a
  * word in H's last page, outside any allocation, stays as it is), that EMU_DEV translates pointers
  * read from memory, and (built with EMUGPU_GMMU) that ld_global/st_global count accesses per 64 KB
- * block once per warp per access, charge loads (and stores, where they reach host memory) from
+ * block once per warp per access, charge loads and stores from
  * REMOTE blocks once per distinct 32-byte sector per warp while reading the device view, mark
  * stored-to blocks written, and ask for a halving when a counter nears saturation; exact counts
  * for a kernel whose warps touch known blocks, with divergent threads, a long per-thread loop
@@ -81,7 +81,6 @@ const struct uvmemu_gmmu *uvmemu_gmmu_get(void)
 	gp->dma_offset = (intptr_t)((uintptr_t)host_view - (uintptr_t)device_view);
 	gp->counters = counters;
 	gp->state = block_state;
-	gp->remote_stores = true;
 	gp->ctx = &gmmu_ctx;
 	gp->remote_access = remote_access;
 	gp->halve = halve;
@@ -185,7 +184,7 @@ static void test_gmmu_accessors(void **state)
 	for (size_t i = 0; i < n; i++) {
 		size_t word = i * (STRIDE / sizeof(uint32_t));
 		/* Every load reads the device view, REMOTE block included: there
-		 * it holds the read-only copy (a migration frees the host frames,
+		 * it holds the block's copy (a migration frees the host frames,
 		 * so reading those could race); only the charge differs. */
 		assert_int_equal(out[i], 0x20000000u | (uint32_t)word);
 	}
@@ -322,15 +321,6 @@ static void test_gmmu_counts_per_warp(void **state)
 			assert_int_equal(sum[c * 64 + tid], want);
 		}
 	assert_int_equal(dev[REMOTE * WORDS + 64 + 31], 63);
-
-	/* Where the device view of a REMOTE block is a read-only copy, a store
-	 * faults and migrates instead: the accessor charges nothing for it. */
-	gmmu_table.remote_stores = false;
-	reset_remote();
-	run_warp_walk(sum);
-	gmmu_table.remote_stores = true;
-	assert_int_equal(atomic_load(&remote_bytes), warps * 4 * 32);
-	assert_int_equal(atomic_load(&remote_stored), 0);
 }
 
 /* One-warp CTAs: each thread loop of every CTA is one warp access, even when a

@@ -28,7 +28,7 @@ esac
 [ "$(v blocks_remote)" -gt 0 ] || { echo "FAIL: no block read remotely"; fails=1; }
 [ "$(v blocks_counter_migrated)" -gt 0 ] || { echo "FAIL: no counter migration"; fails=1; }
 # Per block, in fault order: a GPU fault after the block was read remotely
-# never migrates it as a far fault (stores reach shared frames under remap).
+# never migrates it as a far fault (stores go through the REMOTE mapping).
 bad=$(awk -F, 'NR > 1 && $2 == "gpu" {
 	if ($9 == "remote" || $9 == "sampled") rem[$4] = 1
 	else if ($9 == "migrated" && rem[$4]) { n++; delete rem[$4] }

@@ -7,7 +7,7 @@
 # section), and the mapping charges nothing of its own. With --gmmu measure
 # the accessors only measure: the same exact figure is reported beside the
 # sampling estimate that is charged, with the estimate's error. Under the
-# copy backend the same: its read-only snapshot of a REMOTE block is the
+# copy backend the same: its device copy of a REMOTE block is the
 # emulator's view, not traffic (it had been charged beside the sectors,
 # 4 MiB in all, half of it booked as transfers).
 set -u

@@ -7,10 +7,11 @@
  * that the next access faults and counts (without GMMU accessors nothing
  * else sees remote accesses). What a mapping charges to the link differs:
  * GMMU accessors (--gmmu count) charge the sectors warps really move, and
- * the mapping nothing, under either backend (the copy backend's read-only
- * snapshot is then the emulator's view, booked when the block migrates);
- * without them the copy backend's snapshot is charged as it crosses (64 KB
- * per block), and under remap, where the GPU reaches the host frames
+ * the mapping nothing, under either backend (the copy backend's copy is
+ * then the emulator's view, booked when the block migrates); without them
+ * the copy backend's copy is charged as it crosses (a block each way: to
+ * the device when it is made, back when it is dropped if the GPU stored
+ * into it), and under remap, where the GPU reaches the host frames
  * themselves, each sampled access is charged --remote-sample-bytes, an
  * estimate the report names (and --gmmu measure sets beside the exact
  * figure).
@@ -31,10 +32,10 @@ static bool all_mapped(const struct uvm_driver *d, size_t first, size_t n, bool 
 }
 
 /*
- * Whether the copy backend's snapshot of a block mapped REMOTE is the link's
+ * Whether the copy backend's copy of a block mapped REMOTE is the link's
  * traffic: without GMMU accessors it is all the model sees of the remote
- * reads; with them (--gmmu count) they charge the sectors warps read, and
- * the snapshot is only the emulator's way of giving them a view, its
+ * accesses; with them (--gmmu count) they charge the sectors warps move,
+ * and the copy is only the emulator's way of giving them a view, its
  * transfer booked when the block migrates.
  */
 static bool snapshot_booked(const struct uvm_driver *d)
@@ -70,10 +71,19 @@ void uvm_op_map_remote(struct uvm_driver *d, size_t first, size_t n)
 
 void uvm_op_remote_unmap(struct uvm_driver *d, size_t first, size_t n)
 {
+	uint64_t back;
+
 	if (!all_mapped(d, first, n, true))
 		uvm_bug("unmapping remote blocks that are not mapped", first, EINVAL);
-	d->backend.ops->unmap_remote(uvm_driver_backend_of(d, first), first, n);
+	back = d->backend.ops->unmap_remote(uvm_driver_backend_of(d, first), first, n);
 	uvm_res_remote_mapped(&d->res, first, n, false);
+	d->st.blocks_remote_written_back += back >> UVM_BLOCK_SHIFT;
+	/* A copy charged as it crossed: the GPU's stores cross back. */
+	if (back && snapshot_booked(d)) {
+		uvm_model_book(d->dep.model, &d->bt, UVM_D2H, back);
+		d->st.remote_bytes += back;
+		d->st.remote_xacts++;
+	}
 }
 
 void uvm_op_remote_to_device(struct uvm_driver *d, size_t first, size_t n)

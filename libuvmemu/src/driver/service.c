@@ -133,13 +133,6 @@ void uvm_service_evict_all_excess(struct uvm_driver *d)
 
 /* -------------------------------------------------------- decisions */
 
-/* A store can be served remotely only where REMOTE data is the host frames
- * themselves (remap); the copy backend's remote copies are read-only. */
-static bool remote_ok(const struct uvm_driver *d, bool write)
-{
-	return !write || d->backend.ops->coherent_remote;
-}
-
 /* The migration policy's context for block b (its counts not read yet) on
  * GPU gpu's memory as it is now. */
 static struct uvm_migrate_ctx migrate_ctx(const struct uvm_driver *d, size_t b, bool write,
@@ -158,11 +151,8 @@ static struct uvm_migrate_ctx migrate_ctx(const struct uvm_driver *d, size_t b, 
 
 static enum action migrate_or_remote(struct uvm_driver *d, size_t b, bool write)
 {
-	struct uvm_migrate_ctx m;
+	struct uvm_migrate_ctx m = migrate_ctx(d, b, write, d->target);
 
-	if (!remote_ok(d, write))
-		return ACT_MIGRATE;
-	m = migrate_ctx(d, b, write, d->target);
 	m.accesses = uvm_counter_accesses(d->dep.space, b);
 	m.trips = uvm_counter_trips(d->dep.space, b);
 	return d->migrate->decide(d->migrate_p, &m) == UVM_MIGRATE ? ACT_MIGRATE : ACT_REMOTE;
@@ -262,8 +252,7 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 		return uvm_block_on_gpu(blk, d->target) ? ACT_NONE : ACT_DUP_ADD;
 	case UVM_REMOTE:
 		/* Mapped again since the fault was queued. */
-		if ((blk->flags & UVM_BF_DEV_MAPPED) && blk->gpu == d->target &&
-		    remote_ok(d, write))
+		if ((blk->flags & UVM_BF_DEV_MAPPED) && blk->gpu == d->target)
 			return ACT_NONE;
 		break;
 	default:
@@ -273,17 +262,11 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	case UVM_THRASH_THROTTLE:
 		return ACT_THROTTLE;
 	case UVM_THRASH_PIN:
-		if (pinned_on == UVM_THRASH_HOST && remote_ok(d, write) && blk->state != UVM_EMPTY)
+		if (pinned_on == UVM_THRASH_HOST && blk->state != UVM_EMPTY)
 			return ACT_REMOTE;
 		break;
 	case UVM_THRASH_NONE:
 		break;
-	}
-	/* A store the copy backend's read-only remote copy cannot take. */
-	if (!remote_ok(d, write) &&
-	    (blk->state == UVM_REMOTE || (blk->advice & UVM_ADV_PIN_HOST))) {
-		d->st.remote_write_migrations++;
-		return ACT_MIGRATE;
 	}
 	if (blk->advice & UVM_ADV_PIN_HOST)
 		return ACT_REMOTE;
@@ -296,16 +279,13 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
 	if (blk->advice & UVM_ADV_PREFER_DEVICE) {
 		if (prefers(blk, d->target) || !peer_ok(d))
 			return ACT_MIGRATE;
-		if (blk->state != UVM_EMPTY && uvm_block_accessed_by(blk, d->target) &&
-		    remote_ok(d, write))
+		if (blk->state != UVM_EMPTY && uvm_block_accessed_by(blk, d->target))
 			return ACT_REMOTE;
 		return ACT_TO_PREFERRED;
 	}
 	if (blk->state == UVM_EMPTY)
-		return (blk->advice & UVM_ADV_PREFER_HOST) && remote_ok(d, write) ? ACT_REMOTE
-										  : ACT_MIGRATE;
-	if (remote_ok(d, write) &&
-	    (uvm_block_accessed_by(blk, d->target) || (blk->advice & UVM_ADV_PREFER_HOST)))
+		return (blk->advice & UVM_ADV_PREFER_HOST) ? ACT_REMOTE : ACT_MIGRATE;
+	if (uvm_block_accessed_by(blk, d->target) || (blk->advice & UVM_ADV_PREFER_HOST))
 		return ACT_REMOTE;
 	*below = migrate_or_remote(d, b, write) == ACT_REMOTE;
 	return *below ? ACT_REMOTE : ACT_MIGRATE;
@@ -317,13 +297,12 @@ static enum action decide_gpu(struct uvm_driver *d, size_t b, bool write, uint64
  * count it adds meets the threshold, the migration that follows is what a
  * GPU's access counter notification starts: no warp waits for a far fault,
  * as none does when GMMU accessors count (uvm_service_counter_migrations).
- * A store the copy backend's read-only copy cannot take is a real fault.
  */
-static bool sampled(const struct uvm_driver *d, size_t b, bool write)
+static bool sampled(const struct uvm_driver *d, size_t b)
 {
 	const struct uvm_block *blk = &d->dep.space->block[b];
 
-	return blk->state == UVM_REMOTE && !(blk->flags & UVM_BF_DEV_MAPPED) && remote_ok(d, write);
+	return blk->state == UVM_REMOTE && !(blk->flags & UVM_BF_DEV_MAPPED);
 }
 
 /*
@@ -619,7 +598,7 @@ static void service_gpu(struct uvm_driver *d, size_t vab, struct uvm_vbmask faul
 		/* A sampled fault counts a block the GPU already reaches. */
 		if (below && s->block[first + i].state != UVM_REMOTE)
 			uvm_vbmask_set(&dec->below, i);
-		if (act == ACT_MIGRATE && sampled(d, first + i, uvm_vbmask_test(written, i)))
+		if (act == ACT_MIGRATE && sampled(d, first + i))
 			uvm_vbmask_set(&dec->counted, i);
 	}
 	d->st.blocks_counter_migrated += uvm_vbmask_count(dec->counted);
@@ -793,7 +772,8 @@ static void service_cpu(struct uvm_driver *d, struct uvm_fault *f, bool gpu_too)
 		break;
 	case UVM_REMOTE:
 		/* Shared frames: the CPU maps them too and the block stays remote.
-		 * A read-only device snapshot must go before the CPU may write. */
+		 * The copy backend's device copy goes first, its GPU stores
+		 * written back, before the CPU reads or writes. */
 		if (d->backend.ops->coherent_remote)
 			uvm_be_host_map(&d->backend, b, 1, 0);
 		else

@@ -127,7 +127,6 @@ void uvm_emu_gmmu_init(struct uvm_emu *e, const struct uvm_config *cfg)
 				     e->arena.dev),
 	    .counters = e->space.counters,
 	    .state = e->space.gmmu_state,
-	    .remote_stores = e->backend->shared_frames,
 	    .measure_only = measure,
 	    .ctx = e,
 	    .remote_access = measure ? gmmu_remote_measure : gmmu_remote_access,

@@ -42,9 +42,10 @@ struct uvm_backend_ops {
 	const char *name;
 	/* The device view maps the memfd (remap) or private memory (copy). */
 	bool shared_frames;
-	/* REMOTE data is the host frames themselves: GPU stores reach them and
-	 * a CPU access needs no copy dropped (remap). Otherwise a REMOTE block's
-	 * device side is a read-only snapshot and a GPU store must migrate it. */
+	/* REMOTE data is the host frames themselves: a CPU access needs no copy
+	 * dropped (remap). Otherwise a REMOTE block's device side is a copy
+	 * that takes the GPU's stores, written back to the host frames when it
+	 * is dropped, and the host view stays unmapped while it exists. */
 	bool coherent_remote;
 
 	/* EMPTY -> DEVICE: zero-filled frames mapped in the device view. */
@@ -57,8 +58,10 @@ struct uvm_backend_ops {
 	void (*to_host)(struct uvm_backend *be, size_t first, size_t n, bool map_host);
 	/* HOST (or REMOTE not mapped) -> REMOTE mapped on the device view. */
 	void (*map_remote)(struct uvm_backend *be, size_t first, size_t n);
-	/* REMOTE: the device view's mapping goes (sampling, or towards HOST). */
-	void (*unmap_remote)(struct uvm_backend *be, size_t first, size_t n);
+	/* REMOTE: the device view's mapping goes (sampling, or towards HOST).
+	 * Returns the bytes of the device copy's blocks that held GPU stores and
+	 * were written back to the host frames (0 where there is no copy). */
+	uint64_t (*unmap_remote)(struct uvm_backend *be, size_t first, size_t n);
 	/* REMOTE -> DEVICE; mapped: the device view maps it now. */
 	void (*remote_to_device)(struct uvm_backend *be, size_t first, size_t n, bool mapped);
 	/* HOST -> DUPLICATED: both views map it read-only. */

@@ -16,11 +16,13 @@
  * the device copy is gone, so that no GPU load reads a copy older than a CPU
  * write.
  *
- * A REMOTE block gets a write-protected read-only copy on the device (a GPU
- * load that faulted must be able to retry through the device view); its host
- * view is unmapped, so that a CPU touch drops the copy before a CPU write
- * could leave it stale. Punches and device unmaps go through the tracker
- * (io_uring), and every operation first settles its blocks.
+ * A REMOTE block gets a copy on the device (a GPU access that faulted must be
+ * able to retry through the device view) that takes the GPU's stores, as
+ * zero-copy memory would; its host view is unmapped, so that a CPU touch
+ * drops the copy, writing back what the GPU stored, before the CPU could
+ * read stale data or leave the copy stale. Punches and device unmaps go
+ * through the tracker (io_uring), and every operation first settles its
+ * blocks.
  */
 #include "backend.h"
 
@@ -144,31 +146,67 @@ static void map_remote(struct uvm_backend *be, size_t first, size_t n)
 {
 	uvm_tracker_settle(be->tracker, first, n);
 	uvm_be_zap_host(be, first, n);
-	copy_in(be, first, n, dma(be, first), UVM_MAP_WP, "mapping a read-only copy on the device");
+	copy_in(be, first, n, dma(be, first), 0, "mapping a remote copy on the device");
 }
 
-static void unmap_remote(struct uvm_backend *be, size_t first, size_t n)
+/*
+ * Whether block b's device copy differs from its host frames, that is,
+ * whether the GPU stored into it since it was made. Called with the copy
+ * write-protected, so no store is in flight: an order made by the kernel's
+ * TLB shootdown, which a thread sanitizer cannot see (write_back leaves its
+ * reads to a system call for the same reason), so it does not instrument
+ * these loads.
+ */
+__attribute__((no_sanitize("thread"))) static bool stored_into(const struct uvm_backend *be,
+							       size_t b)
 {
+	const uint64_t *d = (const uint64_t *)dev(be, b), *h = (const uint64_t *)dma(be, b);
+
+	for (size_t i = 0; i < UVM_BLOCK_SIZE / sizeof(*d); i++)
+		if (d[i] != h[i])
+			return true;
+	return false;
+}
+
+/* Writes back the blocks of [first, first + n) the GPU stored into; returns
+ * their bytes. */
+static uint64_t write_back_stored(struct uvm_backend *be, size_t first, size_t n)
+{
+	uint64_t back = 0;
+
+	for (size_t b = first; b < first + n; b++)
+		if (stored_into(be, b)) {
+			write_back(be, b, 1);
+			back += UVM_BLOCK_SIZE;
+		}
+	return back;
+}
+
+static uint64_t unmap_remote(struct uvm_backend *be, size_t first, size_t n)
+{
+	uint64_t back;
+	int rc;
+
+	uvm_tracker_settle(be->tracker, first, n);
+	/* A GPU store from now on waits; the stores made so far reach the
+	 * host frames before the copy goes. */
+	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
+	if (rc)
+		uvm_bug("write-protecting remote copies", first, rc);
+	UVM_TIMED(be->st->ns.copy, back = write_back_stored(be, first, n));
 	/* Waited for: a GPU load must not read a stale copy once the CPU,
 	 * woken at replay, writes the host data. */
 	drop_device(be, first, n, DROP_WAIT);
+	return back;
 }
 
 static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, bool mapped)
 {
-	int rc;
-
 	uvm_tracker_settle(be->tracker, first, n);
-	if (mapped) {
-		/* The data crossed when the copy was made: lifting the protection
-		 * makes it the device's own. */
-		UVM_GPU_MAP_TIMED(
-		    be, rc = uvm_uffd_unprotect(be->uffd, dev(be, first), uvm_be_off(n), be->wake));
-		if (rc)
-			uvm_bug("migrating a remote block to the device", first, rc);
-	} else {
+	/* Mapped: the data crossed when the copy was made, and the GPU's
+	 * stores since are in it; it becomes the device's own as it is. */
+	if (!mapped)
 		copy_in(be, first, n, dma(be, first), 0, "migrating a remote block to the device");
-	}
 	punch(be, first, n);
 }
 

@@ -106,9 +106,10 @@ static void map_remote(struct uvm_backend *be, size_t first, size_t n)
 	map_device(be, first, n, 0, "mapping host frames on the device");
 }
 
-static void unmap_remote(struct uvm_backend *be, size_t first, size_t n)
+static uint64_t unmap_remote(struct uvm_backend *be, size_t first, size_t n)
 {
 	zap_device(be, first, n);
+	return 0; /* GPU stores went to the host frames themselves */
 }
 
 static void remote_to_device(struct uvm_backend *be, size_t first, size_t n, bool mapped)

@@ -66,7 +66,7 @@ enum uvm_side { UVM_SIDE_NONE = 0, UVM_SIDE_DEVICE, UVM_SIDE_HOST };
 	      * faults; with GMMU accessors, counted stores too) */
 #define UVM_BF_DEV_MAPPED                                                                          \
 	0x08 /* REMOTE: the device view maps it (remap: the host frames; copy: a                   \
-	      * read-only copy); sampling unmaps it so the next access counts */
+	      * copy that takes stores); sampling unmaps it so the next access counts */
 #define UVM_BF_PROBED                                                                              \
 	0x10 /* DEVICE: unmapped from the device view (still resident) so that                     \
 	      * the launch's first touch faults: the data reuse probes (reuse.h) */

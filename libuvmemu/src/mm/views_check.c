@@ -37,8 +37,8 @@ static void forbidden(const struct uvm_backend_ops *be, const struct uvm_block *
 		break;
 	case UVM_REMOTE:
 		*dev = !(blk->flags & UVM_BF_DEV_MAPPED);
-		/* A read-only snapshot on the device: the host view stays
-		 * unmapped so that a CPU write drops it first. */
+		/* A copy on the device: the host view stays unmapped so that
+		 * a CPU access drops it (writing back) first. */
 		*host = !be->coherent_remote;
 		break;
 	default:
