@@ -582,8 +582,11 @@ static void test_gpus_run_kernels_side_by_side(void **state)
 		pthread_join(th[g], NULL);
 	for (unsigned g = 0; g < 2; g++)
 		uvm_gpu_kernel_end(r.gpu, g, &begin[g], &end[g]);
-	/* GPU 0 again, 2 ms, launched at host time 1 ms: after its first. */
-	c[0].cpu_ns = 2 * MS;
+	/* GPU 0 again, 20 ms, launched at host time 1 ms: after its first. Long
+	 * enough that the host's own CPU time before the wait below (thread
+	 * starts and joins: milliseconds under TSan on a loaded machine) does
+	 * not reach its end. */
+	c[0].cpu_ns = 20 * MS;
 	uvm_gpu_kernel_begin(r.gpu, 0, 1, 1, 1, 1 * MS);
 	assert_int_equal(pthread_create(&th[0], NULL, computing_worker, &c[0]), 0);
 	pthread_join(th[0], NULL);
