@@ -154,11 +154,15 @@ static double busy_rate(struct busy_sample a, struct busy_sample b)
 }
 
 /* Reports a rate only when it was measured, so that a table's median never
- * takes an unmeasured phase for a busy side that stopped. */
-static void report_rate(const char *name, double rate)
+ * takes an unmeasured phase for a busy side that stopped; returns it as the
+ * log says it, in text. */
+static const char *report_rate(const char *name, double rate, char *text, size_t len)
 {
-	if (rate >= 0)
-		uvmemu_report_value(name, rate);
+	if (rate < 0)
+		return "not measured (no pass ended)";
+	uvmemu_report_value(name, rate);
+	snprintf(text, len, "%.0f", rate);
+	return text;
 }
 
 static void *gpu_main(void *arg)
@@ -406,21 +410,14 @@ int main(int argc, char **argv)
 	uvmemu_report_value("placement_held", placed);
 	uvmemu_report_value("busy_passes", (double)passes);
 	if (threads > 0) {
-		double mig = busy_rate(s0, s1), res = busy_rate(s1, s2);
+		char mig[32], res[32];
 
-		char mig_s[48] = "not measured (no pass ended)",
-		     res_s[48] = "not measured (no pass ended)";
-
-		report_rate("busy_rate_migrating", mig);
-		report_rate("busy_rate_resident", res);
-		if (mig >= 0)
-			snprintf(mig_s, sizeof(mig_s), "%.0f", mig);
-		if (res >= 0)
-			snprintf(res_s, sizeof(res_s), "%.0f", res);
 		wl_log(&w,
 		       "busy %s: %s passes per CPU second while blocks migrate, %s while the "
 		       "same loads find them resident",
-		       processes ? "processes" : "threads", mig_s, res_s);
+		       processes ? "processes" : "threads",
+		       report_rate("busy_rate_migrating", busy_rate(s0, s1), mig, sizeof(mig)),
+		       report_rate("busy_rate_resident", busy_rate(s1, s2), res, sizeof(res)));
 	}
 	cpus_describe(&cpus, msg, sizeof(msg));
 	wl_log(&w,

@@ -125,7 +125,10 @@ static void write_back(struct uvm_backend *be, size_t first, size_t n)
 	}
 }
 
-static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_host)
+/* Settles the blocks and write-protects their device pages: a GPU store from
+ * now on waits, and the stores made so far can be written back before the
+ * device copy goes. */
+static void freeze_device(struct uvm_backend *be, size_t first, size_t n)
 {
 	int rc;
 
@@ -133,6 +136,11 @@ static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_hos
 	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
 	if (rc)
 		uvm_bug("write-protecting device blocks", first, rc);
+}
+
+static void to_host(struct uvm_backend *be, size_t first, size_t n, bool map_host)
+{
+	freeze_device(be, first, n);
 	UVM_TIMED(be->st->ns.copy, write_back(be, first, n));
 	/* A CPU thread waits on this block: its pages map once the device copy
 	 * is gone (an eviction's map at the CPU's next fault, which settles
@@ -185,14 +193,8 @@ static uint64_t write_back_stored(struct uvm_backend *be, size_t first, size_t n
 static uint64_t unmap_remote(struct uvm_backend *be, size_t first, size_t n)
 {
 	uint64_t back;
-	int rc;
 
-	uvm_tracker_settle(be->tracker, first, n);
-	/* A GPU store from now on waits; the stores made so far reach the
-	 * host frames before the copy goes. */
-	UVM_GPU_UNMAP_TIMED(be, rc = uvm_uffd_protect(be->uffd, dev(be, first), uvm_be_off(n)));
-	if (rc)
-		uvm_bug("write-protecting remote copies", first, rc);
+	freeze_device(be, first, n);
 	UVM_TIMED(be->st->ns.copy, back = write_back_stored(be, first, n));
 	/* Waited for: a GPU load must not read a stale copy once the CPU,
 	 * woken at replay, writes the host data. */
