@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 uvmemu_deps
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+uvmemu_configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 echo "== uvmemu run --oversub 1.5 -- build/bin/ra --footprint 64M --updates 200000"
 build/bin/uvmemu run --oversub 1.5 --report build/demo-report.json -- build/bin/ra --footprint 64M --updates 200000

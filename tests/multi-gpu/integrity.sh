@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Description: tests/multi-gpu/integrity.c under `uvmemu run` with N GPUs at
-# 1.5x oversubscription on each (24 MiB of data, 16 MiB per device; at 4 KB
-# pages 12 and 8), with --check 1 (the residency invariants and the views'
+# 1.5x oversubscription on each (12 MiB of data, 8 MiB per device; at 4 KB
+# pages 6 and 4), with --check 1 (the residency invariants and the views'
 # page tables after every batch); every word is checked by the program, and
 # the report must show GPU-GPU migrations and evictions.
 # usage: integrity.sh BUILD_DIR SOURCE_DIR GPUS BACKEND CLOCK PAGE_SIZE [SCHEDULE]
@@ -12,9 +12,10 @@ build=$1 gpus=$3 backend=$4 clock=$5 page=$6 schedule=()
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 # At 4 KB, half the data at the same ratio: 16 times the pages, and --check
-# walks every one after every batch (24 MiB over 4 GPUs took 90 s in CI).
-data=24 mem=16M
-[ "$page" = 4k ] && data=12 mem=8M
+# walks every one after every batch. Twice these (24 MiB, 16 per device)
+# took twice the CI time.
+data=12 mem=8M
+[ "$page" = 4k ] && data=6 mem=4M
 "$build/bin/uvmemu" run --gpus "$gpus" --backend "$backend" --clock "$clock" \
 	--page-size "$page" "${schedule[@]}" --device-mem "$mem" --check 1 --report "$report" --summary off -- \
 	"$build/bin/multi-gpu-integrity" "$data"
