@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: bench/experiments/run-all --quick --only 01,06 runs both
+# Description: bench/experiments/run-all --quick --only 01,02 runs both
 # quick matrices under one calibration it makes in OUT (every run's footer
 # names it), prints progress and a summary naming each experiment with its
 # status and seconds, and writes no README; --write, on a copy of bench/,
@@ -17,14 +17,14 @@ runall=$src/bench/experiments/run-all
 unset UVMEMU_CALIBRATION
 # shellcheck source=sweep_prelude.sh
 . "$(dirname "$0")/sweep_prelude.sh"
-readmes=("$src/bench/experiments/01-oversub/README.md" "$src/bench/experiments/06-batch-anatomy/README.md")
+readmes=("$src/bench/experiments/01-oversub/README.md" "$src/bench/experiments/02-threshold/README.md")
 before=$(cat "${readmes[@]}" | md5sum)
 
-"$runall" --quick --only 01,06 --build "$build" --out "$dir/o" >"$dir/log" 2>&1 ||
+"$runall" --quick --only 01,02 --build "$build" --out "$dir/o" >"$dir/log" 2>&1 ||
 	{ echo "FAIL: run-all --quick exited non-zero"; cat "$dir/log"; exit 1; }
 cat "$dir/log"
 [ "$(cat "${readmes[@]}" | md5sum)" = "$before" ] || fail "--quick rewrote a README"
-for e in 01-oversub 06-batch-anatomy; do
+for e in 01-oversub 02-threshold; do
 	grep -Eq "^bench/experiments/run-all: \[[12]/2\] $e \.\.\.$" "$dir/log" ||
 		fail "no progress line for $e"
 	grep -Eq "^$e +ok +[0-9]+ +README not written \(--quick\)$" "$dir/log" || fail "no summary line for $e"

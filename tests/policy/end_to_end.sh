@@ -47,7 +47,7 @@ run() {
 	[ "$(num blocks_evicted "$report")" -gt 0 ] || fail "$name: nothing was evicted"
 }
 
-ra=("$build/bin/ra" --footprint 16M --updates 65536)
+ra=("$build/bin/ra" --footprint 16M --updates 32768)
 
 # The eviction policies run without prefetching, which is not their subject
 # and, with the default tree prefetcher pulling whole vablocks into a device

@@ -65,7 +65,7 @@ footprint)
 	# 12 n^2 bytes) adds the arguments in its footprint-args (--dry-run).
 	# A workload whose sizes come in steps coarser than 5% (fft-1d: powers
 	# of two) names the round sizes it can land on in footprint-sizes.
-	fargs= sizes="24M 96M"
+	fargs= sizes="24M 48M"
 	[ -f "$dir/footprint-args" ] && fargs=$(cat "$dir/footprint-args")
 	[ -f "$dir/footprint-sizes" ] && sizes=$(cat "$dir/footprint-sizes")
 	for req in $sizes; do
