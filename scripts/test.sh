@@ -4,6 +4,6 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 uvmemu_deps
-uvmemu_configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUVMEMU_WERROR=ON >/dev/null
+uvmemu_configure_main -DUVMEMU_WERROR=ON >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 cd build && ctest --output-on-failure -j"$(nproc)" --timeout 600

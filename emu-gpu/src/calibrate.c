@@ -144,16 +144,26 @@ const char *eg_build_id(void)
 	    ;
 }
 
+bool eg_calibrate_saved(const struct eg_config *cfg)
+{
+	double bw = uvmemu_calibration_saved(eg_build_id());
+
+	if (bw <= 0)
+		return false;
+	uvmemu_set_calibration(bw, cfg->dev[0].gpu->bytes_per_s, cfg->dev[0].gpu->name);
+	return true;
+}
+
 void eg_calibrate(const struct eg_config *cfg, unsigned dev)
 {
 	/* One measurement per run varies by 2x between consecutive runs on a
 	 * busy machine; `uvmemu calibrate` saves the median of many. */
-	double bw = uvmemu_calibration_saved(eg_build_id()), block_ns = 0;
+	double bw, block_ns = 0;
 
-	if (bw <= 0) {
-		bw = eg_measure_bandwidth(dev, &block_ns);
-		uvmemu_set_block_cost(block_ns);
-	}
+	if (eg_calibrate_saved(cfg))
+		return;
+	bw = eg_measure_bandwidth(dev, &block_ns);
+	uvmemu_set_block_cost(block_ns);
 	if (bw <= 0) {
 		/* The runtime keeps the dilation at 1 and says it was not calibrated. */
 		fprintf(stderr, "emu-gpu: --dilation auto: the calibration kernel failed\n");

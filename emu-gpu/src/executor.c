@@ -447,8 +447,18 @@ static void forked_child(void)
 
 __attribute__((constructor)) static void emugpu_load(void)
 {
+	const struct eg_config *cfg;
+
 	uvmemu_executor_attach(&executor);
 	pthread_atfork(NULL, NULL, forked_child);
+	/* A saved calibration prices the GPU's work before main() runs: found
+	 * only when the first pool starts, the host's clock would run on CPU
+	 * time until the first kernel, and a region of interest that begins
+	 * before it would move with the machine's load. A calibration that has
+	 * to be measured still waits for the first pool. */
+	cfg = eg_config();
+	if (cfg->calibrate)
+		eg.calibrated = eg_calibrate_saved(cfg);
 }
 
 /*

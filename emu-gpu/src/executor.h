@@ -175,7 +175,7 @@ struct eg_executor {
 	const struct uvmemu_gmmu *gmmu;
 	bool gmmu_known;	    /* gmmu was read (the first pool's start, start_lock) */
 	pthread_mutex_t start_lock; /* a device's pool starts */
-	bool calibrated;	    /* under start_lock: the first pool calibrated */
+	bool calibrated;	    /* under start_lock (or at load, alone): calibration done */
 	_Atomic bool shutdown;
 	/* This process is a child forked after emu-gpu loaded: it has no
 	 * workers (threads do not survive fork), so launches fail. */
@@ -267,6 +267,10 @@ double eg_measure_bandwidth(unsigned dev, double *block_ns);
 const char *eg_build_id(void);
 /* On device dev's pool, against device 0's preset (the dilation is the
  * model's, for the run). */
+/* --dilation auto: hands the runtime the calibration `uvmemu calibrate`
+ * saved for this machine and build; false if there is none. */
+bool eg_calibrate_saved(const struct eg_config *cfg);
+/* The same, or else measures it on device dev's pool, started. */
 void eg_calibrate(const struct eg_config *cfg, unsigned dev);
 
 #endif /* EG_EXECUTOR_H */

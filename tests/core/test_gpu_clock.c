@@ -178,6 +178,7 @@ static void burn(uint64_t ns)
 	while (thread_cpu() < end)
 		for (int i = 0; i < 1000; i++)
 			x += (uint64_t)i;
+	(void)x;
 }
 
 static void sleep_ns(uint64_t ns)

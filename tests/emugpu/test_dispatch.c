@@ -38,6 +38,7 @@ EMU_KERNEL(record, struct record_args)
 
 		for (unsigned i = 0; i < 1000; i++)
 			spin += i;
+		(void)spin;
 	}
 }
 

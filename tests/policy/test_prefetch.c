@@ -25,7 +25,7 @@
 #define ALL    0xffffffffu
 #define BIT(i) (1u << (i))
 /* Blocks [lo, hi) of a vablock as a mask (lo < 32), usable in initialisers. */
-#define RUN(lo, hi) (((hi) >= 32 ? ALL : (1u << (hi)) - 1) & ~((1u << (lo)) - 1))
+#define RUN(lo, hi) ((uint32_t)(((1ull << (hi)) - 1) & ~((1ull << (lo)) - 1)))
 
 /* Glue: the cases are 32-bit words, one bit per block of a 32-block vablock;
  * the interface passes struct uvm_vbmask. */

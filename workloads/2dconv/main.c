@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 	const struct wl_opt opts[] = {
 	    {"ni", WL_INT, &o.ni, 3, 1 << 20, "rows (default 4096)"},
 	    {"nj", WL_INT, &o.nj, 3, 1 << 20, "columns (default: --ni)"},
-	    {NULL},
+	    {0},
 	};
 	float *a, *b, *ref, *got;
 	struct wl w;

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	    {"ni", WL_INT, &o.ni, 3, CONV3D_MAX_DIM, "planes (default 256; one launch per plane)"},
 	    {"nj", WL_INT, &o.nj, 3, CONV3D_MAX_DIM, "rows of a plane (default 256)"},
 	    {"nk", WL_INT, &o.nk, 3, CONV3D_MAX_DIM, "columns of a plane (default 256)"},
-	    {NULL},
+	    {0},
 	};
 	float *a, *b, *ref, *got;
 	struct wl w;

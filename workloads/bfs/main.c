@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	     "where the host's end-of-search flag lives: managed (default) or device "
 	     "(cudaMalloc, cudaMemcpy to clear and read it)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	struct wl_graph g;
 	struct bfs_data d;

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	const struct wl_opt opts[] = {
 	    {"nx", WL_INT, &nx, 1, BICG_MAX_DIM, "rows of A (default 4096)"},
 	    {"ny", WL_INT, &ny, 1, BICG_MAX_DIM, "columns of A (default 4096)"},
-	    {NULL},
+	    {0},
 	};
 	struct bicg_problem pb = {0};
 	float *s, *q;

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	     "mesh elements, about (default 97046, fvcorr.domn.097K's)"},
 	    {"iterations", WL_INT, &iterations, 1, 1 << 20,
 	     "iterations, 8 operations each (default 10; the original runs 2000)"},
-	    {NULL},
+	    {0},
 	};
 	struct cfd_far_field ff;
 	struct cfd_mesh m;

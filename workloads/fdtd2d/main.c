@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	    {"ny", WL_INT, &o.ny, 2, 1 << 20, "columns (j) of the grid (default: --nx)"},
 	    {"tmax", WL_INT, &o.tmax, 1, 1 << 20,
 	     "time steps, 3 launches each (default 20; the original runs 500)"},
-	    {NULL},
+	    {0},
 	};
 	struct fdtd_fields f, ref;
 	struct wl w;

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	    {"iterations", WL_INT, &iterations, 1, 100000,
 	     "forward + inverse transforms (default 1)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	struct fft1d_c *x, *y, *tw, *a, *b;
 	struct fft1d_plan plan;

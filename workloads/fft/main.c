@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 	     "512-point transforms in the batch (default 2048: 8 MB)"},
 	    {"iterations", WL_INT, &iterations, 1, 100000,
 	     "forward + inverse pairs of launches (default 10)"},
-	    {NULL},
+	    {0},
 	};
 	struct fft_twiddles *tw;
 	struct fft_problem p;

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	    {"log2-kernel", WL_INT, &log2k, 0, FWT_MAX_LOG2N,
 	     "log2 of the kernel's nonzero length (default 7)"},
 	    {"batch", WL_INT, &batch, 1, FWT_MAX_BATCH, "independent vectors (default 1)"},
-	    {NULL},
+	    {0},
 	};
 	struct fwt_problem p = {0};
 	float *data, *kern, *orig;

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	    {"n", WL_INT, &n, 3, GS_MAX_N, "grid side, boundary included (default 4096)"},
 	    {"iterations", WL_INT, &iterations, 1, 1 << 20,
 	     "red-black iterations, two launches each (default 10)"},
-	    {NULL},
+	    {0},
 	};
 	struct wl w;
 	float *u, *h2f, *ref;

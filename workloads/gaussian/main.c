@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	     "unknowns N: an N x N system, the original's -s (default 1024)"},
 	    {"steps", WL_INT, &steps, 0, GAUSS_MAX_N,
 	     "elimination steps to run, at most N - 1 (default N - 1, the whole elimination)"},
-	    {NULL},
+	    {0},
 	};
 	struct gauss_data d;
 	struct wl w;

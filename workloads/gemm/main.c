@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	    {"ni", WL_INT, &o.ni, 1, GEMM_MAX_DIM, "rows of A and C (default 512)"},
 	    {"nj", WL_INT, &o.nj, 1, GEMM_MAX_DIM, "columns of B and C (default 512)"},
 	    {"nk", WL_INT, &o.nk, 1, GEMM_MAX_DIM, "columns of A, rows of B (default 512)"},
-	    {NULL},
+	    {0},
 	};
 	struct gemm_problem p;
 	struct wl w;

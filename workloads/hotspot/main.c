@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	    {"temp", WL_STR, &o.temp_file, 0, 0, "start temperature file (Rodinia format)"},
 	    {"power", WL_STR, &o.power_file, 0, 0, "power file (Rodinia format)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	float *temp[2], *power, *ref, *scratch;
 	struct hs_params params;

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	     "stop when at most this fraction of points moved (default 0.001)"},
 	    {"max-iterations", WL_INT, &o.max_iterations, 1, KM_MAX_ITERATIONS,
 	     "at most this many iterations (default 500, the original's bound)"},
-	    {NULL},
+	    {0},
 	};
 	struct km_dims d;
 	struct km_data g;

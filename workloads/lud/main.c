@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	     "matrix dimension N, a multiple of 16: the original's -s (default 2048)"},
 	    {"steps", WL_INT, &steps, 0, LUD_MAX_N / LUD_BLOCK,
 	     "block steps to run, at most N / 16 - 1 (default all: the whole factorisation)"},
-	    {NULL},
+	    {0},
 	};
 	struct wl w;
 	float *m, *ref;

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	const struct wl_opt opts[] = {
 	    SGEMM_DIM_OPTS(&o),
 	    MGPU_OPTS(&m),
-	    {NULL},
+	    {0},
 	};
 	struct sgemm_dims d;
 	struct wl w;

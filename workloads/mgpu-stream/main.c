@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	    {"iters", WL_INT, &iters, 1, MGPU_STREAM_MAX_ITERS,
 	     "passes of the four kernels (default 5, at most 30)"},
 	    MGPU_OPTS(&m),
-	    {NULL},
+	    {0},
 	};
 	float *a, *b, *c, *ra, *rb, *rc;
 	size_t bytes;

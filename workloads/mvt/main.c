@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 	long long n = 0;
 	const struct wl_opt opts[] = {
 	    {"n", WL_INT, &n, 1, MVT_MAX_SQUARE, "rows and columns of A (default 4096)"},
-	    {NULL},
+	    {0},
 	};
 	struct mvt_problem p = {0};
 	float *x1, *x2;

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	    {"results", WL_INT, &o.results, 1, 1 << 20, "k: records to find (default 5)"},
 	    {"lat", WL_DOUBLE, &o.lat, 0, 0, "latitude of the query point (default 30)"},
 	    {"lng", WL_DOUBLE, &o.lng, 0, 0, "longitude of the query point (default 90)"},
-	    {NULL},
+	    {0},
 	};
 	struct nn_records r;
 	struct nn_latlong *loc;

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 	    {"rows", WL_INT, &o.rows, 2, 1 << 20, "rows, the first one included (default 100)"},
 	    {"pyramid", WL_INT, &o.pyramid, 1, PF_BLOCK / 2 - 1,
 	     "rows per launch, 1-127 (default 20)"},
-	    {NULL},
+	    {0},
 	};
 	int *wall, *result[2], *ref, *scratch;
 	struct wl w;

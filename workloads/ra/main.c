@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	     "no verification pass on the GPU: the update kernel alone, as a random-access "
 	     "microbenchmark (the CPU still checks the table word for word)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	struct ra_args a;
 	struct ra_check_args c;

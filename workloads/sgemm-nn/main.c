@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	    {"k", WL_INT, &o.k, NN_KSTEP, NN_MAX_DIM,
 	     "columns of A, rows of B, a multiple of 8 (default 1024; with --footprint, "
 	     "fixes k)"},
-	    {NULL},
+	    {0},
 	};
 	struct nn_dims d;
 	struct wl w;

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 	struct sgemm_opts o = {0};
 	const struct wl_opt opts[] = {
 	    SGEMM_DIM_OPTS(&o),
-	    {NULL},
+	    {0},
 	};
 	struct sgemm_dims d;
 	struct wl w;

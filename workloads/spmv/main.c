@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 	     "131072)"},
 	    {"row-nnz", WL_INT, &o.row_nnz, 1, 1024, "mean entries per generated row (default 16)"},
 	    {"reps", WL_INT, &o.reps, 1, 100000, "launches (default 50, Parboil's)"},
-	    {NULL},
+	    {0},
 	};
 	struct mtx_matrix m = {0};
 	struct spmv_jds j;

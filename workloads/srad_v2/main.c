@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 	     "where the coefficient and derivatives live: managed (default) or device "
 	     "(cudaMalloc)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	struct srad_data d;
 	struct srad_roi roi;

@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 	    {"source", WL_INT, &source_id, 0, 0,
 	     "start from vertex V as the file names it (default: node 0, or a SNAP "
 	     "file's first vertex)"},
-	    {NULL},
+	    {0},
 	};
 	struct wl w;
 	struct wl_graph g;

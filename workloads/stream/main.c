@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	    {"n", WL_INT, &n, 1, STREAM_MAX, "elements per array (default 4194304)"},
 	    {"iters", WL_INT, &iters, 1, 1000000, "triad passes (default 10, STREAM's NTIMES)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	struct wl_rng rng;
 	float *x, *y, *z, *ref;

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	const struct wl_opt opts[] = {
 	    {"n", WL_INT, &n, 1, VECADD_MAX, "elements per vector (default 4194304)"},
 	    WL_OPT_MEM(&w),
-	    {NULL},
+	    {0},
 	};
 	struct wl_rng rng;
 	float *a, *b, *c, *ref;

@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 	     "shared: every thread on any CPU; split: this program's threads (the "
 	     "emulator's, the GPU side) on the first CPU of the affinity mask, the busy "
 	     "threads or processes on the others; default shared"},
-	    {NULL},
+	    {0},
 	};
 	const size_t stride = PAGE / sizeof(uint64_t);
 	struct busy_sample s0, s1, s2;

@@ -4,8 +4,9 @@
  * run, counted by the compiler's coverage instrumentation.
  *
  * A build with -DEMUGPU_COUNT_BLOCKS=ON compiles programs (their kernels)
- * with GCC's -fsanitize-coverage=trace-pc, which calls
- * __sanitizer_cov_trace_pc() at the head of every basic block. Both runtime
+ * with -fsanitize-coverage=trace-pc, which calls __sanitizer_cov_trace_pc()
+ * at the head of every basic block (GCC: before it vectorizes, so loops stop
+ * vectorizing; Clang: after, on the vectorized code). Both runtime
  * libraries define it (blocks_run.c), so whichever one the program runs on
  * counts. The count is work done, not time taken: it is the same on a quiet
  * machine and a busy one, which a thread's CPU time is not (a VM's neighbours

@@ -407,6 +407,10 @@ void uvm_obs_report_json(const struct uvm_run_facts *f, struct uvm_json *j)
 	uvm_json_str(j, "map_touch", buf);
 	uvm_json_u64(j, "map_touch_blocks", device_maps(&st));
 	uvm_json_num(j, "map_touch_est_s", map_touch_est_s(f->map_touch, &st));
+	if (f->fault_cost) {
+		uvm_json_num(j, "fault_cpu_us", f->fault_cost->us);
+		uvm_json_str(j, "fault_cpu", f->fault_cost->how);
+	}
 	uvm_json_close(j, '}');
 	if (f->trace) {
 		uint64_t rows, dropped;
@@ -536,8 +540,10 @@ void uvm_obs_report_text(const struct uvm_run_facts *r, FILE *f)
 		fprintf(f,
 			"  note    compute is CPU time: gpu_s and the batches move with the host's "
 			"load and scheduling, so one run is one sample (bench/repeat measures the "
-			"spread; counted compute, --compute blocks in a build with "
-			"-DEMUGPU_COUNT_BLOCKS=ON, repeats exactly)\n");
+			"spread; counted compute repeats exactly: %s)\n",
+			r->counted ? "this program counts its basic blocks, and --dilation auto "
+				     "prices them"
+				   : "--compute blocks in a build with -DEMUGPU_COUNT_BLOCKS=ON");
 	if (st.remote_bytes && r->counts_faults && r->shared_frames)
 		fprintf(f, "  note    remote bytes are an estimate: %s\n", remote_bytes_source(r));
 	if (r->remote_measured)

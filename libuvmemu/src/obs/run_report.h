@@ -14,6 +14,7 @@
 
 #include "gpu.h"
 #include "json.h"
+#include "fault_cost.h"
 #include "map_touch.h"
 #include "per_gpu.h"
 #include "reuse.h"
@@ -46,6 +47,7 @@ struct uvm_run_facts {
 	bool link_unlimited;
 	double dilation;
 	double block_ns; /* --compute blocks: CPU ns per counted block; 0: CPU time */
+	bool counted;	 /* the program counts its blocks (its build does) */
 	bool uvmmu; /* --fault-path uvmmu: fault_latency_ns is --uvmmu-latency */
 	uint64_t fault_latency_ns;
 	double calib_measured, calib_target; /* bytes/s; 0 when not calibrated */
@@ -81,6 +83,8 @@ struct uvm_run_facts {
 	const struct uvm_gpu_figures *gpu;
 	/* Observation. */
 	const struct uvm_map_touch *map_touch;
+	/* The model clock's take-off per far fault (NULL: not probed). */
+	const struct uvm_fault_cost *fault_cost;
 	const struct uvm_reuse_run *reuse;
 	struct uvm_trace *trace; /* NULL when none was written */
 };

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	    {"n", WL_INT, &n, 1, US_ADD_MAX, "elements per vector (default 1048576)"},
 	    {"prefetch", WL_FLAG, &prefetch, 0, 0,
 	     "prefetch x and y to the device before the launch (the original's PREF build)"},
-	    {NULL},
+	    {0},
 	};
 	struct wl w;
 	struct wl_rng rng;

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	    {"n", WL_INT, &n, 1, US_RA_MAX_N, "elements of each array (default 1048576)"},
 	    {"every", WL_INT, &every, 1, 1 << 30,
 	     "only threads whose index is a multiple of this work (default 100)"},
-	    {NULL},
+	    {0},
 	};
 	float *input, *output, *table, *want;
 	struct wl w;

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	    {"degree", WL_INT, &degree, 1, 64, "out-edges per vertex (default 2)"},
 	    {"max-iterations", WL_INT, &max_iterations, 1, 1 << 20,
 	     "stop after the round that reaches this many iterations (default 15)"},
-	    {NULL},
+	    {0},
 	};
 	struct us_sssp_graph g = {0};
 	float *dist, *updating, *want;

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	    {"nz", WL_INT, &nz, 3, 1 << 16, "cells along z (default 64)"},
 	    {"iterations", WL_INT, &iterations, 1, 1 << 20,
 	     "time steps, one launch each (default 10)"},
-	    {NULL},
+	    {0},
 	};
 	float *a[2], *ref[2];
 	size_t n;
