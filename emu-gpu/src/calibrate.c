@@ -154,14 +154,10 @@ bool eg_calibrate_saved(const struct eg_config *cfg)
 	return true;
 }
 
-void eg_calibrate(const struct eg_config *cfg, unsigned dev)
+void eg_calibrate_measured(const struct eg_config *cfg, unsigned dev)
 {
-	/* One measurement per run varies by 2x between consecutive runs on a
-	 * busy machine; `uvmemu calibrate` saves the median of many. */
 	double bw, block_ns = 0;
 
-	if (eg_calibrate_saved(cfg))
-		return;
 	bw = eg_measure_bandwidth(dev, &block_ns);
 	uvmemu_set_block_cost(block_ns);
 	if (bw <= 0) {

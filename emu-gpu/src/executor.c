@@ -174,10 +174,11 @@ static void start_pool(struct eg_device *d)
 		d->pinned = err > 0;
 	}
 	atomic_store(&d->ready, true);
-	/* Once per run, on the first pool: the dilation is the model's. */
+	/* Once per run, on the first pool, where no saved calibration was
+	 * found at load: the dilation is the model's. */
 	if (cfg->calibrate && !eg.calibrated) {
 		eg.calibrated = true;
-		eg_calibrate(cfg, d->id);
+		eg_calibrate_measured(cfg, d->id);
 	}
 	return;
 

@@ -268,9 +268,11 @@ const char *eg_build_id(void);
 /* On device dev's pool, against device 0's preset (the dilation is the
  * model's, for the run). */
 /* --dilation auto: hands the runtime the calibration `uvmemu calibrate`
- * saved for this machine and build; false if there is none. */
+ * saved for this machine and build (one measurement per run varies by 2x
+ * between consecutive runs on a busy machine; the file holds the median of
+ * many); false if there is none (the runtime has said why). */
 bool eg_calibrate_saved(const struct eg_config *cfg);
-/* The same, or else measures it on device dev's pool, started. */
-void eg_calibrate(const struct eg_config *cfg, unsigned dev);
+/* Measures it instead, on device dev's pool, started. */
+void eg_calibrate_measured(const struct eg_config *cfg, unsigned dev);
 
 #endif /* EG_EXECUTOR_H */
