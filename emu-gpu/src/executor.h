@@ -265,12 +265,11 @@ int eg_pin_workers(struct eg_worker *workers, unsigned n);
  * match; the calibration a run uses (saved, else measured). */
 double eg_measure_bandwidth(unsigned dev, double *block_ns);
 const char *eg_build_id(void);
-/* On device dev's pool, against device 0's preset (the dilation is the
- * model's, for the run). */
-/* --dilation auto: hands the runtime the calibration `uvmemu calibrate`
- * saved for this machine and build (one measurement per run varies by 2x
- * between consecutive runs on a busy machine; the file holds the median of
- * many); false if there is none (the runtime has said why). */
+/* --dilation auto, against device 0's preset (the dilation is the model's,
+ * for the run): hands the runtime the calibration `uvmemu calibrate` saved
+ * for this machine and build (one measurement per run varies by 2x between
+ * consecutive runs on a busy machine; the file holds the median of many);
+ * false if there is none (the runtime has said why). */
 bool eg_calibrate_saved(const struct eg_config *cfg);
 /* Measures it instead, on device dev's pool, started. */
 void eg_calibrate_measured(const struct eg_config *cfg, unsigned dev);

@@ -6,8 +6,9 @@
 
 __attribute__((tls_model("initial-exec"))) _Thread_local _Atomic uint64_t uvm_blocks_run;
 
-/* GCC's and Clang's name for the call they place in every basic block; exported by
- * both runtimes (exports.map). No declaration exists in a header. */
+/* GCC's and Clang's name for the call they place in every basic block;
+ * exported by both runtimes (exports.map). No declaration exists in a
+ * header. */
 __attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void);
 
 void __sanitizer_cov_trace_pc(void)

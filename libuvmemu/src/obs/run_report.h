@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fault_cost.h"
 #include "gpu.h"
 #include "json.h"
-#include "fault_cost.h"
 #include "map_touch.h"
 #include "per_gpu.h"
 #include "reuse.h"
