@@ -31,8 +31,8 @@ uvmemu_configure() {
 }
 
 # The README's build (demo.sh, test.sh): clang, kernels counting their
-# basic blocks, so that a run's GPU time is the same in every run and on
-# every machine (README, "The time model"). Clang counts after vectorizing;
+# basic blocks, so that a run's GPU time at --dilation auto is the same in
+# every run, however busy the machine (README, "The time model"). Clang counts after vectorizing;
 # GCC's counting stops loops vectorizing (3-18x slower kernels).
 uvmemu_configure_main() {
 	CC=clang uvmemu_configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMUGPU_COUNT_BLOCKS=ON "$@"

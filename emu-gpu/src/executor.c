@@ -439,6 +439,9 @@ static const struct uvmemu_executor executor = {
     /* Accessors count every access: the memory system stops counting faults. */
     .gmmu_accessors = true,
 #endif
+#ifdef EMUGPU_COUNT_BLOCKS
+    .counts_blocks = true,
+#endif
 };
 
 static void forked_child(void)

@@ -159,6 +159,9 @@ struct uvmemu_executor {
 	/* Built with GMMU accessors: they count every access, so the memory
 	 * system stops counting far faults as accesses. */
 	bool gmmu_accessors;
+	/* Built to count the basic blocks programs run (uvmemu_blocks_run):
+	 * at --dilation auto they price compute, and the report says so. */
+	bool counts_blocks;
 	/* Optional: CTAs of the running kernel are stalled on far faults.
 	 * Called from the memory system's driver thread when a batch it fetches
 	 * holds GPU faults (at most once per batch), so that an executor that

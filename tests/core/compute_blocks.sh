@@ -79,4 +79,16 @@ if [ "$got" = "cpu/blocks" ]; then
 else
 	echo "FAIL: cpu/auto measured $got, want cpu/blocks"; fails=$((fails + 1))
 fi
+# The summary's note on CPU-time compute names the way to counted compute:
+# in a build that counts (its executor says so), --dilation auto.
+note=$("$uvmemu" run --clock model --compute cpu --dilation auto --calibration "$dir/cal" \
+	-- "$build/bin/vecadd" --footprint 1M --quiet 2>&1 >/dev/null | grep '^  note    compute is CPU time')
+want="in a build with -DEMUGPU_COUNT_BLOCKS=ON"
+grep -q '^EMUGPU_COUNT_BLOCKS:BOOL=ON$' "$build/CMakeCache.txt" &&
+	want="this program counts its basic blocks, and --dilation auto prices them"
+if grep -qF "$want" <<<"$note"; then
+	echo "ok: the note on CPU time says: $want"
+else
+	echo "FAIL: the note on CPU time does not say '$want': $note"; fails=$((fails + 1))
+fi
 [ "$fails" -eq 0 ]

@@ -466,6 +466,13 @@ bool uvm_emu_counts_faults(struct uvm_emu *e)
 	return !ex || !ex->gmmu_accessors || e->gmmu.measure_only;
 }
 
+bool uvm_emu_counts_blocks(struct uvm_emu *e)
+{
+	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);
+
+	return ex && ex->counts_blocks;
+}
+
 bool uvm_emu_remote_measured(struct uvm_emu *e, uint64_t *bytes, uint64_t *xacts)
 {
 	const struct uvmemu_executor *ex = atomic_load(&e->session->executor);

@@ -98,6 +98,8 @@ uint64_t uvm_emu_device_mem(struct uvm_emu *e);
 
 /* Whether far faults are the access counters' only source (no GMMU accessors). */
 bool uvm_emu_counts_faults(struct uvm_emu *e);
+/* The attached executor's programs count their basic blocks. */
+bool uvm_emu_counts_blocks(struct uvm_emu *e);
 /* --gmmu measure with accessors built in: true, and what they measured
  * crossing the link remotely (bytes in xacts transactions). */
 bool uvm_emu_remote_measured(struct uvm_emu *e, uint64_t *bytes, uint64_t *xacts);

@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 
-#include "blocks_run.h"
 #include "run_report.h"
 
 /* Everything the report writes, gathered once; free with facts_free. */
@@ -115,8 +114,7 @@ static void gather(struct uvm_emu *e, struct facts *x)
 	x->f.link_unlimited = e->model.link.unlimited;
 	x->f.dilation = uvm_model_dilation(&e->model);
 	x->f.block_ns = e->gpu ? uvm_gpu_block_cost(e->gpu) : 0;
-	/* The program's own code has run by now, counted if it counts. */
-	x->f.counted = uvm_blocks_run_self() > 0;
+	x->f.counted = uvm_emu_counts_blocks(e);
 	x->f.uvmmu = uvmmu;
 	x->f.fault_latency_ns = uvmmu ? e->model.uvmmu_latency_ns : e->model.fault_latency_ns;
 	x->f.calib_gpu = x->calib_gpu;

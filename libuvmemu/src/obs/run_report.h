@@ -47,7 +47,7 @@ struct uvm_run_facts {
 	bool link_unlimited;
 	double dilation;
 	double block_ns; /* --compute blocks: CPU ns per counted block; 0: CPU time */
-	bool counted;	 /* the program counts its blocks (its build does) */
+	bool counted;	 /* the executor's programs count their blocks */
 	bool uvmmu; /* --fault-path uvmmu: fault_latency_ns is --uvmmu-latency */
 	uint64_t fault_latency_ns;
 	double calib_measured, calib_target; /* bytes/s; 0 when not calibrated */
