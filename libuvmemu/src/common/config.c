@@ -935,6 +935,16 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		    err, errlen,
 		    "--fetch-window (UVMEMU_FETCH_WINDOW) is read only under --clock model: "
 		    "under --clock real the driver reads the faults that reached it");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_fault_gap].given)
+		return fail(
+		    err, errlen,
+		    "--fault-gap (UVMEMU_FAULT_GAP) is read only under --clock model: under "
+		    "--clock real the driver reads the faults as they reached it");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_vablock_cost].given)
+		return fail(
+		    err, errlen,
+		    "--vablock-cost (UVMEMU_VABLOCK_COST) is read only under --clock model: "
+		    "under --clock real a vablock's service costs what it really took");
 	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_compute].given)
 		return fail(err, errlen,
 			    "--compute (UVMEMU_COMPUTE) is read only under --clock model: under "
