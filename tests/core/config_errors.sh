@@ -57,6 +57,8 @@ expect 2 "--schedule='turns': accepted values are auto\\|host\\|model" run --sch
 expect 2 "--schedule \\(UVMEMU_SCHEDULE\\) is read only under --clock model" run --clock real --schedule model -- "$probe"
 expect 2 "--launch-cost \\(UVMEMU_LAUNCH_COST\\) is read only under --clock model" run --clock real --launch-cost 10us -- "$probe"
 expect 2 "--fetch-window \\(UVMEMU_FETCH_WINDOW\\) is read only under --clock model" run --clock real --fetch-window 10us -- "$probe"
+expect 2 "--fault-gap \\(UVMEMU_FAULT_GAP\\) is read only under --clock model" run --clock real --fault-gap 1us -- "$probe"
+expect 2 "--vablock-cost \\(UVMEMU_VABLOCK_COST\\) is read only under --clock model" run --clock real --vablock-cost 2us -- "$probe"
 # Blocks asked for where the program does not count them: refused before the
 # first kernel (a build with -DEMUGPU_COUNT_BLOCKS=ON counts them).
 if ! nm -D "$bin/vecadd" 2>/dev/null | grep -q __sanitizer_cov_trace_pc; then

@@ -44,33 +44,37 @@ static void add_faults(struct uvm_batcher *b, const uint64_t *us, const uint64_t
 		assert_int_equal(uvm_batcher_add(b, us[i] * US, pages[i], (uint32_t)i), 0);
 }
 
-static void test_batch_holds_faults_stamped_by_its_start(void **state)
+/* The next batch starts at want_start us and holds the faults on pages
+ * want[0..n), in that order. */
+static void expect_batch(struct uvm_batcher *b, uint64_t want_start, const uint64_t *want, size_t n)
 {
-	struct uvm_batcher b;
 	struct uvm_mfault out[8];
 	uint64_t start;
 
+	assert_true(uvm_batcher_next(b, &start));
+	assert_int_equal(start, want_start * US);
+	assert_int_equal(uvm_batcher_take(b, start, out), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(out[i].page, want[i]);
+}
+
+static void test_batch_holds_faults_stamped_by_its_start(void **state)
+{
+	struct uvm_batcher b;
+	uint64_t start;
+
 	(void)state;
-	uvm_batcher_init(&b, 8, 0);
+	uvm_batcher_init(&b, 8, 0, 0);
 	/* Arrival order is not stamp order: the buffer orders by stamp. */
 	add_faults(&b, (const uint64_t[]){30, 10, 20, 200}, (const uint64_t[]){3, 1, 2, 4}, 4);
-	assert_true(uvm_batcher_next(&b, &start));
-	assert_int_equal(start, 10 * US);
 	/* The first batch starts at the earliest fault and holds it alone. */
-	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
-	assert_int_equal(out[0].page, 1);
-	uvm_batcher_done(&b, start + 45 * US);
+	expect_batch(&b, 10, (const uint64_t[]){1}, 1);
+	uvm_batcher_done(&b, 55 * US);
 	/* The next starts when the driver is free and holds what arrived
 	 * meanwhile, earliest first; the fault at 200 us waits. */
-	assert_true(uvm_batcher_next(&b, &start));
-	assert_int_equal(start, 55 * US);
-	assert_int_equal(uvm_batcher_take(&b, start, out), 2);
-	assert_int_equal(out[0].page, 2);
-	assert_int_equal(out[1].page, 3);
-	uvm_batcher_done(&b, start + 45 * US);
-	assert_true(uvm_batcher_next(&b, &start));
-	assert_int_equal(start, 200 * US);
-	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
+	expect_batch(&b, 55, (const uint64_t[]){2, 3}, 2);
+	uvm_batcher_done(&b, 100 * US);
+	expect_batch(&b, 200, (const uint64_t[]){4}, 1);
 	assert_false(uvm_batcher_next(&b, &start));
 	uvm_batcher_destroy(&b);
 }
@@ -82,7 +86,7 @@ static void test_batch_size_caps_a_batch(void **state)
 	uint64_t start;
 
 	(void)state;
-	uvm_batcher_init(&b, 4, 0);
+	uvm_batcher_init(&b, 4, 0, 0);
 	for (uint64_t i = 0; i < 10; i++)
 		assert_int_equal(uvm_batcher_add(&b, 5 * US, i, 0), 0);
 	assert_true(uvm_batcher_next(&b, &start));
@@ -103,7 +107,7 @@ static void test_fetch_window_takes_faults_issued_while_reading(void **state)
 	uint64_t start;
 
 	(void)state;
-	uvm_batcher_init(&b, 8, 5 * US);
+	uvm_batcher_init(&b, 8, 5 * US, 0);
 	add_faults(&b, (const uint64_t[]){10, 15, 16, 61}, (const uint64_t[]){1, 2, 3, 4}, 4);
 	assert_true(uvm_batcher_next(&b, &start));
 	/* The batch still starts at the first fault; it reads until 15 us. */
@@ -123,10 +127,46 @@ static void test_fetch_window_takes_faults_issued_while_reading(void **state)
 	assert_int_equal(start, 61 * US);
 	uvm_batcher_destroy(&b);
 	/* Without a window the first batch holds the first fault alone. */
-	uvm_batcher_init(&b, 8, 0);
+	uvm_batcher_init(&b, 8, 0, 0);
 	add_faults(&b, (const uint64_t[]){10, 15}, (const uint64_t[]){1, 2}, 2);
 	assert_true(uvm_batcher_next(&b, &start));
 	assert_int_equal(uvm_batcher_take(&b, start, out), 1);
+	uvm_batcher_destroy(&b);
+}
+
+/* With --fault-gap the buffer takes one fault per gap: faults issued
+ * together arrive spread out, a batch holds those arrived by its start, and
+ * a fault stamped after a gap's worth of quiet arrives at its stamp. */
+static void test_fault_gap_spreads_arrivals(void **state)
+{
+	struct uvm_batcher b;
+	uint64_t start;
+
+	(void)state;
+	uvm_batcher_init(&b, 8, 0, 2 * US);
+	/* Five faults issued at once (lockstep warps), one much later. */
+	add_faults(&b, (const uint64_t[]){10, 10, 10, 10, 10, 100},
+		   (const uint64_t[]){1, 2, 3, 4, 5, 6}, 6);
+	/* Only the first had arrived when the driver read the buffer. */
+	expect_batch(&b, 10, (const uint64_t[]){1}, 1);
+	/* Busy until 15 us: the second arrived at 12, the third at 14, the
+	 * fourth arrives at 16. */
+	uvm_batcher_done(&b, 15 * US);
+	expect_batch(&b, 15, (const uint64_t[]){2, 3}, 2);
+	/* A free driver waits for the next arrival, not the stamp. */
+	uvm_batcher_done(&b, 15 * US);
+	expect_batch(&b, 16, (const uint64_t[]){4}, 1);
+	uvm_batcher_done(&b, 30 * US);
+	expect_batch(&b, 30, (const uint64_t[]){5}, 1);
+	/* Long after the last arrival a fault arrives when issued. */
+	assert_true(uvm_batcher_next(&b, &start));
+	assert_int_equal(start, 100 * US);
+	uvm_batcher_destroy(&b);
+	/* Without a gap all five are there at once. */
+	uvm_batcher_init(&b, 8, 0, 0);
+	add_faults(&b, (const uint64_t[]){10, 10, 10, 10, 10}, (const uint64_t[]){1, 2, 3, 4, 5},
+		   5);
+	expect_batch(&b, 10, (const uint64_t[]){1, 2, 3, 4, 5}, 5);
 	uvm_batcher_destroy(&b);
 }
 
@@ -138,7 +178,9 @@ struct rig {
 	struct uvm_gpu *gpu;
 };
 
-static void rig_up_latency(struct rig *r, const char *dilation, const char *latency)
+/* A GPU over `nblocks` blocks; vablock_cost NULL: the default. */
+static void rig_up_blocks(struct rig *r, const char *dilation, const char *latency,
+			  const char *vablock_cost, size_t nblocks)
 {
 	char err[256];
 
@@ -147,10 +189,19 @@ static void rig_up_latency(struct rig *r, const char *dilation, const char *late
 			 0);
 	assert_int_equal(
 	    uvm_config_set(&r->cfg, "fault-latency", latency, "test", err, sizeof(err)), 0);
+	if (vablock_cost)
+		assert_int_equal(
+		    uvm_config_set(&r->cfg, "vablock-cost", vablock_cost, "test", err, sizeof(err)),
+		    0);
 	uvm_config_resolve(&r->cfg);
 	uvm_model_init(&r->model, &r->cfg);
-	assert_int_equal(uvm_gpu_create(&r->gpu, &r->model, &r->cfg, 64, err, sizeof(err)), 0);
+	assert_int_equal(uvm_gpu_create(&r->gpu, &r->model, &r->cfg, nblocks, err, sizeof(err)), 0);
 	uvm_gpu_set_costs(r->gpu, 0, 0);
+}
+
+static void rig_up_latency(struct rig *r, const char *dilation, const char *latency)
+{
+	rig_up_blocks(r, dilation, latency, NULL, 64);
 }
 
 static void rig_up(struct rig *r, const char *dilation)
@@ -206,6 +257,7 @@ struct faulting {
 	sem_t *to_driver, resolved;
 	struct fault_msg *msg;
 	pthread_mutex_t *msg_lock;
+	unsigned page_shift; /* its page is (idx + 1) << page_shift */
 };
 
 static void *faulting_worker(void *arg)
@@ -219,8 +271,8 @@ static void *faulting_worker(void *arg)
 	/* Blocked, not computing: the real time reaches no modelled clock. */
 	sleep_ns(f->late_ns);
 	pthread_mutex_lock(f->msg_lock);
-	f->msg[f->idx] =
-	    (struct fault_msg){(uint32_t)syscall(SYS_gettid), (f->idx + 1) << 16, true, false};
+	f->msg[f->idx] = (struct fault_msg){(uint32_t)syscall(SYS_gettid),
+					    (uint64_t)(f->idx + 1) << f->page_shift, true, false};
 	pthread_mutex_unlock(f->msg_lock);
 	sem_post(f->to_driver);
 	while (sem_wait(&f->resolved))
@@ -269,42 +321,57 @@ static void drive(struct rig *r, struct faulting *w, sem_t *to_driver, struct fa
 		sleep_ns(100 * US);
 }
 
-static void test_batches_form_in_modelled_time(void **state)
+/* Four workers on four slots at D = 1 (a worker's CPU time is its slot's)
+ * each fault once, worker i on page (i + 1) << page_shift after sleeping
+ * i * late_step of real time, and the driver forms every batch; the
+ * kernel's modelled span goes in *span. */
+static void run_faulting(struct rig *r, uint64_t late_step, unsigned page_shift, uint64_t *span)
 {
-	struct rig r;
 	struct faulting w[NWORKERS];
 	pthread_t th[NWORKERS];
 	sem_t to_driver;
 	struct fault_msg msg[NWORKERS] = {{0}};
 	pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
+	uint64_t begin, end;
+
+	sem_init(&to_driver, 0, 0);
+	uvm_gpu_kernel_begin(r->gpu, 0, NWORKERS, NWORKERS, NWORKERS, 0);
+	for (unsigned i = 0; i < NWORKERS; i++) {
+		w[i] = (struct faulting){r,	i,   late_step * i, &to_driver,
+					 {{0}}, msg, &msg_lock,	    page_shift};
+		sem_init(&w[i].resolved, 0, 0);
+		assert_int_equal(pthread_create(&th[i], NULL, faulting_worker, &w[i]), 0);
+	}
+	drive(r, w, &to_driver, msg, &msg_lock);
+	for (unsigned i = 0; i < NWORKERS; i++)
+		pthread_join(th[i], NULL);
+	uvm_gpu_kernel_end(r->gpu, 0, &begin, &end);
+	*span = end - begin;
+	for (unsigned i = 0; i < NWORKERS; i++)
+		sem_destroy(&w[i].resolved);
+	sem_destroy(&to_driver);
+}
+
+static void test_batches_form_in_modelled_time(void **state)
+{
+	struct rig r;
 	struct uvm_gpu_figures fig;
-	uint64_t begin, end, t0 = uvm_now_ns(), real;
+	uint64_t span, t0 = uvm_now_ns(), real;
 
 	(void)state;
 	/* A batch of 5 ms: the workers' stamps (2 ms of CPU each, give or take
 	 * what thread start-up costs under a sanitizer) all fall within the
 	 * first batch, so the second takes every fault the first did not. */
 	rig_up_latency(&r, "1", "5ms");
-	sem_init(&to_driver, 0, 0);
-	/* Four slots on four cores at D = 1: a worker's CPU time is its slot's. */
-	uvm_gpu_kernel_begin(r.gpu, 0, NWORKERS, NWORKERS, NWORKERS, 0);
-	for (unsigned i = 0; i < NWORKERS; i++) {
-		/* Each reaches its fault 30 ms of real time after the one
-		 * before: a batch cut by real time would hold one fault. */
-		w[i] = (struct faulting){&r, i, 30 * MS * i, &to_driver, {{0}}, msg, &msg_lock};
-		sem_init(&w[i].resolved, 0, 0);
-		assert_int_equal(pthread_create(&th[i], NULL, faulting_worker, &w[i]), 0);
-	}
-	drive(&r, w, &to_driver, msg, &msg_lock);
-	for (unsigned i = 0; i < NWORKERS; i++)
-		pthread_join(th[i], NULL);
-	uvm_gpu_kernel_end(r.gpu, 0, &begin, &end);
+	/* Each reaches its fault 30 ms of real time after the one before: a
+	 * batch cut by real time would hold one fault. */
+	run_faulting(&r, 30 * MS, 16, &span);
 	real = uvm_now_ns() - t0;
 	uvm_gpu_figures(r.gpu, &fig);
 	printf("4 faults, 30 ms apart in real time (%.1f ms in all): %llu batches, the fullest "
 	       "%llu; kernel %.3f ms modelled\n",
 	       (double)real / 1e6, (unsigned long long)fig.batches,
-	       (unsigned long long)fig.max_faults, (double)(end - begin) / 1e6);
+	       (unsigned long long)fig.max_faults, (double)span / 1e6);
 	assert_int_equal(fig.faults, NWORKERS);
 	/* Issued within microseconds of each other in modelled time: the
 	 * first batch holds the earliest, the next the rest (the buffer
@@ -314,12 +381,31 @@ static void test_batches_form_in_modelled_time(void **state)
 	/* 2 ms, two batches of 5 ms, 1 ms: the 90 ms of real time the
 	 * workers slept are nowhere. */
 	assert_true(real > 90 * MS);
-	assert_true(end - begin >= 8 * MS);
-	assert_true(end - begin < 20 * MS);
+	assert_true(span >= 8 * MS);
+	assert_true(span < 20 * MS);
 	assert_true(fig.stall_ns >= 5 * MS);
-	for (unsigned i = 0; i < NWORKERS; i++)
-		sem_destroy(&w[i].resolved);
-	sem_destroy(&to_driver);
+	rig_down(&r);
+}
+
+/* --vablock-cost: the driver services a batch's vablocks one by one after
+ * its latency, so each batch lasts its latency plus the cost times its
+ * vablocks, however the faults split between batches. */
+static void test_vablock_cost_lengthens_batches(void **state)
+{
+	struct rig r;
+	struct uvm_gpu_figures fig;
+	uint64_t span;
+
+	(void)state;
+	/* Each worker faults on a vablock of its own (2 MB apart). */
+	rig_up_blocks(&r, "1", "5ms", "1ms", (size_t)(NWORKERS + 1) << 5);
+	run_faulting(&r, 0, 21, &span);
+	uvm_gpu_figures(r.gpu, &fig);
+	printf("4 faults in 4 vablocks: %llu batches, %.3f ms in batches\n",
+	       (unsigned long long)fig.batches, (double)fig.batch_ns / 1e6);
+	assert_int_equal(fig.faults, NWORKERS);
+	assert_int_equal(fig.vablocks, NWORKERS);
+	assert_int_equal(fig.batch_ns, fig.batches * 5 * MS + NWORKERS * MS);
 	rig_down(&r);
 }
 
@@ -969,6 +1055,8 @@ int main(void)
 	    cmocka_unit_test(test_batch_holds_faults_stamped_by_its_start),
 	    cmocka_unit_test(test_batch_size_caps_a_batch),
 	    cmocka_unit_test(test_fetch_window_takes_faults_issued_while_reading),
+	    cmocka_unit_test(test_fault_gap_spreads_arrivals),
+	    cmocka_unit_test(test_vablock_cost_lengthens_batches),
 	    cmocka_unit_test(test_batches_form_in_modelled_time),
 	    cmocka_unit_test(test_compute_is_cpu_time_over_dilation),
 	    cmocka_unit_test(test_compute_counts_blocks_not_cpu_time),

@@ -908,6 +908,39 @@ static int check_lists(const struct uvm_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Options the model clock alone reads, and what --clock real does instead. */
+static const struct {
+	enum uvm_opt_id id;
+	const char *instead;
+} model_only_opts[] = {
+    {UVM_OPT_cpu_fault_latency, "a CPU fault costs its real service"},
+    {UVM_OPT_fetch_window, "the driver reads the faults that reached it"},
+    {UVM_OPT_fault_gap, "the driver reads the faults as they reached it"},
+    {UVM_OPT_vablock_cost, "a vablock's service costs what it really took"},
+    {UVM_OPT_compute, "a kernel takes the real time it takes"},
+    {UVM_OPT_late_hits, "a block is there when the real driver mapped it"},
+    {UVM_OPT_launch_cost, "a launch takes the host the real time it takes"},
+    {UVM_OPT_schedule, "the workers' order is the host's, which is the clock"},
+};
+
+/* Under --clock real: refuses the first model-only option given. */
+static int model_only(const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	char env[64];
+
+	for (size_t i = 0; i < sizeof(model_only_opts) / sizeof(model_only_opts[0]); i++) {
+		enum uvm_opt_id id = model_only_opts[i].id;
+
+		if (!cfg->v[id].given)
+			continue;
+		uvm_option_env_name(id, env, sizeof(env));
+		return fail(err, errlen,
+			    "--%s (%s) is read only under --clock model: under --clock real %s",
+			    uvm_options[id].name, env, model_only_opts[i].instead);
+	}
+	return 0;
+}
+
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 {
 	int rc = check_lists(cfg, err, errlen);
@@ -925,33 +958,8 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
 			    "PROGRAM ARGS`",
 			    cfg->v[UVM_OPT_objects].s);
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_cpu_fault_latency].given)
-		return fail(
-		    err, errlen,
-		    "--cpu-fault-latency (UVMEMU_CPU_FAULT_LATENCY) is read only under --clock "
-		    "model: under --clock real a CPU fault costs its real service");
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_fetch_window].given)
-		return fail(
-		    err, errlen,
-		    "--fetch-window (UVMEMU_FETCH_WINDOW) is read only under --clock model: "
-		    "under --clock real the driver reads the faults that reached it");
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_compute].given)
-		return fail(err, errlen,
-			    "--compute (UVMEMU_COMPUTE) is read only under --clock model: under "
-			    "--clock real a kernel takes the real time it takes");
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_late_hits].given)
-		return fail(
-		    err, errlen,
-		    "--late-hits (UVMEMU_LATE_HITS) is read only under --clock model: under "
-		    "--clock real a block is there when the real driver mapped it");
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_launch_cost].given)
-		return fail(err, errlen,
-			    "--launch-cost (UVMEMU_LAUNCH_COST) is read only under --clock model: "
-			    "under --clock real a launch takes the host the real time it takes");
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && cfg->v[UVM_OPT_schedule].given)
-		return fail(err, errlen,
-			    "--schedule (UVMEMU_SCHEDULE) is read only under --clock model: under "
-			    "--clock real the workers' order is the host's, which is the clock");
+	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && (rc = model_only(cfg, err, errlen)))
+		return rc;
 	if (cfg->v[UVM_OPT_compute].i == UVM_COMPUTE_BLOCKS && cfg->v[UVM_OPT_dilation].d != 0)
 		return fail(err, errlen,
 			    "--compute blocks (UVMEMU_COMPUTE) needs --dilation auto: a block's "

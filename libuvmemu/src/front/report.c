@@ -158,6 +158,18 @@ static bool service_part(const char *stage)
 	       strcmp(stage, "copy") == 0 || strcmp(stage, "map") == 0;
 }
 
+/* The device views' share of unmap and map (stats.def: "part of unmap",
+ * "part of map"): shown inside their stage, never added to the busy time a
+ * second time. */
+static const char *gpu_view_part_of(const char *stage)
+{
+	if (strcmp(stage, "gpu_unmap") == 0)
+		return "unmap";
+	if (strcmp(stage, "gpu_map") == 0)
+		return "map";
+	return NULL;
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
@@ -233,20 +245,30 @@ void uvm_report_text(const struct uvm_report *r, FILE *f)
 		(unsigned long long)st->blocks_evicted, (unsigned long long)st->vablocks_evicted,
 		(unsigned long long)st->thrashed_blocks);
 	for (size_t i = 0; i < n; i++)
-		busy += service_part(stage[i].name) ? 0 : stage[i].ns;
-	/* Stages add up to 100%; service's parts are shown inside it, as
-	 * shares of the same whole. */
+		if (!service_part(stage[i].name) && !gpu_view_part_of(stage[i].name))
+			busy += stage[i].ns;
+	/* Stages add up to 100%; service's parts are shown inside it, and the
+	 * device views' share inside unmap and map, as shares of the same
+	 * whole. */
 	fprintf(f, "  driver  %s busy:", uvm_fmt_duration(a, sizeof(a), (double)busy / 1e9));
 	for (size_t i = 0; i < n; i++) {
-		if (service_part(stage[i].name))
+		if (service_part(stage[i].name) || gpu_view_part_of(stage[i].name))
 			continue;
 		fprintf(f, " %s %.0f%%", stage[i].name, pct(stage[i].ns, busy));
 		if (strcmp(stage[i].name, "service") != 0)
 			continue;
-		for (size_t k = 0, parts = 0; k < n; k++)
-			if (service_part(stage[k].name))
-				fprintf(f, "%s%s %.0f%%", parts++ ? ", " : " (", stage[k].name,
-					pct(stage[k].ns, busy));
+		for (size_t k = 0, parts = 0; k < n; k++) {
+			if (!service_part(stage[k].name))
+				continue;
+			fprintf(f, "%s%s %.0f%%", parts++ ? ", " : " (", stage[k].name,
+				pct(stage[k].ns, busy));
+			for (size_t v = 0; v < n; v++) {
+				const char *of = gpu_view_part_of(stage[v].name);
+
+				if (of && strcmp(of, stage[k].name) == 0 && stage[v].ns)
+					fprintf(f, " [device view %.0f%%]", pct(stage[v].ns, busy));
+			}
+		}
 		fputc(')', f);
 	}
 	fputc('\n', f);

@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-void uvm_batcher_init(struct uvm_batcher *b, unsigned max, uint64_t window)
+void uvm_batcher_init(struct uvm_batcher *b, unsigned max, uint64_t window, uint64_t gap)
 {
-	*b = (struct uvm_batcher){.max = max ? max : 1, .window = window};
+	*b = (struct uvm_batcher){.max = max ? max : 1, .window = window, .gap = gap};
 }
 
 void uvm_batcher_destroy(struct uvm_batcher *b)
@@ -52,11 +52,25 @@ int uvm_batcher_add(struct uvm_batcher *b, uint64_t stamp, uint64_t page, uint32
 	return 0;
 }
 
+/* The earliest pending fault's arrival: every fault stamped before it was
+ * taken (the heap pops in stamp order), so it follows the last taken one. */
+static uint64_t top_arrival(const struct uvm_batcher *b)
+{
+	uint64_t t = b->heap[0].stamp;
+
+	if (b->any_taken && b->last + b->gap > t)
+		t = b->last + b->gap;
+	return t;
+}
+
 bool uvm_batcher_next(const struct uvm_batcher *b, uint64_t *start)
 {
+	uint64_t t;
+
 	if (b->n == 0)
 		return false;
-	*start = b->heap[0].stamp > b->free_at ? b->heap[0].stamp : b->free_at;
+	t = top_arrival(b);
+	*start = t > b->free_at ? t : b->free_at;
 	return true;
 }
 
@@ -85,8 +99,15 @@ size_t uvm_batcher_take(struct uvm_batcher *b, uint64_t start, struct uvm_mfault
 	uint64_t by = uvm_batcher_fetched_by(b, start);
 	size_t k = 0;
 
-	while (k < b->max && b->n > 0 && b->heap[0].stamp <= by)
+	while (k < b->max && b->n > 0) {
+		uint64_t t = top_arrival(b);
+
+		if (t > by)
+			break;
 		pop(b, &out[k++]);
+		b->last = t;
+		b->any_taken = true;
+	}
 	return k;
 }
 

@@ -223,6 +223,7 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 	uvm_mutex_init(&g->lock, UVM_LOCK_GPU_CLOCK);
 	g->per_fault = uvm_cfg_i(cfg, UVM_OPT_fault_path) == UVM_FAULT_PATH_UVMMU;
 	g->latency_ns = g->per_fault ? m->uvmmu_latency_ns : m->fault_latency_ns;
+	g->vablock_ns = g->per_fault ? 0 : (uint64_t)uvm_cfg_i(cfg, UVM_OPT_vablock_cost);
 	g->batch_max = g->per_fault ? 1u : (unsigned)uvm_cfg_i(cfg, UVM_OPT_batch);
 	g->ndev = m->ngpus ? m->ngpus : 1;
 	if (g->ndev > UVMEMU_MAX_DEVICES)
@@ -230,7 +231,8 @@ int uvm_gpu_create(struct uvm_gpu **out, struct uvm_model *m, const struct uvm_c
 	/* UVMMU's hardware has no buffer to read: each fault goes alone. */
 	for (unsigned d = 0; d < UVMEMU_MAX_DEVICES; d++)
 		uvm_batcher_init(&g->dev[d].buf, g->batch_max,
-				 g->per_fault ? 0 : (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fetch_window));
+				 g->per_fault ? 0 : (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fetch_window),
+				 g->per_fault ? 0 : (uint64_t)uvm_cfg_i(cfg, UVM_OPT_fault_gap));
 	g->fig.ndev = g->ndev;
 	set_speeds(g, cfg);
 	g->w = calloc(UVM_TIDMAP_SLOTS, sizeof(*g->w));
@@ -1174,12 +1176,28 @@ static int cmp_page(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The batch's figures: its faults, distinct vablocks and pages. */
-static void count(struct uvm_gpu *g, unsigned dev, struct uvm_mfault *f, size_t n)
+/* Sorts a batch's faults by page (nothing in a batch depends on their
+ * order: its transfers all book from its start, its waits end together)
+ * and returns how many vablocks they touch. */
+static size_t by_page(struct uvm_mfault *f, size_t n)
+{
+	uint64_t vab = UINT64_MAX;
+	size_t v = 0;
+
+	qsort(f, n, sizeof(*f), cmp_page);
+	for (size_t i = 0; i < n; i++) {
+		v += f[i].page >> 21 != vab;
+		vab = f[i].page >> 21;
+	}
+	return v;
+}
+
+/* The batch's figures: its faults, distinct vablocks and pages (f sorted
+ * by page, by_page). */
+static void count(struct uvm_gpu *g, unsigned dev, const struct uvm_mfault *f, size_t n)
 {
 	uint64_t vab = UINT64_MAX, page = UINT64_MAX;
 
-	qsort(f, n, sizeof(*f), cmp_page);
 	for (size_t i = 0; i < n; i++) {
 		if (f[i].page >> 21 != vab)
 			g->fig.vablocks++;
@@ -1313,6 +1331,9 @@ void uvm_gpu_form(struct uvm_gpu *g)
 			break;
 		}
 		n = uvm_batcher_take(&g->dev[dev].buf, start, g->taken);
+		/* The driver services a batch's vablocks one by one after
+		 * reading it (the batch study: service grows with them). */
+		lat_end += g->vablock_ns * by_page(g->taken, n);
 		/* UVMMU's hardware fetches after its latency, the faulting
 		 * page first; the driver's batch overlaps its latency with the
 		 * transfers it issues. */

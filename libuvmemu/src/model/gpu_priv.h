@@ -114,6 +114,7 @@ struct uvm_gpu {
 	bool waiting;		  /* the driver waits for a slot's clock */
 	bool per_fault;		  /* --fault-path uvmmu: each fault alone, no batches */
 	uint64_t latency_ns;	  /* a batch's far-fault latency (UVMMU: a fault's) */
+	uint64_t vablock_ns;	  /* --vablock-cost: the driver's time per vablock */
 	unsigned batch_max;	  /* faults a batch holds at most */
 	struct uvm_mfault *taken; /* a batch's faults (batch_max of them) */
 	unsigned ndev;
