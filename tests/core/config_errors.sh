@@ -45,6 +45,9 @@ expect 2 "--clock='wall': accepted values are model\\|real" run --clock wall -- 
 expect 2 "--page-size='8k': accepted values are 4k\\|64k" run --page-size 8k -- "$probe"
 expect 2 "^uvmemu: --page-size 4k \\(UVMEMU_PAGE_SIZE\\): this library is built for 64k only; page sizes are 4k and 64k" env UVMEMU_PAGE_SIZE=4k LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
 expect 2 "^uvmemu: --page-size 64k \\(UVMEMU_PAGE_SIZE\\): this library is built for 4k only; page sizes are 4k and 64k" env UVMEMU_PAGE_SIZE=64k LD_PRELOAD="$build/lib/libuvmemu_4k.so" "$probe"
+for opt in "fetch-window 10us" "fault-gap 1us" "vablock-cost 2us"; do
+	expect 2 "^uvmemu run: --${opt% *} \\(UVMEMU_$(tr a-z- A-Z_ <<<"${opt% *}")\\) cannot go with --fault-path uvmmu: UVMMU's hardware has no fault buffer" run --policy uvmmu --$opt -- "$probe"
+done
 expect 2 "--fault-path uvmmu cannot go with --page-size 4k \\(UVMEMU_PAGE_SIZE\\): UVMMU's hardware migrates 64 KB page-groups" run --policy uvmmu --page-size 4k -- "$probe"
 expect 2 "UVMEMU_CLOCK='gpu': accepted values are model\\|real" env UVMEMU_CLOCK=gpu LD_PRELOAD="$build/lib/libuvmemu.so" "$probe"
 expect 2 "--cpu-fault-latency \\(UVMEMU_CPU_FAULT_LATENCY\\) is read only under --clock model" run --clock real --cpu-fault-latency 5us -- "$probe"

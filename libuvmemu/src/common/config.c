@@ -941,6 +941,30 @@ static int model_only(const struct uvm_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* The driver's fault buffer and batches, which UVMMU's path does without:
+ * its faults go one by one, each its own migration. */
+static const enum uvm_opt_id buffer_opts[] = {UVM_OPT_fetch_window, UVM_OPT_fault_gap,
+					      UVM_OPT_vablock_cost};
+
+static int uvmmu_has_no_buffer(const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	char env[64];
+
+	if (cfg->v[UVM_OPT_fault_path].i != UVM_FAULT_PATH_UVMMU)
+		return 0;
+	for (size_t i = 0; i < sizeof(buffer_opts) / sizeof(buffer_opts[0]); i++) {
+		if (!cfg->v[buffer_opts[i]].given)
+			continue;
+		uvm_option_env_name(buffer_opts[i], env, sizeof(env));
+		return fail(err, errlen,
+			    "--%s (%s) cannot go with --fault-path uvmmu: UVMMU's hardware has no "
+			    "fault buffer and no batches (each fault is its own migration); use "
+			    "--fault-path driver",
+			    uvm_options[buffer_opts[i]].name, env);
+	}
+	return 0;
+}
+
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 {
 	int rc = check_lists(cfg, err, errlen);
@@ -995,7 +1019,7 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 		    "--proactive-evict (UVMEMU_PROACTIVE_EVICT) cannot go with --fault-path "
 		    "uvmmu: UVMMU's hardware keeps free frames of its own (its destination "
 		    "candidate queue), and its path has no batches to evict after");
-	return 0;
+	return uvmmu_has_no_buffer(cfg, err, errlen);
 }
 
 void uvm_config_print_notes(const struct uvm_config *cfg, FILE *f)
