@@ -908,61 +908,70 @@ static int check_lists(const struct uvm_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* The first of ids[0..n) given (an option or variable), or -1. */
+static int first_given(const struct uvm_config *cfg, const enum uvm_opt_id *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cfg->v[ids[i]].given)
+			return (int)i;
+	return -1;
+}
+
 /* Options the model clock alone reads, and what --clock real does instead. */
-static const struct {
-	enum uvm_opt_id id;
-	const char *instead;
-} model_only_opts[] = {
-    {UVM_OPT_cpu_fault_latency, "a CPU fault costs its real service"},
-    {UVM_OPT_fetch_window, "the driver reads the faults that reached it"},
-    {UVM_OPT_fault_gap, "the driver reads the faults as they reached it"},
-    {UVM_OPT_vablock_cost, "a vablock's service costs what it really took"},
-    {UVM_OPT_compute, "a kernel takes the real time it takes"},
-    {UVM_OPT_late_hits, "a block is there when the real driver mapped it"},
-    {UVM_OPT_launch_cost, "a launch takes the host the real time it takes"},
-    {UVM_OPT_schedule, "the workers' order is the host's, which is the clock"},
+static const enum uvm_opt_id model_only_opts[] = {
+    UVM_OPT_cpu_fault_latency, UVM_OPT_fetch_window, UVM_OPT_fault_gap,	  UVM_OPT_vablock_cost,
+    UVM_OPT_compute,	       UVM_OPT_late_hits,    UVM_OPT_launch_cost, UVM_OPT_schedule,
+};
+static const char *const model_only_instead[] = {
+    "a CPU fault costs its real service",
+    "the driver reads the faults that reached it",
+    "the driver reads the faults as they reached it",
+    "a vablock's service costs what it really took",
+    "a kernel takes the real time it takes",
+    "a block is there when the real driver mapped it",
+    "a launch takes the host the real time it takes",
+    "the workers' order is the host's, which is the clock",
 };
 
-/* Under --clock real: refuses the first model-only option given. */
-static int model_only(const struct uvm_config *cfg, char *err, size_t errlen)
-{
-	char env[64];
-
-	for (size_t i = 0; i < sizeof(model_only_opts) / sizeof(model_only_opts[0]); i++) {
-		enum uvm_opt_id id = model_only_opts[i].id;
-
-		if (!cfg->v[id].given)
-			continue;
-		uvm_option_env_name(id, env, sizeof(env));
-		return fail(err, errlen,
-			    "--%s (%s) is read only under --clock model: under --clock real %s",
-			    uvm_options[id].name, env, model_only_opts[i].instead);
-	}
-	return 0;
-}
+_Static_assert(sizeof(model_only_opts) / sizeof(model_only_opts[0]) ==
+		   sizeof(model_only_instead) / sizeof(model_only_instead[0]),
+	       "one reason for each model-only option");
 
 /* The driver's fault buffer and batches, which UVMMU's path does without:
  * its faults go one by one, each its own migration. */
 static const enum uvm_opt_id buffer_opts[] = {UVM_OPT_fetch_window, UVM_OPT_fault_gap,
 					      UVM_OPT_vablock_cost};
 
-static int uvmmu_has_no_buffer(const struct uvm_config *cfg, char *err, size_t errlen)
+#define NOPTS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Under --clock real: refuses the first model-only option given. */
+static int model_only(const struct uvm_config *cfg, char *err, size_t errlen)
 {
+	int i = first_given(cfg, model_only_opts, NOPTS(model_only_opts));
 	char env[64];
 
-	if (cfg->v[UVM_OPT_fault_path].i != UVM_FAULT_PATH_UVMMU)
+	if (cfg->v[UVM_OPT_clock].i != UVM_CLOCK_REAL || i < 0)
 		return 0;
-	for (size_t i = 0; i < sizeof(buffer_opts) / sizeof(buffer_opts[0]); i++) {
-		if (!cfg->v[buffer_opts[i]].given)
-			continue;
-		uvm_option_env_name(buffer_opts[i], env, sizeof(env));
-		return fail(err, errlen,
-			    "--%s (%s) cannot go with --fault-path uvmmu: UVMMU's hardware has no "
-			    "fault buffer and no batches (each fault is its own migration); use "
-			    "--fault-path driver",
-			    uvm_options[buffer_opts[i]].name, env);
-	}
-	return 0;
+	uvm_option_env_name(model_only_opts[i], env, sizeof(env));
+	return fail(err, errlen,
+		    "--%s (%s) is read only under --clock model: under --clock real %s",
+		    uvm_options[model_only_opts[i]].name, env, model_only_instead[i]);
+}
+
+/* Under --fault-path uvmmu: refuses the first buffer option given. */
+static int uvmmu_has_no_buffer(const struct uvm_config *cfg, char *err, size_t errlen)
+{
+	int i = first_given(cfg, buffer_opts, NOPTS(buffer_opts));
+	char env[64];
+
+	if (cfg->v[UVM_OPT_fault_path].i != UVM_FAULT_PATH_UVMMU || i < 0)
+		return 0;
+	uvm_option_env_name(buffer_opts[i], env, sizeof(env));
+	return fail(err, errlen,
+		    "--%s (%s) cannot go with --fault-path uvmmu: UVMMU's hardware has no fault "
+		    "buffer and no batches (each fault is its own migration); use --fault-path "
+		    "driver",
+		    uvm_options[buffer_opts[i]].name, env);
 }
 
 int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
@@ -982,7 +991,7 @@ int uvm_config_check(const struct uvm_config *cfg, char *err, size_t errlen)
 			    "(UVMEMU_OBJECTS_PROFILE), written by `uvmemu profile --out FILE -- "
 			    "PROGRAM ARGS`",
 			    cfg->v[UVM_OPT_objects].s);
-	if (cfg->v[UVM_OPT_clock].i == UVM_CLOCK_REAL && (rc = model_only(cfg, err, errlen)))
+	if ((rc = model_only(cfg, err, errlen)))
 		return rc;
 	if (cfg->v[UVM_OPT_compute].i == UVM_COMPUTE_BLOCKS && cfg->v[UVM_OPT_dilation].d != 0)
 		return fail(err, errlen,

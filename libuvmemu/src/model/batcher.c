@@ -56,11 +56,7 @@ int uvm_batcher_add(struct uvm_batcher *b, uint64_t stamp, uint64_t page, uint32
  * taken (the heap pops in stamp order), so it follows the last taken one. */
 static uint64_t top_arrival(const struct uvm_batcher *b)
 {
-	uint64_t t = b->heap[0].stamp;
-
-	if (b->any_taken && b->last + b->gap > t)
-		t = b->last + b->gap;
-	return t;
+	return b->heap[0].stamp > b->open_at ? b->heap[0].stamp : b->open_at;
 }
 
 bool uvm_batcher_next(const struct uvm_batcher *b, uint64_t *start)
@@ -105,8 +101,7 @@ size_t uvm_batcher_take(struct uvm_batcher *b, uint64_t start, struct uvm_mfault
 		if (t > by)
 			break;
 		pop(b, &out[k++]);
-		b->last = t;
-		b->any_taken = true;
+		b->open_at = t + b->gap;
 	}
 	return k;
 }

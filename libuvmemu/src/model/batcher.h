@@ -41,9 +41,9 @@ struct uvm_batcher {
 	uint64_t free_at; /* when the driver is free, modelled */
 	uint64_t window;  /* how long a batch reads the buffer (--fetch-window) */
 	uint64_t gap;	  /* the buffer takes one fault per gap (--fault-gap) */
-	uint64_t last;	  /* the last taken fault's arrival (valid once one was) */
-	bool any_taken;
-	unsigned max; /* faults a batch holds at most (--batch) */
+	uint64_t open_at; /* the earliest the next fault can arrive: the last
+			   * taken one's arrival plus the gap (0: none yet) */
+	unsigned max;	  /* faults a batch holds at most (--batch) */
 	uint32_t seq;
 };
 

@@ -1176,36 +1176,34 @@ static int cmp_page(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A batch's shape: its distinct vablocks and pages. */
+struct shape {
+	size_t vablocks, pages;
+};
+
 /* Sorts a batch's faults by page (nothing in a batch depends on their
  * order: its transfers all book from its start, its waits end together)
- * and returns how many vablocks they touch. */
-static size_t by_page(struct uvm_mfault *f, size_t n)
+ * and counts what they touch. */
+static struct shape by_page(struct uvm_mfault *f, size_t n)
 {
-	uint64_t vab = UINT64_MAX;
-	size_t v = 0;
+	uint64_t vab = UINT64_MAX, page = UINT64_MAX;
+	struct shape sh = {0, 0};
 
 	qsort(f, n, sizeof(*f), cmp_page);
 	for (size_t i = 0; i < n; i++) {
-		v += f[i].page >> 21 != vab;
-		vab = f[i].page >> 21;
-	}
-	return v;
-}
-
-/* The batch's figures: its faults, distinct vablocks and pages (f sorted
- * by page, by_page). */
-static void count(struct uvm_gpu *g, unsigned dev, const struct uvm_mfault *f, size_t n)
-{
-	uint64_t vab = UINT64_MAX, page = UINT64_MAX;
-
-	for (size_t i = 0; i < n; i++) {
-		if (f[i].page >> 21 != vab)
-			g->fig.vablocks++;
-		if (f[i].page != page)
-			g->fig.pages++;
+		sh.vablocks += f[i].page >> 21 != vab;
+		sh.pages += f[i].page != page;
 		vab = f[i].page >> 21;
 		page = f[i].page;
 	}
+	return sh;
+}
+
+/* The batch's figures: its faults, distinct vablocks and pages. */
+static void count(struct uvm_gpu *g, unsigned dev, size_t n, struct shape sh)
+{
+	g->fig.vablocks += sh.vablocks;
+	g->fig.pages += sh.pages;
 	g->fig.batches++;
 	g->fig.faults += n;
 	g->fig.dev[dev].batches++;
@@ -1322,6 +1320,7 @@ void uvm_gpu_form(struct uvm_gpu *g)
 		uint64_t lat_end = start + g->latency_ns, end, h2d;
 		uint64_t by = uvm_batcher_fetched_by(&g->dev[dev].buf, start);
 		struct uvm_gpu_figures was = g->fig; /* tell_batch's reference */
+		struct shape sh;
 		size_t n;
 
 		/* A slot could still issue a fault the window reads. */
@@ -1333,7 +1332,8 @@ void uvm_gpu_form(struct uvm_gpu *g)
 		n = uvm_batcher_take(&g->dev[dev].buf, start, g->taken);
 		/* The driver services a batch's vablocks one by one after
 		 * reading it (the batch study: service grows with them). */
-		lat_end += g->vablock_ns * by_page(g->taken, n);
+		sh = by_page(g->taken, n);
+		lat_end += g->vablock_ns * sh.vablocks;
 		/* UVMMU's hardware fetches after its latency, the faulting
 		 * page first; the driver's batch overlaps its latency with the
 		 * transfers it issues. */
@@ -1345,7 +1345,7 @@ void uvm_gpu_form(struct uvm_gpu *g)
 		if (end < by) /* a window longer than the latency */
 			end = by;
 		complete(g, g->taken, n, end);
-		count(g, dev, g->taken, n);
+		count(g, dev, n, sh);
 		g->fig.batch_ns += end - start;
 		g->fig.dev[dev].batch_ns += end - start;
 		tell_batch(g, &was, dev, start, end);
