@@ -6,8 +6,9 @@
 # replaces the lines between a README's results markers with the table (the
 # rest of the README unchanged, and again in place on a second run), and a
 # README without markers fails that experiment (exit 1) and is left as it
-# was; bad options (unknown, an unknown or quick-less experiment in --only,
-# a missing build) give a one-line error and exit status 2.
+# was; --repeat N reaches each experiment (its footer says N); bad options
+# (unknown, an unknown or quick-less experiment in --only, a missing build,
+# --repeat 0) give a one-line error and exit status 2.
 # Usage: run_all.sh BUILD SRC
 set -u
 build=$(cd "$1" && pwd)
@@ -36,13 +37,16 @@ done
 [ -s "$dir/o/calibration" ] || fail "no calibration in OUT"
 grep -q 'run-all: 2 passed, 0 failed, 0 skipped, of 2; [0-9]* s in all$' "$dir/log" || fail "no closing count"
 
-# --write on a copy: the table between the markers, nothing else changed.
+# --write on a copy: the table between the markers, nothing else changed;
+# the second pass with --repeat 2, which each run script must be given.
 mkdir -p "$dir/src"
 cp -r "$src/bench" "$dir/src/"
 copy=$dir/src/bench/experiments
 outside() { awk '/^<!-- results:begin -->$/ { print; skip = 1 } /^<!-- results:end -->$/ { skip = 0 } !skip' "$1"; }
 for pass in 1 2; do
-	"$copy/run-all" --quick --only 01 --write --build "$build" --out "$dir/w" \
+	repeat=()
+	[ $pass = 1 ] || repeat=(--repeat 2)
+	"$copy/run-all" --quick --only 01 --write --build "$build" --out "$dir/w" "${repeat[@]}" \
 		--calibration "$dir/o/calibration" >"$dir/log-w" 2>&1 ||
 		fail "--write (pass $pass) exited non-zero: $(cat "$dir/log-w")"
 	readme=$copy/01-oversub/README.md
@@ -55,6 +59,7 @@ for pass in 1 2; do
 	grep -qxF "$(grep '^runs: ' "$dir/w/01-oversub/table.md")" <<<"$inside" ||
 		fail "--write (pass $pass): the table's footer is not between the markers"
 	grep -Eq '^01-oversub +ok +[0-9]+ +README written$' "$dir/log-w" || fail "--write: no 'README written' in the summary"
+	grep -q "; repeats $pass;" <<<"$inside" || fail "--write (pass $pass): the footer does not say 'repeats $pass'"
 done
 sed -i '/^<!-- results:/d' "$copy/01-oversub/README.md"
 cp "$copy/01-oversub/README.md" "$dir/nomarkers.md"
@@ -79,4 +84,5 @@ bad "--only 99" "'99'" --quick --only 99 --build "$build" --out "$dir/b"
 bad "--only 07 --quick" "07-host-unmap has no quick matrix" --quick --only 07 --build "$build" --out "$dir/b"
 bad "--build missing" "--build" --quick --build "$dir/none"
 bad "--only without a value" "--only needs a value" --only
+bad "--repeat 0" "--repeat '0'" --repeat 0
 [ $fails -eq 0 ] && echo "PASS: run-all" || exit 1
