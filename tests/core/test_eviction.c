@@ -7,13 +7,15 @@
  * So too, with a second GPU pass over every word, under random, NRU and
  * Sequential-local victims and under ETC's proactive eviction.
  * ETC's proactive eviction evicts exactly the blocks its rule says, ahead
- * of need, on a sequence of one fault per batch.
+ * of need, on a sequence of one fault per batch, and never the vablock the
+ * batch before it just filled.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -215,6 +217,69 @@ static void test_proactive_eviction_second_gpu(void **state)
 	assert_int_equal(proactive, 64 * u);
 }
 
+/* Writes one word of each unit of the job's list, in its order. */
+struct touch_list {
+	uint64_t *dev;
+	const size_t *unit;
+	size_t n;
+};
+
+static void gpu_touch_list(int t, void *arg)
+{
+	const struct touch_list *l = arg;
+	const size_t words = UVMEMU_BLOCK_SIZE / sizeof(uint64_t);
+
+	(void)t;
+	for (size_t i = 0; i < l->n; i++)
+		((volatile uint64_t *)l->dev)[l->unit[i] * words] = pattern(l->unit[i]);
+}
+
+/*
+ * Proactive eviction spares what the batch before it used: that batch's
+ * faults have been replayed and touch their blocks next. Two vablocks of
+ * device memory, a one-unit reserve, lru2m (full vablocks by age, the
+ * oldest first). Vablock 0 fills and vablock 1 all but its last unit;
+ * vablock 2's second unit evicts vablock 0 on demand, and vablock 2 fills.
+ * Then vablock 1's last unit: it takes the last free frame, so the reserve
+ * is short, and vablocks 1 (older) and 2 are both full. Evicting 1 would
+ * throw out the unit just fetched and fault on it again (with workers in
+ * turns, the driver always evicts before the worker's retry: the same
+ * fault forever, spmv under --policy etc); 2 goes instead. Every unit
+ * faults once.
+ */
+static void test_proactive_eviction_spares_the_batch(void **state)
+{
+	const size_t bpv = (2u << 20) / UVMEMU_BLOCK_SIZE;
+	const char *opts[] = {
+	    "device-mem=4M",  "prefetch=none",	 "evict=lru2m", "proactive-evict=4K",
+	    "link=unlimited", "fault-latency=0", NULL};
+	size_t *unit = calloc(3 * bpv, sizeof(*unit));
+	struct th_emu t;
+	struct uvm_stats st;
+	struct touch_list l;
+	uint64_t *host;
+	size_t n = 0, bad = 0;
+
+	(void)state;
+	assert_non_null(unit);
+	for (size_t u = 0; u < 3 * bpv; u++)
+		if (u != 2 * bpv - 1)
+			unit[n++] = u;
+	unit[n++] = 2 * bpv - 1;
+	th_start(&t, opts);
+	host = th_managed(&t, 3 * bpv * UVMEMU_BLOCK_SIZE);
+	l = (struct touch_list){th_dev(&t, host), unit, n};
+	th_parallel(1, gpu_touch_list, &l);
+	st = th_stats(&t);
+	for (size_t u = 0; u < 3 * bpv; u++)
+		bad += host[u * (UVMEMU_BLOCK_SIZE / sizeof(uint64_t))] != pattern(u);
+	assert_int_equal(bad, 0);
+	assert_int_equal(st.gpu_faults, 3 * bpv);
+	assert_int_equal(st.blocks_proactive_evicted, bpv);
+	th_stop(&t);
+	free(unit);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +290,7 @@ int main(void)
 	    cmocka_unit_test(test_pattern_survives_proactive_eviction),
 	    cmocka_unit_test(test_proactive_eviction),
 	    cmocka_unit_test(test_proactive_eviction_second_gpu),
+	    cmocka_unit_test(test_proactive_eviction_spares_the_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

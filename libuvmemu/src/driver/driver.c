@@ -86,9 +86,11 @@ static void run_batch(struct uvm_driver *d)
 	uint64_t t0 = uvm_now_ns();
 	bool gpu = false;
 	int passes = 0;
+	uint64_t first;
 
 	uvm_assert_driver_thread(d);
 	d->seq++;
+	first = d->seq;
 	uvm_model_batch_begin(&d->bt, t0);
 	tell_launches(d);
 	if (d->uvmmu) {
@@ -118,7 +120,7 @@ static void run_batch(struct uvm_driver *d)
 	uvm_driver_publish(d, UVM_BATCH_FAULTS, t0);
 	halve_counters(d);
 	check(d);
-	uvm_driver_proactive_evict(d);
+	uvm_driver_proactive_evict(d, first);
 	update_notify(d);
 }
 

@@ -230,6 +230,9 @@ void uvm_service_counter_migrations(struct uvm_driver *d);
 uint32_t uvm_service_notify_threshold(struct uvm_driver *d);
 /* Makes room for `blocks` more on GPU d->target. */
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock);
+/* Room that nothing waits for: never from a vablock with in_batch >=
+ * in_use_from; -ENOSPC when only those are left. */
+int uvm_service_make_spare_room(struct uvm_driver *d, uint64_t blocks, uint64_t in_use_from);
 void uvm_service_evict_all_excess(struct uvm_driver *d);
 
 /* ops.c, ops_remote.c - each acts on blocks [first, first + n) of one
@@ -321,7 +324,7 @@ void uvm_op_dup_to_host(struct uvm_driver *d, size_t first, size_t n, bool evict
 /* proactive.c - ETC's proactive eviction: once device memory has been
  * full, evicts after a batch until --proactive-evict is free, the
  * write-backs waited for by no fault. */
-void uvm_driver_proactive_evict(struct uvm_driver *d);
+void uvm_driver_proactive_evict(struct uvm_driver *d, uint64_t serviced_from);
 
 /* replay.c */
 /* Waits for the model until `end`; what the wake-up overshot is counted as

@@ -63,13 +63,17 @@ static unsigned index_in(size_t b, size_t first)
 
 /* ------------------------------------------------------------- room */
 
-/* Vablocks this batch uses only when nothing else can go (and from then on). */
-static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, struct uvm_victim *v)
+/* Vablocks in use only when nothing else can go (and from then on), where
+ * the caller may take them. */
+static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, bool may_take_in_use,
+		       struct uvm_victim *v)
 {
 	void *p = d->evict_p[ctx->gpu];
 
 	if (d->evict->pick(p, ctx, v) == 0)
 		return 0;
+	if (!may_take_in_use)
+		return -ENOENT;
 	ctx->allow_in_use = true;
 	return d->evict->pick(p, ctx, v);
 }
@@ -80,21 +84,15 @@ static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, struct u
  * anything is copied in: device memory in use never exceeds its capacity,
  * not even for the length of a batch.
  */
-int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock)
+static int evict_until(struct uvm_driver *d, uint64_t blocks, struct uvm_evict_ctx *ctx,
+		       bool may_take_in_use)
 {
-	struct uvm_evict_ctx ctx = {
-	    .space = d->dep.space,
-	    .batch = d->seq,
-	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
-	    .keep_vablock = keep_vablock,
-	    .gpu = d->target,
-	};
 	struct uvm_victim v;
 	bool evicted = false;
 	int rc = 0;
 
 	while (uvm_pool_free(uvm_driver_pool(d, d->target)) < blocks) {
-		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, &ctx, &v));
+		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, ctx, may_take_in_use, &v));
 		if (rc) {
 			rc = -ENOSPC;
 			break;
@@ -109,6 +107,32 @@ int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vab
 		UVM_GPU_UNMAP_TIMED(&d->backend, uvm_tracker_wait_device_unmaps(&d->tracker));
 	}
 	return rc;
+}
+
+int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock)
+{
+	struct uvm_evict_ctx ctx = {
+	    .space = d->dep.space,
+	    .batch = d->seq,
+	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
+	    .keep_vablock = keep_vablock,
+	    .gpu = d->target,
+	};
+
+	return evict_until(d, blocks, &ctx, true);
+}
+
+int uvm_service_make_spare_room(struct uvm_driver *d, uint64_t blocks, uint64_t in_use_from)
+{
+	struct uvm_evict_ctx ctx = {
+	    .space = d->dep.space,
+	    .batch = in_use_from,
+	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
+	    .keep_vablock = SIZE_MAX,
+	    .gpu = d->target,
+	};
+
+	return evict_until(d, blocks, &ctx, false);
 }
 
 void uvm_service_evict_all_excess(struct uvm_driver *d)

@@ -29,7 +29,7 @@
 
 struct uvm_evict_ctx {
 	const struct uvm_space *space;
-	uint64_t batch;	     /* vablocks with in_batch == batch are in use */
+	uint64_t batch;	     /* vablocks with in_batch >= batch are in use */
 	uint64_t launch;     /* current kernel launch index */
 	size_t keep_vablock; /* never evict from this vablock (being serviced) */
 	bool allow_in_use;   /* second pass: in-use vablocks may be evicted too */

@@ -79,7 +79,7 @@ int uvm_age2m_pick_by(const struct uvm_age2m *a, const struct uvm_evict_ctx *ctx
 
 		if (v == ctx->keep_vablock || !uvm_evict_has_device(ctx, v))
 			continue;
-		k = vb->in_batch == ctx->batch	? IN_USE
+		k = vb->in_batch >= ctx->batch	? IN_USE
 		    : a->count[v] == vb->nvalid ? FULL
 						: PARTIAL;
 		kv = key ? key(ctx, v) : 0;

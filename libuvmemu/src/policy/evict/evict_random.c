@@ -86,7 +86,7 @@ static bool allowed(const struct evict_random *r, const struct uvm_evict_ctx *ct
 
 	if (v == ctx->keep_vablock || !uvm_evict_has_copy(ctx, b))
 		return false;
-	return ctx->allow_in_use || r->space->vablock[v].in_batch != ctx->batch;
+	return ctx->allow_in_use || r->space->vablock[v].in_batch < ctx->batch;
 }
 
 static int random_pick(void *p, const struct uvm_evict_ctx *ctx, struct uvm_victim *v)

@@ -17,7 +17,7 @@ static inline bool uvm_evict_vablock_ok(const struct uvm_evict_ctx *ctx, size_t 
 {
 	if (v == ctx->keep_vablock)
 		return false;
-	return ctx->allow_in_use || ctx->space->vablock[v].in_batch != ctx->batch;
+	return ctx->allow_in_use || ctx->space->vablock[v].in_batch < ctx->batch;
 }
 
 /* Block b has a copy on the GPU that needs room (--gpus: one policy
