@@ -79,20 +79,29 @@ static int pick_victim(struct uvm_driver *d, struct uvm_evict_ctx *ctx, bool may
 }
 
 /*
- * Evicts until `blocks` more fit. The victims' device unmaps run
- * asynchronously, overlapping each other, but their frames are free before
- * anything is copied in: device memory in use never exceeds its capacity,
- * not even for the length of a batch.
+ * Evicts until `blocks` more fit on GPU d->target, never from keep_vablock
+ * nor, unless nothing else can go and may_take_in_use, from a vablock with
+ * in_batch >= in_use_from. The victims' device unmaps run asynchronously,
+ * overlapping each other, but their frames are free before anything is
+ * copied in: device memory in use never exceeds its capacity, not even for
+ * the length of a batch.
  */
-static int evict_until(struct uvm_driver *d, uint64_t blocks, struct uvm_evict_ctx *ctx,
-		       bool may_take_in_use)
+static int evict_until(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock,
+		       uint64_t in_use_from, bool may_take_in_use)
 {
+	struct uvm_evict_ctx ctx = {
+	    .space = d->dep.space,
+	    .batch = in_use_from,
+	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
+	    .keep_vablock = keep_vablock,
+	    .gpu = d->target,
+	};
 	struct uvm_victim v;
 	bool evicted = false;
 	int rc = 0;
 
 	while (uvm_pool_free(uvm_driver_pool(d, d->target)) < blocks) {
-		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, ctx, may_take_in_use, &v));
+		UVM_TIMED(d->st.ns.policy, rc = pick_victim(d, &ctx, may_take_in_use, &v));
 		if (rc) {
 			rc = -ENOSPC;
 			break;
@@ -111,28 +120,12 @@ static int evict_until(struct uvm_driver *d, uint64_t blocks, struct uvm_evict_c
 
 int uvm_service_make_room(struct uvm_driver *d, uint64_t blocks, size_t keep_vablock)
 {
-	struct uvm_evict_ctx ctx = {
-	    .space = d->dep.space,
-	    .batch = d->seq,
-	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
-	    .keep_vablock = keep_vablock,
-	    .gpu = d->target,
-	};
-
-	return evict_until(d, blocks, &ctx, true);
+	return evict_until(d, blocks, keep_vablock, d->seq, true);
 }
 
 int uvm_service_make_spare_room(struct uvm_driver *d, uint64_t blocks, uint64_t in_use_from)
 {
-	struct uvm_evict_ctx ctx = {
-	    .space = d->dep.space,
-	    .batch = in_use_from,
-	    .launch = d->launch_seen ? d->launch_seen - 1 : 0,
-	    .keep_vablock = SIZE_MAX,
-	    .gpu = d->target,
-	};
-
-	return evict_until(d, blocks, &ctx, false);
+	return evict_until(d, blocks, SIZE_MAX, in_use_from, false);
 }
 
 void uvm_service_evict_all_excess(struct uvm_driver *d)
